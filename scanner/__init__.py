@@ -1,0 +1,1 @@
+"""contrascan: the sidecar — models, keys, policy, Weaviate store, service and CLI."""

@@ -1,0 +1,216 @@
+"""Detection: which records of one key cannot both be true, and which are restatements.
+
+SPEC §2 decides what is a contradiction:
+
+* ``polarity``: the same ``(subject, relation, object)`` asserted by one record and denied by
+  the other ("likes coffee" / "doesn't like coffee anymore"), whatever the relation's
+  cardinality;
+* ``value_mismatch``: two disjoint sets of values for a *functional* relation; for a relation of
+  unknown cardinality the pair is a ``possible`` conflict (never auto-resolved); for a
+  multi-valued relation it is nothing;
+* restatements (equal canonical triples, or equal normalised text) are duplicates.
+
+Pairs are found through per-object indexes inside each key group, so the cost follows the
+number of conflicting pairs, not the square of the group size. Embedding similarity plays no
+part in any of these decisions (SPEC §2, last line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from extractors import Cardinality, RelationTable, Triple
+from scanner.keys import Assertion, GroupKey
+from scanner.models import MemoryRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Stance:
+    """What one record says under one key: asserted and denied objects, and its place."""
+
+    record: MemoryRecord
+    asserted: frozenset[str]
+    denied: frozenset[str]
+    shown: Mapping[str, str]
+    place: str | None
+    attribute: bool
+
+    def value_text(self, relation: str) -> str:
+        """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
+        parts = [self.shown.get(o, o) or relation for o in sorted(self.asserted)]
+        parts += ["not " + (self.shown.get(o, o) or relation) for o in sorted(self.denied)]
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatePair:
+    """Two records of one key that conflict, before any policy is applied."""
+
+    key: GroupKey
+    kind: str  # "value_mismatch" | "polarity"
+    a: Stance
+    b: Stance
+    cardinality: Cardinality
+    subject_unconfirmed: bool = False
+    other_key: GroupKey | None = field(default=None)
+
+    @property
+    def ids(self) -> tuple[str, str]:
+        """Member ids, sorted."""
+        return (self.a.record.id, self.b.record.id)
+
+
+def stances(assertions: Iterable[Assertion]) -> list[Stance]:
+    """Fold the assertions of one key into one stance per record, sorted by record id."""
+    per: dict[str, dict] = {}
+    for item in assertions:
+        slot = per.setdefault(item.record.id, {"record": item.record, "asserted": set(),
+                                               "denied": set(), "shown": {}, "places": set(),
+                                               "attribute": False})
+        t = item.triple
+        (slot["denied"] if t.negated else slot["asserted"]).add(t.object)
+        slot["shown"].setdefault(t.object, _shown(t))
+        if t.qualifier("place"):
+            slot["places"].add(t.qualifier("place"))
+        slot["attribute"] = slot["attribute"] or t.rule in ("attribute", "key_value")
+    out = []
+    for rid in sorted(per):
+        s = per[rid]
+        out.append(Stance(record=s["record"], asserted=frozenset(s["asserted"]),
+                          denied=frozenset(s["denied"]), shown=s["shown"],
+                          place=min(s["places"]) if len(s["places"]) == 1 else None,
+                          attribute=s["attribute"]))
+    return out
+
+
+def _shown(triple: Triple) -> str:
+    return triple.object if triple.object else ""
+
+
+def _comparable(a: Stance, b: Stance) -> bool:
+    """Statements about two different places ("on rack 4" / "on rack 5") never conflict."""
+    return a.place is None or b.place is None or a.place == b.place
+
+
+def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: RelationTable,
+                   *, other: Sequence[Assertion] = (), other_key: GroupKey | None = None
+                   ) -> list[CandidatePair]:
+    """Conflicting pairs among the records of one key group.
+
+    Args:
+        key: the group's key.
+        assertions: the group's assertions.
+        table: relation cardinalities.
+        other: assertions of a string-similar key; when given, only pairs that cross the two
+            groups are returned and each is marked ``subject_unconfirmed``.
+        other_key: the key of ``other``.
+
+    Returns:
+        Candidate pairs sorted by member ids; at most one per record pair (a pair that is
+        both a value mismatch and a polarity conflict is reported as ``value_mismatch``).
+    """
+    left = stances(assertions)
+    right = stances(other) if other else []
+    crossing = bool(other)
+    everyone = left + [s for s in right if s.record.id not in {x.record.id for x in left}]
+    side = {s.record.id: 0 for s in left}
+    side.update({s.record.id: 1 for s in right if s.record.id not in side})
+    attribute = any(s.attribute for s in everyone)
+    cardinality = table.cardinality(key.relation, attribute=attribute)
+
+    found: dict[tuple[str, str], CandidatePair] = {}
+
+    def add(x: Stance, y: Stance, kind: str) -> None:
+        if x.record.id == y.record.id or not _comparable(x, y):
+            return
+        if crossing and side[x.record.id] == side[y.record.id]:
+            return
+        if x.record.scope() != y.record.scope():
+            return
+        a, b = (x, y) if x.record.id < y.record.id else (y, x)
+        pair_id = (a.record.id, b.record.id)
+        prev = found.get(pair_id)
+        if prev is not None and (prev.kind == "value_mismatch" or kind == "polarity"):
+            return
+        found[pair_id] = CandidatePair(key=key, kind=kind, a=a, b=b, cardinality=cardinality,
+                                       subject_unconfirmed=crossing, other_key=other_key)
+
+    # polarity: one asserts what the other denies (index by object)
+    asserting: dict[str, list[Stance]] = defaultdict(list)
+    for s in everyone:
+        for obj in s.asserted:
+            asserting[obj].append(s)
+    for s in everyone:
+        for obj in s.denied:
+            for t in asserting.get(obj, ()):
+                add(s, t, "polarity")
+
+    # value mismatch: disjoint asserted values (functional, or unknown -> "possible")
+    if cardinality is not Cardinality.multi_valued:
+        by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
+        for s in everyone:
+            values = frozenset(v for v in s.asserted if v)
+            if values:
+                by_values[values].append(s)
+        clusters = list(by_values.items())
+        for i, (va, sa) in enumerate(clusters):
+            for vb, sb in clusters[i + 1:]:
+                if va & vb:
+                    continue
+                for x in sa:
+                    for y in sb:
+                        add(x, y, "value_mismatch")
+    return [found[k] for k in sorted(found)]
+
+
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def normalised_text(text: str) -> str:
+    """Lower-cased text with punctuation removed and white space folded."""
+    return " ".join(_PUNCT.sub(" ", text.lower()).split())
+
+
+def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> list[list[str]]:
+    """Groups of records, in one scope, that restate each other.
+
+    Two records are duplicates when their normalised texts are equal, or when both carry
+    triples and their sets of ``(subject, relation, object, negated)`` facts are equal
+    ("Acme acquired Beta" / "Beta was acquired by Acme"; "$2,000,000" / "2M USD").
+
+    Returns:
+        Sorted groups of sorted ids, each of size ≥ 2.
+    """
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(x: str, y: str) -> None:
+        rx, ry = find(x), find(y)
+        if rx != ry:
+            parent[max(rx, ry)] = min(rx, ry)
+
+    first_by_sig: dict[tuple, str] = {}
+    for record, triples in items:
+        parent.setdefault(record.id, record.id)
+        scope = record.scope()
+        sigs = [("text", scope, normalised_text(record.text))]
+        facts = frozenset(t.fact for t in triples)
+        if facts:
+            sigs.append(("facts", scope, facts))
+        for sig in sigs:
+            if sig in first_by_sig:
+                union(record.id, first_by_sig[sig])
+            else:
+                first_by_sig[sig] = record.id
+    groups: dict[str, list[str]] = defaultdict(list)
+    for rid in parent:
+        groups[find(rid)].append(rid)
+    return sorted(sorted(g) for g in groups.values() if len(g) > 1)

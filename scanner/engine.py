@@ -1,0 +1,58 @@
+"""The engine: extraction + the pure scan, shared by every entry point (CLI, service, store).
+
+``scan-file`` calls exactly :meth:`Engine.scan_file`; read-time and batch scans call
+:meth:`Engine.scan` with triples already stored, so stored memories are never re-parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from extractors import Triple, TripleExtractor
+from scanner.models import MemoryRecord, RejectedLine, ScanReport
+from scanner.records import read_jsonl
+from scanner.scan import ScanConfig, scan_records
+
+
+class Engine:
+    """Extract triples and scan.
+
+    Args:
+        config: relation table, aliases and policy.
+        extractor: a ready extractor; by default one on the cached spaCy pipeline, built on
+            first use.
+    """
+
+    def __init__(self, config: ScanConfig | None = None,
+                 extractor: TripleExtractor | None = None):
+        self.config = config or ScanConfig()
+        self._extractor = extractor
+
+    @property
+    def extractor(self) -> TripleExtractor:
+        """The triple extractor (loads spaCy on first access)."""
+        if self._extractor is None:
+            self._extractor = TripleExtractor(table=self.config.table)
+        return self._extractor
+
+    def extract(self, records: Sequence[MemoryRecord]) -> list[list[Triple]]:
+        """Triples for each record's text, parsed in batches."""
+        return self.extractor.extract_many([r.text for r in records])
+
+    def scan(self, records: Sequence[MemoryRecord],
+             triples: Sequence[Sequence[Triple]] | None = None, *,
+             rejected: Sequence[RejectedLine] = ()) -> ScanReport:
+        """Scan records; triples are extracted when not given."""
+        if triples is None:
+            triples = self.extract(records)
+        return scan_records(records, triples, self.config, rejected=rejected)
+
+    def scan_file(self, path: str | Path) -> ScanReport:
+        """Scan a JSON Lines export without any store (``contrascan scan-file``).
+
+        Raises:
+            OSError: the file cannot be read. Bad lines are reported in ``rejected``.
+        """
+        records, rejected = read_jsonl(path)
+        return self.scan(records, rejected=rejected)

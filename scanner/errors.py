@@ -1,0 +1,106 @@
+"""Errors raised by the scanner package.
+
+All of them derive from one root, so a caller can catch ``ScannerError`` and know that the
+message is meant for a person::
+
+    ScannerError
+    ├── RecordError            one input record is invalid (names the record and the field)
+    ├── ConfigurationError     a setting or table is invalid
+    ├── WeaviateUnavailable    the server could not be provisioned, started or reached
+    │   └── DataDirectoryBusy  another process owns the embedded data directory
+    ├── StoreWriteError        Weaviate rejected some writes (lists every failed object)
+    └── UnknownMemory          an id that is not in the store
+
+Each subclass takes typed arguments, builds its own message and keeps the arguments as
+attributes. Third-party errors are wrapped with ``raise ... from err``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class ScannerError(Exception):
+    """Root of every error this package raises on purpose."""
+
+
+class RecordError(ScannerError):
+    """One input record failed validation.
+
+    Attributes:
+        line: 1-based line number in the input file, or ``None`` when the record did not come
+            from a file.
+        record_id: the record's ``id`` when it could be read, else ``None``.
+        field: dotted path of the offending field (``"observed_at"``), or ``"<line>"`` when the
+            line is not a JSON object at all.
+        reason: what is wrong with it.
+    """
+
+    def __init__(self, *, line: int | None, record_id: str | None, field: str, reason: str):
+        self.line = line
+        self.record_id = record_id
+        self.field = field
+        self.reason = reason
+        where = f"line {line}" if line is not None else "record"
+        who = f" (id {record_id!r})" if record_id else ""
+        super().__init__(f"{where}{who}: field '{field}': {reason}")
+
+
+class ConfigurationError(ScannerError):
+    """A setting, relation table or alias table is invalid."""
+
+    def __init__(self, setting: str, reason: str):
+        self.setting = setting
+        self.reason = reason
+        super().__init__(f"configuration '{setting}': {reason}")
+
+
+class WeaviateUnavailable(ScannerError):
+    """The Weaviate server could not be provisioned, started or reached."""
+
+    def __init__(self, what: str, hint: str | None = None):
+        self.what = what
+        self.hint = hint
+        super().__init__(what + (f" ({hint})" if hint else ""))
+
+
+class DataDirectoryBusy(WeaviateUnavailable):
+    """Another process owns the embedded server's data directory and is not answering."""
+
+    def __init__(self, data_dir: str, owner_pid: int | None):
+        self.data_dir = data_dir
+        self.owner_pid = owner_pid
+        owner = f"process {owner_pid}" if owner_pid else "another process"
+        super().__init__(
+            f"the data directory {data_dir} is in use by {owner}, whose Weaviate server does "
+            "not answer",
+            "wait for it to finish, or pass --data-dir / --weaviate-url to use another store",
+        )
+
+
+class StoreWriteError(ScannerError):
+    """Weaviate rejected one or more writes.
+
+    Attributes:
+        failures: ``(object id, server message)`` for every rejected object.
+        written: how many objects of the same call were stored.
+    """
+
+    def __init__(self, failures: Sequence[tuple[str, str]], written: int):
+        self.failures = list(failures)
+        self.written = written
+        first = "; ".join(f"{oid}: {msg}" for oid, msg in self.failures[:3])
+        more = f" (+{len(self.failures) - 3} more)" if len(self.failures) > 3 else ""
+        super().__init__(
+            f"Weaviate rejected {len(self.failures)} object(s), stored {written}: {first}{more}"
+        )
+
+
+class UnknownMemory(ScannerError):
+    """No memory with this id exists in the given tenant."""
+
+    def __init__(self, memory_id: str, user_id: str | None = None):
+        self.memory_id = memory_id
+        self.user_id = user_id
+        scope = f" for user {user_id!r}" if user_id else ""
+        super().__init__(f"no memory with id {memory_id!r}{scope}")

@@ -1,0 +1,170 @@
+"""Data shapes of the contract (SPEC §4 memory record, SPEC §5 scan report).
+
+Every model is a frozen pydantic model: the pure core (grouping, detection, policy) receives
+them and returns new objects, never mutating its inputs. Timestamps are timezone-aware UTC;
+naive timestamps are rejected rather than guessed (SPEC §4).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+MAX_TEXT_CHARS = 20_000
+"""Longest memory text accepted, in characters (a memory is a statement, not a document)."""
+
+
+class SourceClass(str, enum.Enum):
+    """Who stands behind a statement, in trust order (seed 000, SPEC §1).
+
+    ``observation`` (a direct tool or sensor reading) > ``user`` (a person's statement or
+    recollection) > ``inference`` (something an agent concluded).
+    """
+
+    observation = "observation"
+    user = "user"
+    inference = "inference"
+
+    @property
+    def rank(self) -> int:
+        """Trust rank: observation 3, user 2, inference 1 (higher is more trusted)."""
+        return {"observation": 3, "user": 2, "inference": 1}[self.value]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MemoryRecord(_Frozen):
+    """One stored statement with its scope and provenance (SPEC §4).
+
+    ``id``, ``text`` and ``user_id`` are required. Provenance fields (``source``,
+    ``observed_at``, ``epoch``) are optional on input because real stores lack them; a record
+    without them can never win a conflict (SPEC §3 row 1). ``source_class`` defaults to
+    ``inference``, the least trusted class, as seed 000 does for records of unknown origin.
+    """
+
+    id: str = Field(min_length=1, max_length=256)
+    text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
+    user_id: str = Field(min_length=1, max_length=256)
+    group: str | None = Field(default=None, max_length=256)
+    properties: dict[str, str] = Field(default_factory=dict)
+    source: str | None = Field(default=None, max_length=1024)
+    source_class: SourceClass = SourceClass.inference
+    observed_at: AwareDatetime | None = None
+    epoch: str | None = Field(default=None, max_length=256)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    priority: int | None = None
+    source_trust: float | None = Field(default=None, ge=0.0, le=1.0)
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text is blank")
+        return value
+
+    @field_validator("source", "epoch", "group")
+    @classmethod
+    def _blank_is_missing(cls, value: str | None) -> str | None:
+        return value if value is None or value.strip() else None
+
+    @field_validator("observed_at")
+    @classmethod
+    def _to_utc(cls, value: datetime | None) -> datetime | None:
+        return value.astimezone(timezone.utc) if value is not None else None
+
+    def missing_provenance(self) -> list[str]:
+        """Names of the provenance fields this record lacks, in SPEC order."""
+        return [f for f in ("source", "observed_at", "epoch") if getattr(self, f) is None]
+
+    def scope(self) -> Scope:
+        """The scope this record lives in: two records conflict only inside one scope."""
+        return Scope(user_id=self.user_id, group=self.group,
+                     properties=tuple(sorted(self.properties.items())))
+
+
+class Scope(_Frozen):
+    """``(user_id, group, properties)``; hashable so it can be part of a grouping key."""
+
+    user_id: str
+    group: str | None = None
+    properties: tuple[tuple[str, str], ...] = ()
+
+
+class ConflictKey(_Frozen):
+    """The key a conflict is about: scope + canonical subject + canonical relation (SPEC §5)."""
+
+    user_id: str
+    group: str | None = None
+    properties: dict[str, str] = Field(default_factory=dict)
+    subject: str
+    relation: str
+
+
+ConflictKind = Literal["value_mismatch", "polarity"]
+Verdict = Literal["resolved", "quarantined", "epoch_change", "escalated", "possible"]
+Severity = Literal["low", "medium", "high"]
+
+
+class Conflict(_Frozen):
+    """One conflicting pair and what was decided about it (SPEC §5)."""
+
+    key: ConflictKey
+    kind: ConflictKind
+    members: list[str]
+    values: dict[str, str]
+    verdict: Verdict
+    winner: str | None = None
+    superseded: list[str] = Field(default_factory=list)
+    latest: str | None = None
+    rule: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    severity: Severity = "low"
+    inputs: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="The provenance fields the policy read, per member id.")
+
+
+class EpochChangeEvent(_Frozen):
+    """A value that changed across world-state epochs (SPEC §3 row 3)."""
+
+    type: Literal["epoch_change"] = "epoch_change"
+    key: ConflictKey
+    from_: dict[str, Any] = Field(alias="from")
+    to: dict[str, Any]
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class RejectedLine(_Frozen):
+    """An input line that was not scanned, and why."""
+
+    line: int
+    id: str | None = None
+    field: str
+    reason: str
+
+
+class ScanReport(_Frozen):
+    """What a scan found (SPEC §5). Ids are sorted so reports diff cleanly.
+
+    ``cite``: safe to use as current; ``withhold``: superseded; ``unresolved``: members of
+    quarantined, epoch-change and escalated pairs.
+    """
+
+    scanned: int
+    conflicts: list[Conflict] = Field(default_factory=list)
+    duplicates: list[list[str]] = Field(default_factory=list)
+    cite: list[str] = Field(default_factory=list)
+    withhold: list[str] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+    events: list[EpochChangeEvent] = Field(default_factory=list)
+    rejected: list[RejectedLine] = Field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The report as plain JSON types, with ``from`` spelled as in SPEC §5."""
+        return self.model_dump(mode="json", by_alias=True)

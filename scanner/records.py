@@ -1,0 +1,94 @@
+"""Reading memory records from JSON Lines (SPEC §4).
+
+A bad line never costs the good ones: each rejected line is reported with its number, the
+record id when it could be read, and the field at fault; the rest are returned.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from pydantic import ValidationError
+
+from scanner.errors import RecordError
+from scanner.models import MemoryRecord, RejectedLine
+
+
+def _field(loc: tuple) -> str:
+    return ".".join(str(p) for p in loc) or "<record>"
+
+
+def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
+    """Validate one decoded JSON value as a memory record.
+
+    Raises:
+        RecordError: naming the line, the id (if readable) and the first field at fault.
+    """
+    rid = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+    if not isinstance(data, dict):
+        raise RecordError(line=line, record_id=None, field="<line>",
+                          reason="expected a JSON object")
+    try:
+        return MemoryRecord.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        reason = first["msg"]
+        if first["type"] == "timezone_aware":
+            reason = "naive timestamp: give a UTC offset such as 'Z' or '+00:00'"
+        raise RecordError(line=line, record_id=rid, field=_field(first["loc"]),
+                          reason=reason) from err
+
+
+def iter_jsonl(lines: Iterable[str]) -> Iterator[MemoryRecord | RecordError]:
+    """Records, or the error for each bad line, in input order. Blank lines are skipped and
+    an id seen before is rejected (``id``: duplicate id)."""
+    first_line: dict[str, int] = {}
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as err:
+            yield RecordError(line=number, record_id=None, field="<line>",
+                              reason=f"not valid JSON ({err.msg} at column {err.colno})")
+            continue
+        try:
+            record = parse_record(data, line=number)
+        except RecordError as err:
+            yield err
+            continue
+        if record.id in first_line:
+            yield RecordError(line=number, record_id=record.id, field="id",
+                              reason=f"duplicate id (first seen on line {first_line[record.id]})")
+            continue
+        first_line[record.id] = number
+        yield record
+
+
+def read_jsonl(source: str | Path | IO[str]) -> tuple[list[MemoryRecord], list[RejectedLine]]:
+    """Read a JSON Lines file of memory records.
+
+    Args:
+        source: a path, or an open text stream.
+
+    Returns:
+        ``(records, rejected)``; every line ends up in exactly one of the two.
+
+    Raises:
+        OSError: the file cannot be opened (nothing else is raised for bad content).
+    """
+    if isinstance(source, (str, Path)):
+        with open(source, encoding="utf-8") as stream:
+            return read_jsonl(stream)
+    records: list[MemoryRecord] = []
+    rejected: list[RejectedLine] = []
+    for item in iter_jsonl(source):
+        if isinstance(item, RecordError):
+            rejected.append(RejectedLine(line=item.line or 0, id=item.record_id,
+                                         field=item.field, reason=item.reason))
+        else:
+            records.append(item)
+    return records, rejected

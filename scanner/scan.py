@@ -1,0 +1,82 @@
+"""The scan: records + their triples -> a SPEC §5 report. Pure; the same function serves
+``scan-file``, read-time scans of search hits and batch scans of a tenant."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from extractors import DEFAULT_TABLE, RelationTable, Triple
+from scanner.detect import duplicate_groups, pairs_in_group
+from scanner.keys import AliasTable, group_by_key, near_key_pairs
+from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
+from scanner.policy import PolicyConfig, decide, epoch_event
+
+
+@dataclass(frozen=True)
+class ScanConfig:
+    """Relation table, aliases and policy a scan runs under (all default to SPEC behaviour)."""
+
+    table: RelationTable = DEFAULT_TABLE
+    aliases: AliasTable = field(default_factory=AliasTable)
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+
+
+def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
+                 config: ScanConfig | None = None, *,
+                 rejected: Sequence[RejectedLine] = ()) -> ScanReport:
+    """Find and decide every conflict among ``records``.
+
+    Args:
+        records: the memories to scan (any scopes; only same-scope records are compared).
+        triples: ``triples[i]`` are the triples of ``records[i]``.
+        config: tables and policy.
+        rejected: input lines that were not scanned, carried into the report.
+
+    Returns:
+        The report, with conflicts sorted by members and every id list sorted.
+
+    Raises:
+        ValueError: ``records`` and ``triples`` differ in length.
+    """
+    if len(records) != len(triples):
+        raise ValueError(f"{len(records)} records but {len(triples)} triple lists")
+    config = config or ScanConfig()
+    items = list(zip(records, triples))
+    groups = group_by_key(items, config.aliases)
+
+    candidates = []
+    for key in sorted(groups, key=lambda k: (k.scope.user_id, k.subject, k.relation)):
+        candidates.extend(pairs_in_group(key, groups[key], config.table))
+    for left, right in near_key_pairs(groups):
+        candidates.extend(pairs_in_group(left, groups[left], config.table,
+                                         other=groups[right], other_key=right))
+
+    by_pair: dict[tuple[str, str], Conflict] = {}
+    events: list[EpochChangeEvent] = []
+    for cand in candidates:
+        if cand.ids in by_pair:
+            continue  # one verdict per pair; the first key (sorted) decides
+        conflict = decide(cand, config.policy)
+        by_pair[cand.ids] = conflict
+        if conflict.verdict == "epoch_change":
+            events.append(epoch_event(conflict, cand.a.record, cand.b.record, config.policy))
+    return build_report(records, by_pair, events, duplicate_groups(items), rejected)
+
+
+def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, str], Conflict],
+                 events: Sequence[EpochChangeEvent], duplicates: list[list[str]],
+                 rejected: Sequence[RejectedLine] = ()) -> ScanReport:
+    """Assemble a report: ``withhold`` = superseded; ``unresolved`` = members of quarantined,
+    epoch-change and escalated pairs that are not withheld; ``cite`` = everything else."""
+    conflicts = [by_pair[k] for k in sorted(by_pair)]
+    withhold = {rid for c in conflicts if c.verdict == "resolved" for rid in c.superseded}
+    unresolved = {rid for c in conflicts
+                  if c.verdict in ("quarantined", "epoch_change", "escalated")
+                  for rid in c.members} - withhold
+    ids = {r.id for r in records}
+    cite = ids - withhold - unresolved
+    return ScanReport(scanned=len(records), conflicts=conflicts, duplicates=duplicates,
+                      cite=sorted(cite), withhold=sorted(withhold), unresolved=sorted(unresolved),
+                      events=sorted(events, key=lambda e: (e.from_["id"], e.to["id"])),
+                      rejected=list(rejected))
