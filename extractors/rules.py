@@ -105,13 +105,14 @@ def _negated(head: Token) -> bool:
     return False
 
 
-def _span_tokens(head: Token, *, drop: set[str]) -> list[Token]:
-    """``head`` with its dependents, minus the subtrees whose dependency label is in ``drop``."""
+def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[Token]:
+    """``head`` with its dependents, minus the subtrees whose dependency label is in ``drop``
+    (an "of" phrase is kept when ``keep_of``)."""
     out = [head]
     for child in head.children:
-        if child.dep_ in drop:
+        if child.dep_ in drop and not (keep_of and child.dep_ == "prep" and child.lower_ == "of"):
             continue
-        out.extend(_span_tokens(child, drop=drop))
+        out.extend(_span_tokens(child, drop=drop, keep_of=keep_of))
     return sorted(out, key=lambda t: t.i)
 
 
@@ -194,21 +195,52 @@ class TripleExtractor:
         low = token.lower_
         if low in _FIRST_PERSON:
             return USER
+        if token.tag_ in ("WP", "WP$", "WDT"):
+            return self._relative_antecedent(token)
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
             return _phrase(t for t in token.subtree)
-        text = _phrase(_span_tokens(token, drop=_NP_DROP | {"poss"} - {"poss"}))
+        # names keep their "of" phrase: "Bank of America", "Club of Queensland"
+        tokens = _span_tokens(token, drop=_NP_DROP, keep_of=token.pos_ == "PROPN")
+        text = _phrase(tokens)
         if text in ("user", "the user"):
             return USER
         return text or None
 
-    def _split_attribute(self, noun: Token) -> tuple[str, list[Token]] | None:
+    def _relative_antecedent(self, token: Token) -> str | None:
+        """The noun a relative pronoun ("who", "whose", "which") stands for."""
+        for ancestor in token.ancestors:
+            if ancestor.dep_ == "relcl":
+                return self._entity(ancestor.head)
+        return None
+
+    def _topic(self, cop: Token, subj: Token) -> str | None:
+        """A fronted scene-setter that names what an implicit attribute belongs to.
+
+        "On rack 4 the preferred glaze is …" and "Update for rack 4: the preferred glaze
+        is …" -> "rack 4"; dates and times are never topics ("In 2021, …").
+        """
+        candidates = [p for p in cop.children if p.dep_ == "prep" and p.i < subj.i]
+        colon = next((t for t in cop.sent if t.text == ":" and t.i < subj.i), None)
+        if colon is not None:
+            candidates += [t for t in cop.sent if t.dep_ == "prep" and t.i < colon.i
+                           and t.lower_ in ("for", "on", "at", "in", "about")]
+        for prep in candidates:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is None or _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+                continue
+            return self._entity(pobj)
+        return None
+
+    def _split_attribute(self, noun: Token, topic: str | None = None
+                         ) -> tuple[str, list[Token]] | None:
         """Split an attribute noun phrase into (subject, relation tokens), or None.
 
-        "Project Falcon's budget" -> ("project falcon", [budget]); "the mother tongue of X"
-        -> ("x", [mother, tongue]); "the project budget" -> ("project", [budget]);
-        "the preferred glaze" / "my name" -> ("user", [preferred, glaze]).
+        "Project Falcon's budget" -> ("project falcon", [budget]); "the domain of activity of
+        X" -> ("x", [domain, of, activity]); "the genre played by X" -> ("x", [genre]);
+        "the project budget" -> ("project", [budget]); "the preferred glaze" / "my name" ->
+        ("user", …), or the fronted ``topic`` when there is one.
         """
         if noun.pos_ not in ("NOUN", "PROPN") and not noun.lower_ == "name":
             return None
@@ -219,25 +251,48 @@ class TripleExtractor:
             if child.dep_ == "poss":
                 who = self._entity(child)
                 return (who, rel_tokens) if who else None
-        for child in noun.children:
-            if child.dep_ == "prep" and child.lower_ == "of":
-                pobj = next((c for c in child.children if c.dep_ == "pobj"), None)
-                if pobj is not None:
+        # "the Y of X", following chains: "the domain of activity of X" -> X
+        head, chain = noun, list(rel_tokens)
+        while True:
+            prep = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"),
+                        None)
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) \
+                if prep is not None else None
+            if pobj is None:
+                break
+            if pobj.pos_ == "PROPN" or not any(c.dep_ == "prep" and c.lower_ == "of"
+                                               for c in pobj.children):
+                if head is noun or pobj.pos_ == "PROPN":
                     who = self._entity(pobj)
-                    return (who, rel_tokens) if who else None
+                    return (who, chain) if who else None
+            chain = chain + [prep] + [t for t in pobj.subtree
+                                      if t.i < pobj.i and t.dep_ != "det"] + [pobj]
+            head = pobj
+        if head is not noun:
+            return None
+        for acl in (c for c in noun.children if c.dep_ == "acl"):
+            agent = next((c for c in acl.children if c.dep_ == "agent"), None)
+            pobj = next((c for c in agent.children if c.dep_ == "pobj"), None) \
+                if agent is not None else None
+            if pobj is not None:
+                who = _phrase(t for t in pobj.subtree)
+                who = USER if who in _FIRST_PERSON else who
+                return (who, rel_tokens) if who else None
         if noun.pos_ == "PROPN":
             return None
+        bound = any(c.dep_ in ("acl", "relcl", "prep", "appos") for c in noun.children)
+        implicit = topic if topic else (None if bound else USER)
         relation, _ = self.table.canonical(_phrase(rel_tokens))
-        if self._known(relation):
-            return (USER, rel_tokens)
+        if self._known(relation) and implicit:
+            return (implicit, rel_tokens)
         compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
         head_rel = [t for t in rel_tokens if not any(t in c.subtree for c in compounds)]
         head_relation, _ = self.table.canonical(_phrase(head_rel))
         if compounds and self._known(head_relation):
             subject = _phrase(t for c in compounds for t in c.subtree)
             return (subject, head_rel)
-        if any(c.dep_ == "amod" for c in mods) and not compounds:
-            return (USER, rel_tokens)
+        if any(c.dep_ == "amod" for c in mods) and not compounds and implicit:
+            return (implicit, rel_tokens)
         return None
 
     def _known(self, relation: str) -> bool:
@@ -306,9 +361,9 @@ class TripleExtractor:
                                 if c.dep_ in ("xcomp", "conj", "appos") and _negated(c)
                                 and c.pos_ != "AUX"]
         preps = [c for c in cop.children if c.dep_ == "prep" and c.i > subj.i]
-        places = [("place", _phrase(p.subtree)) for p in cop.children
-                  if p.dep_ == "prep" and p.i < subj.i]
-        split = self._split_attribute(subj) if subj.dep_ == "nsubj" else None
+        topic = self._topic(cop, subj)
+        places = [("place", topic)] if topic else []
+        split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split

@@ -1,0 +1,397 @@
+"""The memory collection in Weaviate: import, scoped hybrid search, cursor scans, verdicts.
+
+Layout (see ``../shared/WEAVIATE.md`` §4–5 for the reasons):
+
+* one multi-tenant collection, one tenant per ``user_id`` — a request without a tenant is
+  rejected by the server, so a forgotten filter cannot leak another user's memories;
+* self-provided vectors (vectorizer ``none``) from :mod:`scanner.embeddings`;
+* scope, provenance and the extracted triples stored as properties; ids and enums use
+  ``FIELD`` tokenization so ``Equal`` filters match whole values (weaviate#7681);
+* our own ``observed_at`` DATE property: server timestamps cannot be backdated;
+* verdicts as a ``supersedes`` self-reference (winner -> loser, added with the validated
+  ``reference_add``, python-client#1008) and a ``status`` property. Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid as uuidlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
+from weaviate.classes.query import Filter, HybridFusion, MetadataQuery, QueryReference
+from weaviate.classes.tenants import Tenant
+from weaviate.exceptions import WeaviateBaseError
+from weaviate.util import generate_uuid5
+
+from extractors import Triple
+from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
+from scanner.models import Conflict, MemoryRecord
+
+DEFAULT_COLLECTION = "ContrascanMemory"
+STATUS_ACTIVE = "active"
+STATUS_SUPERSEDED = "superseded"
+STATUS_UNRESOLVED = "unresolved"
+_TENANT_OK = re.compile(r"^[A-Za-z0-9\-_]{1,64}$")
+
+
+def tenant_name(user_id: str) -> str:
+    """The tenant that holds ``user_id``'s memories.
+
+    Tenant names must match ``[A-Za-z0-9\\-_]{1,64}`` (weaviate ``entities/schema/
+    validation.go``); other user ids map to a readable prefix plus a sha256 digest, so the
+    mapping stays one-to-one.
+    """
+    if _TENANT_OK.match(user_id):
+        return user_id
+    digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:16]
+    prefix = re.sub(r"[^A-Za-z0-9\-_]", "_", user_id)[:40]
+    return f"{prefix}-{digest}"
+
+
+def object_uuid(user_id: str, memory_id: str) -> str:
+    """Deterministic object UUID (uuid5) for a memory: re-imports address the same object."""
+    return generate_uuid5(f"{user_id}\x1f{memory_id}")
+
+
+@dataclass(frozen=True)
+class StoredMemory:
+    """A memory as stored: the record, its triples (extracted once, at import) and status."""
+
+    record: MemoryRecord
+    triples: list[Triple]
+    status: str = STATUS_ACTIVE
+    uuid: str = ""
+    score: float | None = None
+    supersedes: list[str] = field(default_factory=list)
+    retired_rule: str | None = None
+
+
+@dataclass
+class ImportResult:
+    """Outcome of an import: counts and every failure, by memory id."""
+
+    written: int = 0
+    unchanged: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _properties_array(props: Mapping[str, str]) -> list[str]:
+    return [f"{k}={v}" for k, v in sorted(props.items())]
+
+
+class MemoryStore:
+    """Memories of every user in one multi-tenant collection.
+
+    Args:
+        client: a connected ``weaviate.WeaviateClient`` (see :mod:`scanner.store.server`).
+        collection: collection name (tests use unique names).
+
+    Raises:
+        WeaviateUnavailable: from any method, when the server does not answer.
+    """
+
+    def __init__(self, client: weaviate.WeaviateClient, collection: str = DEFAULT_COLLECTION):
+        self.client = client
+        self.name = collection
+        self._known_tenants: set[str] = set()
+
+    # -- schema ---------------------------------------------------------------------------
+    def ensure_schema(self) -> None:
+        """Create the collection if it does not exist (idempotent)."""
+        try:
+            if self.client.collections.exists(self.name):
+                return
+            text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD)
+            self.client.collections.create(
+                self.name,
+                vector_config=Configure.Vectors.self_provided(),
+                multi_tenancy_config=Configure.multi_tenancy(enabled=True,
+                                                             auto_tenant_creation=False),
+                inverted_index_config=Configure.inverted_index(index_timestamps=True),
+                properties=[
+                    Property(name="memory_id", **text),
+                    Property(name="text", data_type=DataType.TEXT,
+                             tokenization=Tokenization.WORD),
+                    Property(name="user_id", **text),
+                    Property(name="scope_group", **text),
+                    Property(name="scope_properties", data_type=DataType.TEXT_ARRAY,
+                             tokenization=Tokenization.FIELD),
+                    Property(name="properties_json", data_type=DataType.TEXT,
+                             index_filterable=False, index_searchable=False),
+                    Property(name="source", **text),
+                    Property(name="source_class", **text),
+                    Property(name="observed_at", data_type=DataType.DATE,
+                             index_range_filters=True),
+                    Property(name="epoch", **text),
+                    Property(name="confidence", data_type=DataType.NUMBER),
+                    Property(name="priority", data_type=DataType.INT),
+                    Property(name="source_trust", data_type=DataType.NUMBER),
+                    Property(name="triples_json", data_type=DataType.TEXT,
+                             index_filterable=False, index_searchable=False),
+                    Property(name="keys", data_type=DataType.TEXT_ARRAY,
+                             tokenization=Tokenization.FIELD),
+                    Property(name="status", **text),
+                    Property(name="retired_rule", **text),
+                    Property(name="imported_at", data_type=DataType.DATE),
+                ],
+                references=[ReferenceProperty(name="supersedes", target_collection=self.name)],
+            )
+        except WeaviateBaseError as err:
+            raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
+
+    def _tenant(self, user_id: str, *, create: bool = False):
+        name = tenant_name(user_id)
+        col = self.client.collections.use(self.name)
+        if create and name not in self._known_tenants:
+            col.tenants.create([Tenant(name=name)])
+            self._known_tenants.add(name)
+        return col.with_tenant(name)
+
+    def tenants(self) -> list[str]:
+        """Tenant names, sorted."""
+        col = self.client.collections.use(self.name)
+        return sorted(col.tenants.get().keys())
+
+    def user_ids(self) -> list[str]:
+        """User ids that have memories, sorted (read back from each tenant)."""
+        out = []
+        for name in self.tenants():
+            col = self.client.collections.use(self.name).with_tenant(name)
+            res = col.query.fetch_objects(limit=1, return_properties=["user_id"])
+            if res.objects:
+                out.append(res.objects[0].properties["user_id"])
+        return sorted(out)
+
+    # -- writes ---------------------------------------------------------------------------
+    def import_memories(self, records: Sequence[MemoryRecord],
+                        triples: Sequence[Sequence[Triple]], vectors: np.ndarray, *,
+                        progress: Callable[[int], None] | None = None,
+                        batch_size: int = 200) -> ImportResult:
+        """Store new memories; ids already stored are left untouched (status and edges kept).
+
+        Args:
+            records: the memories.
+            triples: ``triples[i]`` for ``records[i]`` (stored so scans never re-parse).
+            vectors: ``(len(records), d)`` float32, L2-normalised.
+            progress: called with the number of records handled after each batch.
+            batch_size: objects per batch request.
+
+        Returns:
+            Counts and every object Weaviate rejected (checked via ``failed_objects``, since
+            batch errors do not raise: python-client#885).
+        """
+        result = ImportResult()
+        by_user: dict[str, list[int]] = {}
+        for i, r in enumerate(records):
+            by_user.setdefault(r.user_id, []).append(i)
+        now = datetime.now(timezone.utc)
+        for user_id, idx in by_user.items():
+            col = self._tenant(user_id, create=True)
+            for start in range(0, len(idx), batch_size):
+                chunk = idx[start:start + batch_size]
+                uuids = [object_uuid(user_id, records[i].id) for i in chunk]
+                existing = self._existing(col, uuids)
+                todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
+                result.unchanged += len(chunk) - len(todo)
+                if todo:
+                    with col.batch.fixed_size(batch_size=batch_size, concurrent_requests=1) as b:
+                        for i, u in todo:
+                            b.add_object(properties=self._properties(records[i], triples[i], now),
+                                         vector=vectors[i].tolist(), uuid=u)
+                    failed = {str(f.object_.uuid): f.message for f in col.batch.failed_objects}
+                    for i, u in todo:
+                        if u in failed:
+                            result.failures.append((records[i].id, failed[u]))
+                        else:
+                            result.written += 1
+                if progress:
+                    progress(len(chunk))
+        return result
+
+    @staticmethod
+    def _existing(col, uuids: list[str]) -> set[str]:
+        res = col.query.fetch_objects(filters=Filter.by_id().contains_any(uuids),
+                                      limit=len(uuids), return_properties=[])
+        return {str(o.uuid) for o in res.objects}
+
+    @staticmethod
+    def _properties(r: MemoryRecord, triples: Sequence[Triple], now: datetime) -> dict[str, Any]:
+        return {
+            "memory_id": r.id, "text": r.text, "user_id": r.user_id,
+            "scope_group": r.group or "", "scope_properties": _properties_array(r.properties),
+            "properties_json": json.dumps(r.properties, sort_keys=True),
+            "source": r.source or "", "source_class": r.source_class.value,
+            "observed_at": r.observed_at, "epoch": r.epoch or "",
+            "confidence": r.confidence, "priority": r.priority, "source_trust": r.source_trust,
+            "triples_json": json.dumps([t.to_dict() for t in triples]),
+            "keys": sorted({f"{t.subject}|{t.relation}" for t in triples}),
+            "status": STATUS_ACTIVE, "retired_rule": "", "imported_at": now,
+        }
+
+    def apply_conflicts(self, user_id: str, conflicts: Iterable[Conflict]) -> int:
+        """Write verdicts: ``supersedes`` edge winner -> loser and ``status`` on the members.
+
+        Resolved pairs mark the loser ``superseded`` (with the deciding rule); members of
+        quarantined, epoch-change and escalated pairs that are still active become
+        ``unresolved``. Idempotent: an edge that exists is not added again. Nothing is deleted.
+
+        Returns:
+            The number of new ``supersedes`` edges.
+        """
+        col = self._tenant(user_id)
+        added = 0
+        for c in conflicts:
+            if c.verdict == "resolved" and c.winner:
+                w = object_uuid(user_id, c.winner)
+                for loser in c.superseded:
+                    l_uuid = object_uuid(user_id, loser)
+                    current = self._fetch(col, w, refs=True)
+                    if current is None or self._fetch(col, l_uuid) is None:
+                        raise UnknownMemory(c.winner if current is None else loser, user_id)
+                    if l_uuid not in current.supersedes:
+                        col.data.reference_add(from_uuid=w, from_property="supersedes", to=l_uuid)
+                        added += 1
+                    col.data.update(uuid=l_uuid, properties={"status": STATUS_SUPERSEDED,
+                                                             "retired_rule": c.rule or ""})
+            elif c.verdict in ("quarantined", "epoch_change", "escalated"):
+                for member in c.members:
+                    u = object_uuid(user_id, member)
+                    current = self._fetch(col, u)
+                    if current is not None and current.status == STATUS_ACTIVE:
+                        col.data.update(uuid=u, properties={"status": STATUS_UNRESOLVED})
+        return added
+
+    # -- reads ----------------------------------------------------------------------------
+    def _fetch(self, col, uuid: str, *, refs: bool = False) -> StoredMemory | None:
+        ref = QueryReference(link_on="supersedes", return_properties=["memory_id"]) if refs \
+            else None
+        obj = col.query.fetch_object_by_id(uuid, return_references=ref)
+        return self._to_memory(obj) if obj is not None else None
+
+    def get(self, user_id: str, memory_id: str) -> StoredMemory:
+        """One memory with its outgoing ``supersedes`` edges.
+
+        Raises:
+            UnknownMemory: no such id in the user's tenant.
+        """
+        found = self._fetch(self._tenant(user_id), object_uuid(user_id, memory_id), refs=True)
+        if found is None:
+            raise UnknownMemory(memory_id, user_id)
+        return found
+
+    def superseded_by(self, user_id: str, memory_id: str) -> list[StoredMemory]:
+        """Memories whose ``supersedes`` edge points at ``memory_id``."""
+        col = self._tenant(user_id)
+        res = col.query.fetch_objects(
+            filters=Filter.by_ref("supersedes").by_id().equal(object_uuid(user_id, memory_id)),
+            limit=100, return_references=QueryReference(link_on="supersedes",
+                                                        return_properties=["memory_id"]))
+        return [self._to_memory(o) for o in res.objects]
+
+    def iterate_by_uuid(self, user_id: str, uuids: Sequence[str]) -> Iterator[StoredMemory]:
+        """The memories with these object UUIDs in one tenant (missing ones are skipped)."""
+        if not uuids:
+            return
+        res = self._tenant(user_id).query.fetch_objects(
+            filters=Filter.by_id().contains_any(list(uuids)), limit=len(uuids))
+        for obj in res.objects:
+            yield self._to_memory(obj)
+
+    def find_user(self, memory_id: str) -> str:
+        """The user id whose tenant holds ``memory_id`` (searches every tenant).
+
+        Raises:
+            UnknownMemory: no tenant holds it.
+        """
+        for name in self.tenants():
+            col = self.client.collections.use(self.name).with_tenant(name)
+            res = col.query.fetch_objects(filters=Filter.by_property("memory_id").equal(memory_id),
+                                          limit=1, return_properties=["user_id"])
+            if res.objects:
+                return res.objects[0].properties["user_id"]
+        raise UnknownMemory(memory_id)
+
+    def hybrid_search(self, user_id: str, query: str, vector: np.ndarray, *,
+                      group: str | None = None, properties: Mapping[str, str] | None = None,
+                      limit: int = 12, alpha: float = 0.5) -> list[StoredMemory]:
+        """Scoped hybrid search (BM25 on ``text`` fused with vector similarity).
+
+        Args:
+            user_id: the tenant to search; nothing outside it is ever visible.
+            query: BM25 query text.
+            vector: ``(d,)`` float32 query embedding, L2-normalised.
+            group: only memories of this group.
+            properties: only memories carrying all of these scope properties.
+            limit: number of hits (always explicit: the server default is 10).
+            alpha: 0 = pure BM25, 1 = pure vector (relative-score fusion).
+
+        Returns:
+            Hits best first, each with its fused ``score`` in [0, 1].
+        """
+        if tenant_name(user_id) not in set(self.tenants()):
+            return []
+        col = self._tenant(user_id)
+        filters = []
+        if group is not None:
+            filters.append(Filter.by_property("scope_group").equal(group))
+        if properties:
+            filters.append(Filter.by_property("scope_properties").contains_all(
+                _properties_array(properties)))
+        res = col.query.hybrid(query=query, vector=vector.tolist(), alpha=alpha, limit=limit,
+                               query_properties=["text"], fusion_type=HybridFusion.RELATIVE_SCORE,
+                               filters=Filter.all_of(filters) if filters else None,
+                               return_metadata=MetadataQuery(score=True))
+        return [self._to_memory(o) for o in res.objects]
+
+    def iterate(self, user_id: str, *, cache_size: int = 1000) -> Iterator[StoredMemory]:
+        """Every memory of one tenant, streamed with the cursor API (no filters allowed)."""
+        if tenant_name(user_id) not in set(self.tenants()):
+            return
+        for obj in self._tenant(user_id).iterator(cache_size=cache_size):
+            yield self._to_memory(obj)
+
+    def count(self, user_id: str | None = None) -> int:
+        """Objects in one tenant, or in all tenants."""
+        users = [user_id] if user_id else None
+        names = [tenant_name(u) for u in users] if users else self.tenants()
+        total = 0
+        for name in names:
+            if name not in set(self.tenants()):
+                continue
+            col = self.client.collections.use(self.name).with_tenant(name)
+            total += col.aggregate.over_all(total_count=True).total_count or 0
+        return total
+
+    @staticmethod
+    def _to_memory(obj) -> StoredMemory:
+        p = obj.properties
+        observed = p.get("observed_at")
+        record = MemoryRecord(
+            id=p["memory_id"], text=p["text"], user_id=p["user_id"],
+            group=p.get("scope_group") or None,
+            properties=json.loads(p.get("properties_json") or "{}"),
+            source=p.get("source") or None, source_class=p.get("source_class") or "inference",
+            observed_at=observed, epoch=p.get("epoch") or None,
+            confidence=p.get("confidence"), priority=p.get("priority"),
+            source_trust=p.get("source_trust"))
+        triples = [Triple.from_dict(t) for t in json.loads(p.get("triples_json") or "[]")]
+        refs = []
+        if getattr(obj, "references", None) and "supersedes" in obj.references:
+            refs = [str(o.uuid) for o in obj.references["supersedes"].objects]
+        score = getattr(obj.metadata, "score", None) if obj.metadata is not None else None
+        return StoredMemory(record=record, triples=triples, status=p.get("status") or "active",
+                            uuid=str(obj.uuid), score=score, supersedes=refs,
+                            retired_rule=p.get("retired_rule") or None)
+
+
+def to_uuid(value: str) -> str:
+    """Normalise a UUID string (used when comparing reference targets)."""
+    return str(uuidlib.UUID(value))
