@@ -122,5 +122,215 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
     emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title=str(file))
 
 
+def _progress(total: int, label: str, enabled: bool):
+    """A rich progress bar on a terminal; a no-op elsewhere and in --json mode."""
+    from contextlib import nullcontext
+
+    if not enabled or not sys.stderr.isatty():
+        return nullcontext(lambda n: None)
+    from rich.progress import Progress
+
+    class _Bar:
+        def __enter__(self):
+            self.progress = Progress(transient=True)
+            self.progress.__enter__()
+            self.task = self.progress.add_task(label, total=total)
+            return lambda n: self.progress.advance(self.task, n)
+
+        def __exit__(self, *exc):
+            return self.progress.__exit__(*exc)
+
+    return _Bar()
+
+
+def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: bool = False,
+                  single_epoch: bool = False, recency_override: bool = False):
+    """Context manager yielding a :class:`scanner.service.Service` on the chosen store."""
+    from contextlib import contextmanager
+
+    from scanner.service import Service
+    from scanner.store.memories import MemoryStore
+    from scanner.store.server import open_client
+
+    def say(line: str) -> None:
+        if not quiet:
+            click.echo(line, err=True)
+
+    @contextmanager
+    def opened():
+        with open_client(weaviate_url=weaviate_url, data_dir=data_dir, log=say) as client:
+            yield Service(MemoryStore(client), engine=_engine(single_epoch, recency_override))
+
+    return opened()
+
+
+def _echo_failures(result) -> None:
+    for memory_id, message in result.failures:
+        click.echo(f"contrascan: memory {memory_id!r} was not stored: {message}", err=True)
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_store_options
+@_json_option
+@_errors_to_exit
+def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
+               as_json: bool) -> None:
+    """Import a JSON Lines file of memories (triples extracted once, here).
+
+    Ids already stored are left as they are. Bad lines are reported; the rest are stored.
+
+    \b
+    Example:
+      contrascan import memories.jsonl
+    """
+    from scanner.records import read_jsonl
+
+    records, rejected = read_jsonl(file)
+    for bad in rejected:
+        who = f" (id {bad.id!r})" if bad.id else ""
+        click.echo(f"contrascan: line {bad.line}{who}: field '{bad.field}': {bad.reason}",
+                   err=True)
+    with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
+        with _progress(len(records), "importing", not as_json) as advance:
+            result = service.import_records(records, progress=advance)
+    _echo_failures(result)
+    summary = {"read": len(records) + len(rejected), "written": result.written,
+               "unchanged": result.unchanged, "rejected": len(rejected),
+               "failed": len(result.failures)}
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(", ".join(f"{k} {v}" for k, v in summary.items()))
+    if result.failures:
+        sys.exit(EXIT_ERROR)
+
+
+def _parse_properties(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in values:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--property")
+        key, value = item.split("=", 1)
+        out[key] = value
+    return out
+
+
+@main.command("scan")
+@click.option("--user", "user_id", required=True, help="The scope's user (one tenant).")
+@click.option("--query", required=True, help="What the agent is about to answer.")
+@click.option("--group", default=None, help="Only memories of this group.")
+@click.option("--property", "props", multiple=True, metavar="KEY=VALUE",
+              help="Only memories with this scope property (repeatable).")
+@click.option("--limit", default=12, show_default=True, type=click.IntRange(1, 1000),
+              help="Hits to scan.")
+@click.option("--alpha", default=0.5, show_default=True, type=click.FloatRange(0, 1),
+              help="Hybrid weight: 0 = BM25 only, 1 = vector only.")
+@_store_options
+@_json_option
+@_policy_options
+@_errors_to_exit
+def scan_cmd(user_id: str, query: str, group: str | None, props: tuple[str, ...], limit: int,
+             alpha: float, weaviate_url: str | None, data_dir: Path | None, as_json: bool,
+             fail_on_conflict: bool, single_epoch: bool, recency_override: bool) -> None:
+    """Read-time scan: scoped hybrid search, then flag hits that cannot both be true.
+
+    \b
+    Example:
+      contrascan scan --user potter-1 --query "preferred glaze" --property rack_id=rack-4
+    """
+    properties = _parse_properties(props)
+    with _open_service(weaviate_url, data_dir, quiet=as_json, single_epoch=single_epoch,
+                       recency_override=recency_override) as service:
+        result = service.scan(user_id, query, group=group, properties=properties,
+                              limit=limit, alpha=alpha)
+    emit_report(result.report, as_json=as_json, fail_on_conflict=fail_on_conflict,
+                title=f"{user_id}: {query!r}")
+
+
+@main.command("batch-scan")
+@click.option("--user", "user_id", default=None, help="Only this user (default: every user).")
+@_store_options
+@_json_option
+@_policy_options
+@_errors_to_exit
+def batch_scan_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | None,
+                   as_json: bool, fail_on_conflict: bool, single_epoch: bool,
+                   recency_override: bool) -> None:
+    """Scan every stored memory (after a bulk import) and record the verdicts.
+
+    \b
+    Example:
+      contrascan batch-scan --user potter-1 --json
+    """
+    with _open_service(weaviate_url, data_dir, quiet=as_json, single_epoch=single_epoch,
+                       recency_override=recency_override) as service:
+        total = service.store.count(user_id)
+        with _progress(total, "scanning", not as_json) as advance:
+            report = service.batch_scan(user_id, progress=advance)
+    emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title="batch scan")
+
+
+@main.command("history")
+@click.argument("memory_id")
+@click.option("--user", "user_id", default=None, help="The memory's user (faster when given).")
+@_store_options
+@_json_option
+@_errors_to_exit
+def history_cmd(memory_id: str, user_id: str | None, weaviate_url: str | None,
+                data_dir: Path | None, as_json: bool) -> None:
+    """The supersedes chain through a memory: values, sources, epochs, times, rules.
+
+    \b
+    Example:
+      contrascan history cf0-fact --user demo-user-1
+    """
+    with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
+        entries = service.history(memory_id, user_id)
+    if as_json:
+        click.echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
+        return
+    from scanner.render import render_history
+    render_history(entries, memory_id)
+
+
+@main.command("demo")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the JSON report (default: contrascan-demo-report.json in "
+                   "the data directory's parent).")
+@click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 50),
+              help="Read-time scans to show.")
+@_store_options
+@_json_option
+@_errors_to_exit
+def demo_cmd(out: Path | None, queries: int, weaviate_url: str | None, data_dir: Path | None,
+             as_json: bool) -> None:
+    """The main job on bundled real data (CounterFact): import, batch scan, read-time scans.
+
+    \b
+    Example:
+      contrascan demo --out report.json
+    """
+    from scanner.demo import run_demo
+
+    run_demo(out=out, queries=queries, weaviate_url=weaviate_url, data_dir=data_dir,
+             as_json=as_json, open_service=_open_service, progress=_progress)
+
+
+@main.command("setup-weaviate")
+@_errors_to_exit
+def setup_weaviate_cmd() -> None:
+    """Provision the pinned Weaviate server binary (reuse, else go install) and print its path.
+
+    \b
+    Example:
+      contrascan setup-weaviate
+    """
+    from scanner.store.server import ensure_binary
+
+    path = ensure_binary(log=lambda line: click.echo(line, err=True))
+    click.echo(str(path) if path else "not provisioned: the client will try its own download")
+
+
 if __name__ == "__main__":
     main()

@@ -47,3 +47,18 @@ def render_report(report: ScanReport, *, title: str = "scan",
         f"group(s); cite {len(report.cite)}, withhold {len(report.withhold)}, unresolved "
         f"{len(report.unresolved)}" + (f"; {len(report.rejected)} line(s) rejected"
                                        if report.rejected else ""))
+
+
+def render_history(entries, memory_id: str, console: Console | None = None) -> None:
+    """Print a supersedes chain, oldest observation first."""
+    console = console or Console()
+    table = Table(title=f"History of {memory_id}")
+    for col in ("id", "observed_at", "epoch", "source (class)", "status", "values",
+                "supersedes", "superseded by"):
+        table.add_column(col, overflow="fold")
+    for e in entries:
+        status = e.status + (f" ({e.retired_rule})" if e.retired_rule else "")
+        table.add_row(e.id, e.observed_at or "—", e.epoch or "—",
+                      f"{e.source or '—'} ({e.source_class})", status, "\n".join(e.values),
+                      ", ".join(e.supersedes), ", ".join(e.superseded_by))
+    console.print(table)
