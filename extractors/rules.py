@@ -134,6 +134,16 @@ def _surface(tokens: list[Token]) -> str:
     return doc[tokens[0].i: tokens[-1].i + 1].text
 
 
+def _fronted_gerund(head: Token) -> Token | None:
+    """A sentence-initial gerund clause that the small parser attached as ``advcl`` although it
+    is the subject ("Deploying on Fridays is forbidden.")."""
+    first = head.sent[0]
+    for child in head.children:
+        if child.dep_ == "advcl" and child.tag_ == "VBG" and child.i == first.i:
+            return child
+    return None
+
+
 class TripleExtractor:
     """Rule-based subject–relation–object extraction over spaCy parses.
 
@@ -166,7 +176,7 @@ class TripleExtractor:
         found.extend(self._key_values(doc))
         for sent in doc.sents:
             for token in sent:
-                if token.dep_ in _CLAUSE_DEPS or token.head is token:
+                if token.dep_ in _CLAUSE_DEPS or token.head == token:
                     found.extend(self._clause(token))
         seen: set[tuple] = set()
         unique = []
@@ -184,9 +194,9 @@ class TripleExtractor:
                 if child.dep_ == "expl":
                     return None
                 return child
-        if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head is not verb:
+        if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head != verb:
             return self._subject_token(verb.head)
-        if verb.dep_ in ("relcl", "acl") and verb.head is not verb:
+        if verb.dep_ in ("relcl", "acl") and verb.head != verb:
             return verb.head
         return None
 
@@ -262,13 +272,13 @@ class TripleExtractor:
                 break
             if pobj.pos_ == "PROPN" or not any(c.dep_ == "prep" and c.lower_ == "of"
                                                for c in pobj.children):
-                if head is noun or pobj.pos_ == "PROPN":
+                if head == noun or pobj.pos_ == "PROPN":
                     who = self._entity(pobj)
                     return (who, chain) if who else None
             chain = chain + [prep] + [t for t in pobj.subtree
                                       if t.i < pobj.i and t.dep_ != "det"] + [pobj]
             head = pobj
-        if head is not noun:
+        if head != noun:
             return None
         for acl in (c for c in noun.children if c.dep_ == "acl"):
             agent = next((c for c in acl.children if c.dep_ == "agent"), None)
@@ -354,6 +364,8 @@ class TripleExtractor:
     def _copula(self, cop: Token) -> list[Triple]:
         subj = next((c for c in cop.children if c.dep_ in ("nsubj", "csubj")), None)
         if subj is None:
+            subj = _fronted_gerund(cop)
+        if subj is None:
             return []
         neg = _negated(cop)
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
@@ -391,7 +403,7 @@ class TripleExtractor:
             return []
         for comp in complements:
             for value_token in self._objects(comp):
-                negated = neg or (_negated(value_token) and value_token is not comp)
+                negated = neg or (_negated(value_token) and value_token != comp)
                 if value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
                     out.append(self._make(subject, "be " + value_token.lower_, "", "",
                                           negated=negated, clause=cop, rule="state",
@@ -411,6 +423,8 @@ class TripleExtractor:
 
     def _passive(self, verb: Token) -> list[Triple]:
         patient = next((c for c in verb.children if c.dep_ in ("nsubjpass", "csubjpass")), None)
+        if patient is None:
+            patient = _fronted_gerund(verb)
         if patient is None:
             return []
         neg = _negated(verb)

@@ -81,6 +81,13 @@ class Service:
         total = ImportResult()
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
+            stored = self.store.stored_ids(part)
+            total.unchanged += len(stored)
+            if progress and stored:
+                progress(len(stored))
+            part = [r for r in part if (r.user_id, r.id) not in stored]
+            if not part:
+                continue
             triples = self.engine.extract(part)
             vectors = self.embedder.encode([r.text for r in part])
             res = self.store.import_memories(part, triples, vectors, progress=progress)

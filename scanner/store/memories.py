@@ -216,6 +216,21 @@ class MemoryStore:
                     progress(len(chunk))
         return result
 
+    def stored_ids(self, records: Sequence[MemoryRecord]) -> set[tuple[str, str]]:
+        """``(user_id, id)`` of the records that are already stored (one query per tenant)."""
+        by_user: dict[str, list[MemoryRecord]] = {}
+        for r in records:
+            by_user.setdefault(r.user_id, []).append(r)
+        tenants = set(self.tenants())
+        found = set()
+        for user_id, recs in by_user.items():
+            if tenant_name(user_id) not in tenants:
+                continue
+            uuids = {object_uuid(user_id, r.id): r.id for r in recs}
+            for u in self._existing(self._tenant(user_id), list(uuids)):
+                found.add((user_id, uuids[u]))
+        return found
+
     @staticmethod
     def _existing(col, uuids: list[str]) -> set[str]:
         res = col.query.fetch_objects(filters=Filter.by_id().contains_any(uuids),

@@ -1,0 +1,106 @@
+"""Sentence -> triples tables (textacy style). A parser gap is xfail(strict=True)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors import Triple, normalize_value
+
+U = "user"
+
+# (sentence, expected facts (subject, relation, object, negated)); every expected fact must be
+# extracted, and no extracted fact may contradict the expectation's polarity.
+TABLE = [
+    # copular and attribute statements
+    ("My name is Priya.", [(U, "name", "priya", False)]),
+    ("The user's favourite colour is green.", [(U, "preferred color", "green", False)]),
+    ("Project Falcon's budget is 2 million dollars.",
+     [("project falcon", "budget", "2000000 usd", False)]),
+    ("The mother tongue of Danielle Darrieux is French.",
+     [("danielle darrieux", "native language", "french", False)]),
+    ("The project budget is $2,000,000.", [("project", "budget", "2000000 usd", False)]),
+    ("The project budget is 2M USD.", [("project", "budget", "2000000 usd", False)]),
+    ("The company's headquarters is in New York.",
+     [("company", "headquarters", "new york", False)]),
+    ("On rack 4 the preferred glaze is celadon for everyday bowls.",
+     [("rack 4", "preferred glaze", "celadon", False)]),
+    ("Update for rack 4: the preferred glaze is tenmoku, not celadon.",
+     [("rack 4", "preferred glaze", "tenmoku", False),
+      ("rack 4", "preferred glaze", "celadon", True)]),
+    ("The domain of activity of Edward Teller is physics.",
+     [("edward teller", "domain of activity", "physic", False)]),
+    ("The genre played by Giuseppe Gazzaniga is opera.",
+     [("giuseppe gazzaniga", "genre", "opera", False)]),
+    ("Royal Automobile Club of Queensland, whose headquarters are in Queensland.",
+     [("royal automobile club of queensland", "headquarters", "queensland", False)]),
+    ("Bank of America's CEO is Brian.", [("bank of america", "ceo", "brian", False)]),
+    # key: value and key = value lines
+    ("retry_timeout = 30s", [(U, "retry timeout", "30 s", False)]),
+    ("Timeout for service A: 30 seconds", [("service a", "timeout", "30 s", False)]),
+    # subject–verb–object, passive turned active, prepositional objects
+    ("Acme acquired Beta in 2021.", [("acme", "acquire", "beta", False)]),
+    ("Beta was acquired by Acme in 2021.", [("acme", "acquire", "beta", False)]),
+    ("Sam lives in Nice.", [("sam", "live in", "nice", False)]),
+    ("Dana works at Acme as the compliance lead.", [("dana", "work at", "acme", False)]),
+    ("I moved to Berlin.", [(U, "live in", "berlin", False)]),
+    ("Alice likes tea and coffee.",
+     [("alice", "like", "tea", False), ("alice", "like", "coffee", False)]),
+    # negation and antonyms
+    ("Sam no longer lives in Lyon.", [("sam", "live in", "lyon", True)]),
+    ("I never drink coffee.", [(U, "drink", "coffee", True)]),
+    ("I don't like coffee anymore, I drink tea now.",
+     [(U, "like", "coffee", True), (U, "drink", "tea", False)]),
+    ("The user loves Thai food.", [(U, "like", "thai food", False)]),
+    ("The user hates Thai food.", [(U, "like", "thai food", True)]),
+    ("Bob hates cilantro.", [("bob", "like", "cilantro", True)]),
+    ("Lee stopped drinking green tea.", [("lee", "drink", "green tea", True)]),
+    ("Lee started drinking coffee.", [("lee", "drink", "coffee", False)]),
+    ("Deploying to production on Fridays is not allowed.",
+     [("deploy to production on friday", "be allowed", "", True)]),
+    ("Deploying to production on Fridays is forbidden.",
+     [("deploy to production on friday", "be allowed", "", True)]),
+    ("I am vegetarian.", [(U, "be vegetarian", "", False)]),
+    # a mention of negation that does not deny the fact (issue "Triples that survive
+    # paraphrase")
+    pytest.param("Do not forget to use celadon.", [(U, "use", "celadon", False)],
+                 marks=pytest.mark.xfail(strict=True, reason="imperatives with 'do not "
+                                         "forget to' are not yet read as affirming the verb")),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), TABLE)
+def test_sentence_to_triples(extractor, sentence, expected):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    for fact in expected:
+        assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize("sentence", [
+    "He lives in Paris.",             # unresolved pronoun: no subject we can key on
+    "It is what it is.",
+])
+def test_unresolved_pronouns_give_no_triples(extractor, sentence):
+    assert extractor.extract(sentence) == []
+
+
+def test_triples_carry_span_and_roundtrip(extractor):
+    text = "Intro sentence here. My name is Ana."
+    (triple,) = [t for t in extractor.extract(text) if t.relation == "name"]
+    assert text[triple.start:triple.end] == "My name is Ana."
+    assert Triple.from_dict(triple.to_dict()) == triple
+
+
+def test_extract_many_matches_extract(extractor):
+    texts = ["My name is Ana.", "Sam lives in Nice.", "Bob hates cilantro."]
+    assert extractor.extract_many(texts) == [extractor.extract(t) for t in texts]
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("$2,000,000", "2000000 usd"), ("2M USD", "2000000 usd"),
+    ("2 million dollars", "2000000 usd"), ("€3.5bn", "3500000000 eur"),
+    ("30s", "30 s"), ("30 seconds", "30 s"), ("half a minute", "half a minute"),
+    ("2 hours", "7200 s"), ("two hours", "7200 s"), ("2,000", "2000"),
+    ("The Beatles", "beatles"), ("tenmoku", "tenmoku"),
+])
+def test_normalize_value(text, canonical):
+    assert normalize_value(text) == canonical

@@ -1,0 +1,90 @@
+"""Memory records (SPEC §4): validation, line-numbered rejections, nothing else lost."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scanner.cli import main
+from scanner.errors import RecordError
+from scanner.models import MemoryRecord, SourceClass
+from scanner.records import parse_record, read_jsonl
+
+GOOD = {"id": "m1", "text": "My name is Ana.", "user_id": "u1", "source": "chat",
+        "source_class": "user", "observed_at": "2026-03-02T10:00:00Z", "epoch": "e1"}
+
+
+def lines(*objs) -> io.StringIO:
+    return io.StringIO("".join((o if isinstance(o, str) else json.dumps(o)) + "\n"
+                               for o in objs))
+
+
+def test_good_record_is_utc_and_frozen():
+    r = parse_record(dict(GOOD, observed_at="2026-03-02T12:00:00+02:00"))
+    assert r.observed_at.utcoffset().total_seconds() == 0 and r.observed_at.hour == 10
+    with pytest.raises(Exception):
+        r.text = "changed"  # frozen
+
+
+def test_source_class_default_is_least_trusted():
+    r = parse_record({"id": "x", "text": "t", "user_id": "u"})
+    assert r.source_class is SourceClass.inference
+    assert r.missing_provenance() == ["source", "observed_at", "epoch"]
+
+
+@pytest.mark.parametrize(("change", "field", "reason"), [
+    ({"observed_at": "2026-03-02T10:00:00"}, "observed_at", "naive timestamp"),
+    ({"source_class": "rumour"}, "source_class", "observation"),
+    ({"text": "   "}, "text", "blank"),
+    ({"confidence": 1.5}, "confidence", "less than or equal"),
+    ({"obseved_at": "2026-03-02T10:00:00Z"}, "obseved_at", "not permitted"),
+])
+def test_bad_field_is_named(change, field, reason):
+    with pytest.raises(RecordError) as err:
+        parse_record(dict(GOOD, **change), line=7)
+    assert err.value.field == field and err.value.line == 7 and err.value.record_id == "m1"
+    assert reason in str(err.value)
+
+
+@pytest.mark.parametrize("missing", ["id", "text", "user_id"])
+def test_required_fields(missing):
+    data = {k: v for k, v in GOOD.items() if k != missing}
+    with pytest.raises(RecordError) as err:
+        parse_record(data, line=1)
+    assert err.value.field == missing
+
+
+def test_bad_lines_are_reported_and_the_rest_kept():
+    stream = lines(GOOD, "{not json", dict(GOOD, id="m2", observed_at="2026-01-01T00:00:00"),
+                   "", dict(GOOD, id="m3"), dict(GOOD), [1, 2])
+    records, rejected = read_jsonl(stream)
+    assert [r.id for r in records] == ["m1", "m3"]
+    assert [(b.line, b.field) for b in rejected] == [
+        (2, "<line>"), (3, "observed_at"), (6, "id"), (7, "<line>")]
+    assert rejected[2].reason.startswith("duplicate id (first seen on line 1)")
+
+
+def test_scan_file_reports_bad_lines_on_stderr_and_scans_the_rest(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_text(lines(GOOD, dict(GOOD, id="m2", text="My name is Priya.",
+                                     observed_at="2026-04-01T00:00:00Z"),
+                          dict(GOOD, id="m3", observed_at="yesterday")).getvalue())
+    result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["scanned"] == 2 and report["rejected"][0]["line"] == 3
+    assert "line 3 (id 'm3'): field 'observed_at'" in result.stderr
+    assert [c["winner"] for c in report["conflicts"]] == ["m2"]
+
+
+def test_missing_file_is_one_line_error(tmp_path):
+    result = CliRunner().invoke(main, ["scan-file", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_memory_record_rejects_unknown_fields():
+    with pytest.raises(Exception):
+        MemoryRecord(id="a", text="b", user_id="c", colour="x")

@@ -1,0 +1,112 @@
+"""Grouping, detection and report assembly (pure functions), SPEC §2 rows."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from extractors import Triple
+from scanner.keys import AliasTable, group_by_key, similar_subjects
+from scanner.models import MemoryRecord
+from scanner.scan import ScanConfig, scan_records
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def rec(rid, text, user="u1", days=0, **kw):
+    return MemoryRecord(id=rid, text=text, user_id=user, source="chat", source_class="user",
+                        observed_at=T0 + timedelta(days=days), epoch="e1", **kw)
+
+
+def scan(engine, *records, config=None):
+    return scan_records(records, engine.extract(records), config)
+
+
+@pytest.mark.parametrize(("a", "b", "kind"), [
+    ("The preferred glaze is celadon.", "The preferred glaze is tenmoku.", "value_mismatch"),
+    ("Deploying on Fridays is allowed.", "Deploying on Fridays is not allowed.", "polarity"),
+    ("I like coffee.", "I don't like coffee anymore.", "polarity"),
+])
+def test_conflict_rows(engine, a, b, kind):
+    report = scan(engine, rec("m1", a), rec("m2", b, days=1))
+    assert [(c.kind, c.members, c.winner) for c in report.conflicts] == [
+        (kind, ["m1", "m2"], "m2")]
+    assert report.withhold == ["m1"] and report.cite == ["m2"]
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Acme acquired Beta in 2021.", "Beta was acquired by Acme in 2021."),   # restatement
+    ("The pottery fires to cone 10.", "The potter prefers reduction atmosphere."),  # overlap
+    ("The kiln was tested with model A.", "The kiln was tested with model B."),  # multi-valued
+    ("Dana works at Acme.", "Dana administers Acme's code organization."),  # unrelated facts
+])
+def test_no_conflict_rows(engine, a, b):
+    report = scan(engine, rec("m1", a), rec("m2", b, days=1))
+    assert [c for c in report.conflicts if c.verdict != "possible"] == []
+
+
+def test_different_scope_never_conflicts(engine):
+    report = scan(engine, rec("m1", "I prefer email.", user="a"),
+                  rec("m2", "I prefer SMS.", user="b", days=1),
+                  rec("m3", "I prefer SMS.", user="a", group="work", days=1))
+    assert report.conflicts == []
+
+
+def test_same_scope_preference_conflicts(engine):
+    report = scan(engine, rec("m1", "I prefer email."), rec("m2", "I prefer SMS.", days=1))
+    assert [c.winner for c in report.conflicts] == ["m2"]
+
+
+def test_duplicates_exact_and_structural(engine):
+    report = scan(engine, rec("m1", "The project budget is $2,000,000."),
+                  rec("m2", "The project budget is 2M USD.", days=1),
+                  rec("m3", "the project budget is $2,000,000"))
+    assert report.duplicates == [["m1", "m2", "m3"]] and report.conflicts == []
+
+
+def test_aliases_resolve_before_comparison(engine):
+    a = rec("m1", "Bob lives in Lyon.")
+    b = rec("m2", "Robert lives in Nice.", days=1)
+    assert scan(engine, a, b).conflicts == []
+    cfg = ScanConfig(aliases=AliasTable({"bob": "robert"}))
+    assert [c.winner for c in scan(engine, a, b, config=cfg).conflicts] == ["m2"]
+
+
+def test_string_similar_subjects_are_quarantined_not_merged(engine):
+    report = scan(engine, rec("m1", "Sam lives in Lyon."), rec("m2", "Sam Lee lives in Nice.",
+                                                               days=1))
+    assert [(c.verdict, c.rule) for c in report.conflicts] == [
+        ("quarantined", "subject_unconfirmed")]
+    assert report.unresolved == ["m1", "m2"]
+
+
+def test_three_values_pairwise_and_agreeing_records(engine):
+    report = scan(engine, rec("m1", "Sam lives in Lyon."), rec("m2", "Sam lives in Nice.", days=1),
+                  rec("m3", "Sam lives in Lyon.", days=2))
+    assert [(c.members, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "m2"), (["m2", "m3"], "m3")]
+    assert report.withhold == ["m1", "m2"] and report.cite == ["m3"]
+
+
+def test_grouping_is_one_pass_by_key():
+    r1, r2 = rec("m1", "x"), rec("m2", "y")
+    t = Triple("sam", "live in", "lyon")
+    groups = group_by_key([(r1, [t]), (r2, [t, Triple("sam", "name", "sam")])])
+    assert sorted((k.subject, k.relation, len(v)) for k, v in groups.items()) == [
+        ("sam", "live in", 2), ("sam", "name", 1)]
+
+
+@pytest.mark.parametrize(("a", "b", "similar"), [
+    ("sam", "sam lee", True), ("acme corp", "acme corp.", True), ("sam", "sam", False),
+    ("bob", "robert", False), ("user", "lyon", False)])
+def test_similar_subjects(a, b, similar):
+    assert similar_subjects(a, b) is similar
+
+
+def test_report_ids_sorted_and_deterministic(engine):
+    records = [rec(f"m{i}", f"Sam lives in {city}.", days=i)
+               for i, city in enumerate(["Lyon", "Nice", "Paris"])]
+    one = scan(engine, *records).to_json_dict()
+    two = scan(engine, *reversed(records)).to_json_dict()
+    assert one == two
