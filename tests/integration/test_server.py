@@ -107,7 +107,9 @@ def test_a_server_orphaned_by_a_killed_owner_is_stopped_on_the_next_start(tmp_pa
         import time
         from pathlib import Path
         from scanner.store import server
-        client = server.connect_embedded(Path({str(tmp_path)!r}), port={port}, grpc_port={grpc_port})
+        client = server.connect_embedded(
+            Path({str(tmp_path)!r}), port={port}, grpc_port={grpc_port}
+        )
         client.collections.create("OrphanProbe")
         print("ready", flush=True)
         time.sleep(600)

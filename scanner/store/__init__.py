@@ -1,0 +1,1 @@
+"""Weaviate store: the only package that imports weaviate."""
