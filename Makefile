@@ -1,4 +1,4 @@
-# contrascan developer targets (GNU make). `make test` and `make demo` set everything up first.
+# contrascan developer targets (GNU make). `make demo` and `make test` set everything up first.
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := setup
@@ -6,18 +6,37 @@ SHELL := bash
 PYTHON ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
+CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contrascan
 
-.PHONY: setup demo test
+# The heavy dependencies (torch, spaCy, sentence-transformers, the models) live in a virtualenv
+# cached outside the checkout and keyed by the dependency lists of pyproject.toml, so a fresh
+# clone on the same machine reuses it. The checkout's own .venv holds only contrascan itself
+# (editable) and a .pth line that puts the cached site-packages on its path.
+DEPS_KEY := $(shell $(PYTHON) -c "import hashlib, json, sys, tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(hashlib.sha256(json.dumps([p['dependencies'], p.get('optional-dependencies', {}), sys.version_info[:2]], sort_keys=True).encode()).hexdigest()[:16])")
+DEPS := $(CACHE)/deps-$(DEPS_KEY)
 
-# The stamp is newer than pyproject.toml once `pip install -e '.[test]'` succeeded; make skips
-# the install until pyproject.toml changes. The Weaviate binary step is a no-op when present
-# and otherwise reuses a local weaviate-server or runs `go install` (scanner/store/server.py).
+.PHONY: setup demo test clean-venv
+
+# The Weaviate binary step is a no-op when present and otherwise reuses a local
+# weaviate-server or runs `go install` (scanner/store/server.py).
 setup: $(STAMP)
 	$(VENV)/bin/python -m scanner.store.server
 
-$(STAMP): pyproject.toml
+$(DEPS)/.complete: pyproject.toml
+	mkdir -p $(CACHE)
+	flock $(CACHE)/deps.lock bash -euo pipefail -c '\
+	  if [[ ! -f $(DEPS)/.complete ]]; then \
+	    rm -rf $(DEPS); $(PYTHON) -m venv $(DEPS); \
+	    $(PYTHON) -c "import tomllib; p = tomllib.load(open(\"pyproject.toml\", \"rb\"))[\"project\"]; print(\"\n\".join(p[\"dependencies\"] + [d for ds in p.get(\"optional-dependencies\", {}).values() for d in ds]))" > $(DEPS)/requirements.txt; \
+	    $(DEPS)/bin/python -m pip install -r $(DEPS)/requirements.txt; \
+	    touch $(DEPS)/.complete; \
+	  fi'
+
+$(STAMP): pyproject.toml $(DEPS)/.complete
 	[[ -x $(VENV)/bin/python ]] || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install -e '.[test]'
+	$(VENV)/bin/python -c "import site, sys; open(site.getsitepackages()[0] + '/contrascan-deps.pth', 'w').write(sys.argv[1] + '\n')" \
+	  "$$($(DEPS)/bin/python -c 'import site; print(site.getsitepackages()[0])')"
+	$(VENV)/bin/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 demo: setup
@@ -25,3 +44,6 @@ demo: setup
 
 test: setup
 	HF_HUB_OFFLINE=1 $(VENV)/bin/python -m pytest
+
+clean-venv:
+	rm -rf $(VENV)
