@@ -30,6 +30,7 @@ $(DEPS)/.complete: pyproject.toml
 	    $(PYTHON) -c "import tomllib; p = tomllib.load(open(\"pyproject.toml\", \"rb\"))[\"project\"]; print(\"\n\".join(p[\"dependencies\"] + [d for ds in p.get(\"optional-dependencies\", {}).values() for d in ds]))" > $(DEPS)/requirements.txt; \
 	    $(DEPS)/bin/python -m pip install -r $(DEPS)/requirements.txt; \
 	    touch $(DEPS)/.complete; \
+	    ls -1dt $(CACHE)/deps-* | tail -n +3 | xargs -r rm -rf; \
 	  fi'
 
 $(STAMP): pyproject.toml $(DEPS)/.complete
