@@ -25,13 +25,14 @@ def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
         name: an installed pipeline package name or a local path.
 
     Returns:
-        The loaded ``Language``; named-entity recognition stays enabled because dates and
-        money are read from its entities.
+        The loaded ``Language`` without its named-entity recognizer: the rules read the
+        dependency parse, tags and lemmas only, and leaving NER out roughly doubles the parse
+        rate (dates are recognised lexically in :mod:`extractors.rules`).
 
     Raises:
         PipelineUnavailable: the package is missing or does not load.
     """
     try:
-        return spacy.load(name)
+        return spacy.load(name, exclude=["ner"])
     except (OSError, ImportError, ValueError) as err:
         raise PipelineUnavailable(name, str(err)) from err

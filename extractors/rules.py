@@ -50,6 +50,23 @@ _OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "n
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::|=)\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+_TIME_WORDS = frozenset("""
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday today yesterday tomorrow tonight morning evening afternoon night week
+    weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter
+    """.split())
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+
+
+def _is_time(token: Token) -> bool:
+    """True for a date or time expression head ("2021", "March", "2026-03-02", "Monday").
+
+    A lexical test rather than the NER component, which the pipeline leaves out for speed.
+    """
+    low = token.lower_
+    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or low in _TIME_WORDS
+                or token.lemma_.lower() in _TIME_WORDS)
 _VERB_FORMS: dict[str, str] = {}
 
 
@@ -238,7 +255,7 @@ class TripleExtractor:
                            and t.lower_ in ("for", "on", "at", "in", "about")]
         for prep in candidates:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is None or _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+            if pobj is None or _is_time(pobj):
                 continue
             return self._entity(pobj)
         return None
@@ -356,8 +373,7 @@ class TripleExtractor:
         for child in head.children:
             if child.dep_ == "prep":
                 for pobj in child.children:
-                    if pobj.dep_ == "pobj" and (_YEAR.match(pobj.text)
-                                                or pobj.ent_type_ in ("DATE", "TIME")):
+                    if pobj.dep_ == "pobj" and _is_time(pobj):
                         quals.append(("time", _phrase(pobj.subtree)))
         return quals
 
@@ -454,7 +470,7 @@ class TripleExtractor:
         preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
         for prep in preps:
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                if _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+                if _is_time(pobj):
                     continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
@@ -509,7 +525,7 @@ class TripleExtractor:
         for prep in (c for c in verb.children if c.dep_ == "prep"
                      and c.lower_ in _OBJECT_PREPS):
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                if _YEAR.match(pobj.text) or pobj.ent_type_ in ("DATE", "TIME"):
+                if _is_time(pobj):
                     continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
