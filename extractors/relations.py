@@ -92,8 +92,7 @@ FUNCTIONAL: frozenset[str] = frozenset({
     "native language", "citizenship", "capital", "ceo", "owner", "founder", "spouse",
     "wife", "husband", "deadline", "time zone", "status", "version", "timeout",
     "retry timeout", "limit", "size", "color", "height", "weight", "population",
-    "manufacturer", "developer", "creator", "country", "continent", "location", "born in",
-    "die in", "bear in", "be born in", "official language", "religion", "genre", "position",
+    "manufacturer", "developer", "creator", "country", "continent", "location", "religion", "position",
     "record label", "team", "club", "league", "currency", "language",
     "prefer", "parent company", "located in",
 })
@@ -188,4 +187,14 @@ class RelationTable:
         return Cardinality.unknown
 
 
-DEFAULT_TABLE = RelationTable()
+def _with_lexicon() -> RelationTable:
+    from extractors.lexicon import RELATIONS
+
+    functional = {name for name, card in RELATIONS.values() if card == "functional"}
+    multi = {name for name, card in RELATIONS.values() if card == "multi_valued"}
+    return RelationTable(functional=(FUNCTIONAL | functional) - multi,
+                         multi_valued=MULTI_VALUED | multi)
+
+
+DEFAULT_TABLE = _with_lexicon()
+"""The curated tables plus the ParaRel lexicon's cardinalities (:mod:`extractors.lexicon`)."""

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from extractors.lexicon import CONTINENTS, instantiations, match_patterns
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, SPELLING, RelationTable
 from extractors.types import Triple
@@ -34,6 +35,17 @@ USER = "user"
 """Canonical subject for first person ("I", "my", "me") and "the user": the scope's user."""
 
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
+_CONTAINER_NOUNS = {"city", "town", "country", "state", "province", "region", "village",
+                   "county", "island", "republic", "kingdom", "language", "municipality"}
+_LIGHT_VERBS = {"be", "have", "use", "do", "make", "get", "go", "take", "give", "become",
+                "say", "keep", "let", "put", "come", "see", "own", "represent", "release"}
+"""Verbs too general to stand for one lexicon relation when induced from patterns."""
+
+
+def _lexicon_items():
+    from extractors.lexicon import RELATIONS
+
+    return RELATIONS.items()
 _UNRESOLVED_PRONOUNS = {
     "he", "she", "it", "they", "them", "him", "her", "his", "its", "their", "this", "that",
     "these", "those", "there", "someone", "somebody", "something", "everyone", "you", "we",
@@ -174,9 +186,40 @@ class TripleExtractor:
         ('user', 'name', 'priya', False)
     """
 
-    def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE):
+    def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE, *,
+                 use_lexicon: bool = True):
         self.nlp = nlp if nlp is not None else load_pipeline()
         self.table = table
+        self.use_lexicon = use_lexicon
+        self._induced: dict[str, str] = {}
+        if use_lexicon:
+            self._induced = self._induce_relations()
+
+    def _induce_relations(self) -> dict[str, str]:
+        """Relation phrase -> ParaRel relation, learnt by running the rules on every pattern
+        instantiated with placeholder names (see :mod:`extractors.lexicon`). A phrase is kept
+        when at least two thirds of its votes agree and it differs from no curated synonym."""
+        votes: dict[str, dict[str, int]] = {}
+        items = list(instantiations())
+        for (relation, _), doc in zip(items, self.nlp.pipe(s for _, s in items)):
+            for t in self._rule_triples(doc):
+                if (t.subject, t.object) == ("alan smith", "zembla") and not t.negated:
+                    slot = votes.setdefault(t.relation, {})
+                    slot[relation] = slot.get(relation, 0) + 1
+        curated = set(self.table.synonyms.values()) - {r for _, (r, _) in _lexicon_items()}
+        induced = {}
+        for phrase, counts in votes.items():
+            best, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+            if (n * 3 >= 2 * sum(counts.values()) and phrase != best
+                    and any(w not in _LIGHT_VERBS and w not in _OBJECT_PREPS
+                            for w in phrase.split()) and phrase not in curated):
+                induced[phrase] = best
+        return induced
+
+    @property
+    def induced_relations(self) -> dict[str, str]:
+        """The relation phrases mapped to lexicon relations (phrase -> relation)."""
+        return dict(self._induced)
 
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
@@ -191,18 +234,71 @@ class TripleExtractor:
         """Triples of a parsed document."""
         found: list[Triple] = []
         found.extend(self._key_values(doc))
+        if self.use_lexicon:
+            found.extend(self._pattern_triples(doc))
+        found.extend(self._rule_triples(doc))
+        return self._unique(found)
+
+    def _rule_triples(self, doc: Doc) -> list[Triple]:
+        found: list[Triple] = []
         for sent in doc.sents:
             for token in sent:
                 if token.dep_ in _CLAUSE_DEPS or token.head == token:
                     found.extend(self._clause(token))
-        seen: set[tuple] = set()
-        unique = []
+        return found
+
+    def _pattern_triples(self, doc: Doc) -> list[Triple]:
+        """Triples of sentences that instantiate a ParaRel pattern (rule ``pattern``)."""
+        out = []
+        for sent in doc.sents:
+            seen = set()
+            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text):
+                base = sent.start_char
+                x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
+                y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
+                if x is None or y is None:
+                    continue
+                subject = self._span_entity(x)
+                surface = y.text
+                value = normalize_value(surface) if is_quantity(surface) else normalize_value(
+                    _phrase(t for t in y if t.dep_ != "det"))
+                relation = pat.relation
+                if (relation == "continent" and value not in CONTINENTS) or (
+                        relation == "located in" and value in CONTINENTS):
+                    continue
+                if not subject or not value or (relation, value) in seen:
+                    continue
+                seen.add((relation, value))
+                out.append(Triple(subject=subject, relation=relation, object=value,
+                                  start=sent.start_char, end=sent.end_char,
+                                  object_text=surface, rule="pattern"))
+        return out
+
+    def _span_entity(self, span: Span) -> str | None:
+        low = span.text.lower()
+        if low in _FIRST_PERSON or low in ("the user", "user"):
+            return USER
+        if low in _UNRESOLVED_PRONOUNS:
+            return None
+        return _phrase(t for t in span if t.dep_ != "det") or None
+
+    @staticmethod
+    def _unique(found: list[Triple]) -> list[Triple]:
+        """One triple per fact, in first-seen order; a repeat's qualifiers are kept when the
+        first had none."""
+        kept: dict[tuple, Triple] = {}
         for triple in found:
-            sig = (triple.fact, triple.qualifiers)
-            if sig not in seen and triple.subject and triple.relation:
-                seen.add(sig)
-                unique.append(triple)
-        return unique
+            if not (triple.subject and triple.relation):
+                continue
+            if not triple.object and triple.rule != "state":
+                continue  # the object was a pronoun we cannot resolve
+            first = kept.get(triple.fact)
+            if first is None:
+                kept[triple.fact] = triple
+            elif not first.qualifiers and triple.qualifiers:
+                kept[triple.fact] = Triple(**{**triple.to_dict(), "qualifiers": triple.qualifiers,
+                                              "rule": first.rule})
+        return list(kept.values())
 
     # -- subjects ---------------------------------------------------------------------------
     def _subject_token(self, verb: Token) -> Token | None:
@@ -328,7 +424,25 @@ class TripleExtractor:
 
     # -- values -----------------------------------------------------------------------------
     def _value(self, token: Token) -> tuple[str, str]:
-        """(canonical value, surface text) of an object head."""
+        """(canonical value, surface text) of an object head; ``("", "")`` for a pronoun.
+
+        Container nouns give way to what they contain: "the city of Madrid" -> "madrid",
+        "the French language" -> "french".
+        """
+        if token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS:
+            return "", ""
+        lemma = token.lemma_.lower()
+        if lemma in _CONTAINER_NOUNS:
+            inner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                          for p in c.children if p.dep_ == "pobj"), None)
+            if inner is not None:
+                return self._value(inner)
+            if lemma == "language":
+                mods = [c for c in token.children if c.dep_ in ("amod", "compound")]
+                if mods:
+                    words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
+                    return words, _surface(sorted((t for m in mods for t in m.subtree),
+                                                  key=lambda t: t.i))
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"})
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg")]
         if not tokens:
@@ -363,6 +477,9 @@ class TripleExtractor:
               negated: bool, clause: Token, rule: str,
               qualifiers: Iterable[tuple[str, str]] = ()) -> Triple:
         relation, flips = self.table.canonical(relation_phrase)
+        relation = self._induced.get(relation, relation)
+        if relation == "located in" and value in CONTINENTS:
+            relation = "continent"
         sent = clause.sent
         return Triple(subject=subject, relation=relation, object=value,
                       negated=negated != flips, start=sent.start_char, end=sent.end_char,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from extractors import DEFAULT_TABLE, RelationTable, Triple
+from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.detect import duplicate_groups, pairs_in_group
 from scanner.keys import AliasTable, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
@@ -54,9 +54,15 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
 
     by_pair: dict[tuple[str, str], Conflict] = {}
     events: list[EpochChangeEvent] = []
+    # One verdict per pair. When several keys link the same two records, the most telling
+    # one decides: an exact-subject key before a string-similar one, and a conflict the
+    # policy can act on (polarity, or a functional relation) before a merely possible one.
+    candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed,
+                                   c.kind == "value_mismatch"
+                                   and c.cardinality is not Cardinality.functional))
     for cand in candidates:
         if cand.ids in by_pair:
-            continue  # one verdict per pair; the first key (sorted) decides
+            continue
         conflict = decide(cand, config.policy)
         by_pair[cand.ids] = conflict
         if conflict.verdict == "epoch_change":

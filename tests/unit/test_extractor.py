@@ -28,7 +28,7 @@ TABLE = [
      [("rack 4", "preferred glaze", "tenmoku", False),
       ("rack 4", "preferred glaze", "celadon", True)]),
     ("The domain of activity of Edward Teller is physics.",
-     [("edward teller", "domain of activity", "physic", False)]),
+     [("edward teller", "field of work", "physic", False)]),
     ("The genre played by Giuseppe Gazzaniga is opera.",
      [("giuseppe gazzaniga", "genre", "opera", False)]),
     ("Royal Automobile Club of Queensland, whose headquarters are in Queensland.",

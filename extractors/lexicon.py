@@ -1,0 +1,190 @@
+"""Relation lexicon from ParaRel: patterns, canonical names and cardinalities.
+
+ParaRel (Elazar et al. 2021, "Measuring and Improving Consistency in Pretrained Language
+Models", MIT licence) gives 329 human-written paraphrase patterns for 39 Wikidata relations,
+e.g. ``"The mother tongue of [X] is [Y]."`` for P103. The lexicon is used twice:
+
+* **pattern matching**: a sentence that instantiates a pattern yields ``(X, relation, Y)``
+  directly (rule ``pattern``);
+* **relation induction**: every pattern, instantiated with placeholder names, is run through
+  the dependency rules; the relation phrase the rules produce is mapped to the pattern's
+  relation. "mother tongue", "native language" and "speak as native" then share one key.
+
+The shipped file ``extractors/data/pararel_relations.json`` is rebuilt from the source with
+``python -m extractors.lexicon --pararel ../shared/data/pararel``.
+
+Cardinalities are this project's reading of Wikidata's property constraints for the facts an
+agent stores: a person has one place of birth (P19, "single-value constraint" on Wikidata),
+but many occupations (P106) and instruments (P1303). Relations whose Wikidata property has a
+single-value constraint, or that an agent treats as one-at-a-time (current employer P108,
+citizenship P27), are functional; the others are multi-valued.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+RELATIONS: dict[str, tuple[str, str]] = {
+    # id: (canonical relation name, cardinality)
+    "P19": ("place of birth", "functional"),
+    "P20": ("place of death", "functional"),
+    "P27": ("citizenship", "functional"),
+    "P30": ("continent", "functional"),
+    "P17": ("located in", "functional"),
+    "P131": ("located in", "functional"),
+    "P276": ("located in", "functional"),
+    "P36": ("capital", "functional"),
+    "P1376": ("capital of", "functional"),
+    "P103": ("native language", "functional"),
+    "P364": ("original language", "functional"),
+    "P407": ("language of work", "functional"),
+    "P108": ("work at", "functional"),
+    "P127": ("owned by", "functional"),
+    "P138": ("named after", "functional"),
+    "P140": ("religion", "functional"),
+    "P159": ("headquarters", "functional"),
+    "P176": ("manufacturer", "functional"),
+    "P178": ("developer", "functional"),
+    "P264": ("record label", "functional"),
+    "P413": ("position played", "functional"),
+    "P449": ("original network", "functional"),
+    "P495": ("country of origin", "functional"),
+    "P740": ("location of formation", "functional"),
+    "P37": ("official language", "multi_valued"),
+    "P101": ("field of work", "multi_valued"),
+    "P106": ("occupation", "multi_valued"),
+    "P1303": ("instrument", "multi_valued"),
+    "P136": ("genre", "multi_valued"),
+    "P190": ("twin city", "multi_valued"),
+    "P1412": ("languages spoken", "multi_valued"),
+    "P39": ("position held", "multi_valued"),
+    "P463": ("member of", "multi_valued"),
+    "P47": ("shares border with", "multi_valued"),
+    "P530": ("diplomatic relation", "multi_valued"),
+    "P937": ("work location", "multi_valued"),
+    "P279": ("subclass of", "multi_valued"),
+    "P361": ("part of", "multi_valued"),
+    "P1001": ("jurisdiction", "multi_valued"),
+}
+"""Wikidata relation id -> (canonical relation, cardinality)."""
+
+CONTINENTS = frozenset({"africa", "antarctica", "asia", "europe", "north america",
+                        "south america", "oceania", "australia", "americas"})
+"""Objects that make "X is located in Y" the continent relation (P30) rather than P17/P131."""
+
+DATA_FILE = "pararel_relations.json"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One compiled ParaRel pattern."""
+
+    relation_id: str
+    relation: str
+    text: str
+    regex: re.Pattern
+    anchor: str
+    literal_chars: int
+
+
+def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
+    text = " ".join(pattern.replace(" .", ".").split()).rstrip(".").strip()
+    parts = re.split(r"(\[X\]|\[Y\])", text)
+    rx = ""
+    literals = []
+    for part in parts:
+        if part == "[X]":
+            rx += r"(?P<X>[^,;:]+?)"
+        elif part == "[Y]":
+            rx += r"(?P<Y>[^,;:]+?)"
+        else:
+            rx += re.escape(part).replace(r"\ ", r"\s+")
+            literals.append(part.strip())
+    anchor = max(literals, key=len).lower() if literals else ""
+    regex = re.compile(r"^\s*" + rx + r"\s*[.!]?\s*$", re.IGNORECASE)
+    return regex, anchor, sum(len(x) for x in literals)
+
+
+@functools.lru_cache(maxsize=1)
+def load_patterns() -> tuple[Pattern, ...]:
+    """The shipped patterns, compiled; longest literal text first (most specific wins)."""
+    data = json.loads(resources.files("extractors.data").joinpath(DATA_FILE)
+                      .read_text(encoding="utf-8"))
+    out = []
+    for rel_id, entry in sorted(data["relations"].items()):
+        name = RELATIONS.get(rel_id, (entry["name"], "unknown"))[0]
+        for text in entry["patterns"]:
+            regex, anchor, n = _compile(text)
+            out.append(Pattern(rel_id, name, text, regex, anchor, n))
+    return tuple(sorted(out, key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
+
+
+def cardinalities() -> dict[str, str]:
+    """Canonical relation -> cardinality for every lexicon relation."""
+    return {name: card for name, card in RELATIONS.values()}
+
+
+def match_patterns(sentence: str) -> Iterator[tuple[Pattern, tuple[int, int], tuple[int, int]]]:
+    """Patterns the whole sentence instantiates, most specific first.
+
+    Yields:
+        ``(pattern, (x_start, x_end), (y_start, y_end))`` character spans in ``sentence``.
+        Only the most specific matches are yielded: a pattern with less literal text than the
+        best match is skipped (``"[X] plays [Y] music"`` beats ``"[X] plays [Y]"``).
+    """
+    low = sentence.lower()
+    best = -1
+    for pat in load_patterns():
+        if pat.literal_chars < best:
+            break
+        if pat.anchor and pat.anchor not in low:
+            continue
+        m = pat.regex.match(sentence)
+        if m:
+            best = pat.literal_chars
+            yield pat, m.span("X"), m.span("Y")
+
+
+def instantiations() -> Iterator[tuple[str, str]]:
+    """``(relation, sentence)`` for every pattern with placeholder names filled in, for
+    relation induction ("Alan Smith" as subject, "Zembla" as object)."""
+    for pat in load_patterns():
+        text = pat.text.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
+        yield pat.relation, " ".join(text.replace(" .", ".").split())
+
+
+def build(pararel_dir: Path, out: Path) -> int:
+    """Write the lexicon file from ParaRel's ``graphs_json/P*.jsonl``; returns pattern count."""
+    relations = {}
+    for path in sorted((pararel_dir / "graphs_json").glob("P*.jsonl")):
+        patterns = [json.loads(line)["pattern"] for line in path.read_text().splitlines()
+                    if line.strip()]
+        rel_id = path.stem
+        name, card = RELATIONS.get(rel_id, (rel_id, "unknown"))
+        relations[rel_id] = {"name": name, "cardinality": card, "patterns": patterns}
+    doc = {"source": "ParaRel (Elazar et al. 2021), data/pattern_data/graphs_json, MIT licence",
+           "relations": relations}
+    out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return sum(len(r["patterns"]) for r in relations.values())
+
+
+def main() -> None:
+    """Command line: rebuild ``extractors/data/pararel_relations.json``."""
+    ap = argparse.ArgumentParser(description="Rebuild the ParaRel relation lexicon.")
+    ap.add_argument("--pararel", type=Path, default=Path("../shared/data/pararel"))
+    ap.add_argument("--out", type=Path,
+                    default=Path(__file__).parent / "data" / DATA_FILE)
+    args = ap.parse_args()
+    n = build(args.pararel, args.out)
+    print(f"wrote {n} patterns to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
