@@ -26,7 +26,7 @@ import argparse
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -112,18 +112,26 @@ def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
     return regex, anchor, sum(len(x) for x in literals)
 
 
+def compile_patterns(items: Iterable[tuple[str, str, str]]) -> tuple[Pattern, ...]:
+    """Compile ``(relation id, relation name, pattern text)`` triples, most specific first.
+
+    Pattern text uses ParaRel's slots: ``"[X] was born in [Y]."``.
+    """
+    out = []
+    for rel_id, name, text in items:
+        regex, anchor, n = _compile(text)
+        out.append(Pattern(rel_id, name, text, regex, anchor, n))
+    return tuple(sorted(out, key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
+
+
 @functools.lru_cache(maxsize=1)
 def load_patterns() -> tuple[Pattern, ...]:
-    """The shipped patterns, compiled; longest literal text first (most specific wins)."""
+    """The shipped ParaRel patterns, compiled; longest literal text first."""
     data = json.loads(resources.files("extractors.data").joinpath(DATA_FILE)
                       .read_text(encoding="utf-8"))
-    out = []
-    for rel_id, entry in sorted(data["relations"].items()):
-        name = RELATIONS.get(rel_id, (entry["name"], "unknown"))[0]
-        for text in entry["patterns"]:
-            regex, anchor, n = _compile(text)
-            out.append(Pattern(rel_id, name, text, regex, anchor, n))
-    return tuple(sorted(out, key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
+    return compile_patterns(
+        (rel_id, RELATIONS.get(rel_id, (entry["name"], "unknown"))[0], text)
+        for rel_id, entry in sorted(data["relations"].items()) for text in entry["patterns"])
 
 
 def cardinalities() -> dict[str, str]:
@@ -131,8 +139,13 @@ def cardinalities() -> dict[str, str]:
     return {name: card for name, card in RELATIONS.values()}
 
 
-def match_patterns(sentence: str) -> Iterator[tuple[Pattern, tuple[int, int], tuple[int, int]]]:
+def match_patterns(sentence: str, patterns: Sequence[Pattern] | None = None
+                   ) -> Iterator[tuple[Pattern, tuple[int, int], tuple[int, int]]]:
     """Patterns the whole sentence instantiates, most specific first.
+
+    Args:
+        sentence: one sentence.
+        patterns: compiled patterns, most specific first (default: the ParaRel lexicon).
 
     Yields:
         ``(pattern, (x_start, x_end), (y_start, y_end))`` character spans in ``sentence``.
@@ -141,7 +154,7 @@ def match_patterns(sentence: str) -> Iterator[tuple[Pattern, tuple[int, int], tu
     """
     low = sentence.lower()
     best = -1
-    for pat in load_patterns():
+    for pat in (patterns if patterns is not None else load_patterns()):
         if pat.literal_chars < best:
             break
         if pat.anchor and pat.anchor not in low:

@@ -25,7 +25,14 @@ from collections.abc import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from extractors.lexicon import CONTINENTS, instantiations, match_patterns
+from extractors.lexicon import (
+    CONTINENTS,
+    Pattern,
+    compile_patterns,
+    instantiations,
+    load_patterns,
+    match_patterns,
+)
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, SPELLING, RelationTable
 from extractors.types import Triple
@@ -180,6 +187,10 @@ class TripleExtractor:
         nlp: a loaded spaCy pipeline with a dependency parser; default
             :func:`extractors.pipeline.load_pipeline`.
         table: relation synonyms, antonyms and cardinalities.
+        use_lexicon: match ParaRel patterns and map relation phrases induced from them
+            (:mod:`extractors.lexicon`).
+        extra_patterns: more ``(relation, pattern)`` pairs in ParaRel's slot syntax
+            (``"[X] was born in [Y]."``), e.g. mined from a training set.
 
     Example:
         >>> TripleExtractor().extract("My name is Priya.")[0].fact
@@ -187,10 +198,15 @@ class TripleExtractor:
     """
 
     def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE, *,
-                 use_lexicon: bool = True):
+                 use_lexicon: bool = True,
+                 extra_patterns: Iterable[tuple[str, str]] = ()):
         self.nlp = nlp if nlp is not None else load_pipeline()
         self.table = table
         self.use_lexicon = use_lexicon
+        extra = compile_patterns(("extra", rel, text) for rel, text in extra_patterns)
+        self.patterns: tuple[Pattern, ...] = tuple(sorted(
+            (load_patterns() if use_lexicon else ()) + extra,
+            key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
         self._induced: dict[str, str] = {}
         if use_lexicon:
             self._induced = self._induce_relations()
@@ -234,7 +250,7 @@ class TripleExtractor:
         """Triples of a parsed document."""
         found: list[Triple] = []
         found.extend(self._key_values(doc))
-        if self.use_lexicon:
+        if self.patterns:
             found.extend(self._pattern_triples(doc))
         found.extend(self._rule_triples(doc))
         return self._unique(found)
@@ -252,7 +268,7 @@ class TripleExtractor:
         out = []
         for sent in doc.sents:
             seen = set()
-            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text):
+            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self.patterns):
                 base = sent.start_char
                 x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
                 y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
