@@ -66,12 +66,14 @@ def _errors_to_exit(func: Callable) -> Callable:
 
 
 def _engine(single_epoch: bool = False, recency_override: bool = False):
+    from scanner.config import Settings, load_settings
     from scanner.engine import Engine
-    from scanner.policy import PolicyConfig
-    from scanner.scan import ScanConfig
 
-    policy = PolicyConfig(single_epoch=single_epoch, recency_override=recency_override)
-    return Engine(ScanConfig(policy=policy))
+    ctx = click.get_current_context(silent=True)
+    path = (ctx.find_root().params.get("config_path") if ctx is not None else None)
+    settings = load_settings(path) if path else Settings()
+    return Engine(settings.scan_config(single_epoch=single_epoch,
+                                       recency_override=recency_override))
 
 
 def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = False,
@@ -93,7 +95,11 @@ def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = F
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="contrascan")
-def main() -> None:
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              envvar="CONTRASCAN_CONFIG", default=None,
+              help="TOML or JSON file with relation tables, aliases, epoch declarations, "
+                   "strategies and extra patterns (see scanner/config.py).")
+def main(config_path: str | None) -> None:
     """Find memories that contradict each other in agent memory kept in Weaviate.
 
     \b
@@ -330,6 +336,51 @@ def setup_weaviate_cmd() -> None:
 
     path = ensure_binary(log=lambda line: click.echo(line, err=True))
     click.echo(str(path) if path else "not provisioned: the client will try its own download")
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (0.0.0.0 for every interface).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535),
+              help="TCP port to listen on.")
+@click.option("--max-body-bytes", default=2 * 1024 * 1024, show_default=True,
+              type=click.IntRange(1024), help="Largest request body accepted (413 beyond).")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              help="uvicorn's log level.")
+@click.option("--single-epoch", is_flag=True,
+              help="Declare that records without an epoch share one world state.")
+@click.option("--recency-override", is_flag=True,
+              help="Let recency decide within an epoch even across source classes.")
+@_store_options
+@_errors_to_exit
+def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
+              recency_override: bool, weaviate_url: str | None, data_dir: Path | None) -> None:
+    """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
+
+    Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
+    the embedding model once, before it listens. /openapi.json is the contract; /docs shows it.
+    When CONTRASCAN_API_KEY is set, /v1/* requires it in the X-API-Key header.
+
+    \b
+    Example:
+      contrascan serve --port 8765
+      curl -s localhost:8765/v1/scan -H 'content-type: application/json' \\
+        -d '{"user_id": "potter-1", "query": "preferred glaze"}'
+    """
+    import uvicorn
+
+    from scanner.api import ApiSettings, create_app
+
+    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
+    with _open_service(weaviate_url, data_dir, single_epoch=single_epoch,
+                       recency_override=recency_override) as service:
+        app = create_app(service, settings=settings)
+        click.echo(f"contrascan sidecar on http://{host}:{port} (API key "
+                   f"{'required' if settings.api_key else 'not set'}); Ctrl-C stops it",
+                   err=True)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none",
+                    lifespan="on", server_header=False)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ class Engine:
     def extractor(self) -> TripleExtractor:
         """The triple extractor (loads spaCy on first access)."""
         if self._extractor is None:
-            self._extractor = TripleExtractor(table=self.config.table)
+            self._extractor = TripleExtractor(table=self.config.table,
+                                              extra_patterns=self.config.extra_patterns)
         return self._extractor
 
     def extract(self, records: Sequence[MemoryRecord]) -> list[list[Triple]]:

@@ -10,7 +10,7 @@ from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.detect import duplicate_groups, pairs_in_group
 from scanner.keys import AliasTable, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
-from scanner.policy import PolicyConfig, decide, epoch_event
+from scanner.policy import PolicyConfig, decide, epoch_event, settle_conflicts
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class ScanConfig:
     table: RelationTable = DEFAULT_TABLE
     aliases: AliasTable = field(default_factory=AliasTable)
     policy: PolicyConfig = field(default_factory=PolicyConfig)
+    extra_patterns: tuple[tuple[str, str], ...] = ()
+    """Extra ``(relation, pattern)`` extraction patterns (see :mod:`extractors.lexicon`)."""
 
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
@@ -67,19 +69,22 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         by_pair[cand.ids] = conflict
         if conflict.verdict == "epoch_change":
             events.append(epoch_event(conflict, cand.a.record, cand.b.record, config.policy))
+    by_pair = settle_conflicts(by_pair, candidates, groups, config.policy)
     return build_report(records, by_pair, events, duplicate_groups(items), rejected)
 
 
 def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, str], Conflict],
                  events: Sequence[EpochChangeEvent], duplicates: list[list[str]],
                  rejected: Sequence[RejectedLine] = ()) -> ScanReport:
-    """Assemble a report: ``withhold`` = superseded; ``unresolved`` = members of quarantined,
-    epoch-change and escalated pairs that are not withheld; ``cite`` = everything else."""
+    """Assemble a report: ``withhold`` = superseded (by a resolution or a settling
+    re-observation); ``unresolved`` = members of quarantined, epoch-change and escalated pairs
+    that are neither settled nor withheld; ``cite`` = everything else."""
     conflicts = [by_pair[k] for k in sorted(by_pair)]
-    withhold = {rid for c in conflicts if c.verdict == "resolved" for rid in c.superseded}
+    withhold = {rid for c in conflicts if c.verdict == "resolved" or c.settled_by
+                for rid in c.superseded}
     unresolved = {rid for c in conflicts
                   if c.verdict in ("quarantined", "epoch_change", "escalated")
-                  for rid in c.members} - withhold
+                  and not c.settled_by for rid in c.members} - withhold
     ids = {r.id for r in records}
     cite = ids - withhold - unresolved
     return ScanReport(scanned=len(records), conflicts=conflicts, duplicates=duplicates,

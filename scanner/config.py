@@ -1,0 +1,120 @@
+"""Scan configuration from a TOML or JSON file (``contrascan --config FILE …``).
+
+Every table the scan depends on can be overridden here; whatever is not given keeps its
+default (SPEC §1 "the table is configurable", §3 epoch declarations and named strategies)::
+
+    [relations]
+    functional = ["favorite team"]          # one value at a time
+    multi_valued = ["hobby"]                # many values; never a value conflict
+    safety = ["deploy window"]              # conflicts always escalate to a person
+    [relations.synonyms]
+    "squad" = "team"
+    [relations.strategies]                  # provenance | confidence | weighted | manual_review
+    "preferred color" = "confidence"
+
+    [aliases]                               # resolved before comparison
+    bob = "robert"
+
+    [epochs]
+    single_epoch = false                    # records without an epoch share one world state
+    epoch_property = "deploy_id"            # or read the epoch from this scope property
+
+    [[patterns]]                            # extra extraction patterns, ParaRel slot syntax
+    relation = "place of birth"
+    pattern = "[X] hails from [Y]."
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from extractors import DEFAULT_TABLE
+from scanner.errors import ConfigurationError
+from scanner.keys import AliasTable
+from scanner.policy import PolicyConfig, Strategy
+from scanner.scan import ScanConfig
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RelationSettings(_Strict):
+    """The ``[relations]`` table."""
+
+    functional: list[str] = Field(default_factory=list)
+    multi_valued: list[str] = Field(default_factory=list)
+    safety: list[str] = Field(default_factory=list)
+    synonyms: dict[str, str] = Field(default_factory=dict)
+    strategies: dict[str, Strategy] = Field(default_factory=dict)
+
+
+class EpochSettings(_Strict):
+    """The ``[epochs]`` table."""
+
+    single_epoch: bool = False
+    epoch_property: str | None = None
+
+
+class PatternSetting(_Strict):
+    """One ``[[patterns]]`` entry."""
+
+    relation: str = Field(min_length=1)
+    pattern: str
+
+    @field_validator("pattern")
+    @classmethod
+    def _has_slots(cls, value: str) -> str:
+        if "[X]" not in value or "[Y]" not in value:
+            raise ValueError("a pattern needs both slots [X] and [Y]")
+        return value
+
+
+class Settings(_Strict):
+    """A whole configuration file."""
+
+    relations: RelationSettings = Field(default_factory=RelationSettings)
+    aliases: dict[str, str] = Field(default_factory=dict)
+    epochs: EpochSettings = Field(default_factory=EpochSettings)
+    patterns: list[PatternSetting] = Field(default_factory=list)
+
+    def scan_config(self, *, single_epoch: bool = False,
+                    recency_override: bool = False) -> ScanConfig:
+        """The :class:`ScanConfig` these settings describe; the flags can only add to them."""
+        r = self.relations
+        table = DEFAULT_TABLE.with_overrides(functional=r.functional,
+                                             multi_valued=r.multi_valued,
+                                             synonyms=r.synonyms, safety=r.safety)
+        policy = PolicyConfig(single_epoch=single_epoch or self.epochs.single_epoch,
+                              epoch_property=self.epochs.epoch_property,
+                              recency_override=recency_override,
+                              safety_relations=frozenset(r.safety),
+                              strategies=dict(r.strategies))
+        return ScanConfig(table=table, aliases=AliasTable(self.aliases), policy=policy,
+                          extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns))
+
+
+def load_settings(path: str | Path) -> Settings:
+    """Read a ``.toml`` or ``.json`` configuration file.
+
+    Raises:
+        ConfigurationError: the file cannot be read or parsed, or a field is invalid (the
+            message names the field).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        data = json.loads(raw) if path.suffix.lower() == ".json" else tomllib.loads(
+            raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigurationError(str(path), f"cannot read: {err}") from err
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ConfigurationError(f"{path}: {field}", first["msg"]) from err
