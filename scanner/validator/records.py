@@ -192,3 +192,34 @@ def write_records(result: ValidationResult, out_dir: str | Path) -> dict[str, st
         except OSError as err:
             raise OutputError(str(path), err.strerror or str(err)) from err
     return dict(result.paths)
+
+
+def summary_lines(result: ValidationResult) -> list[str]:
+    """A short human-readable summary of a run (what ``validate-log`` prints without --json).
+
+    Metadata only, like the records: statuses, counts, codes and paths.
+    """
+    c = result.counts
+    lines = [f"validate-log: {result.status} (input sha256 {result.digests.input_sha256[:16]}…)"]
+    for check in result.checks:
+        codes = ", ".join(f"{k} {v}" for k, v in check.codes.items())
+        lines.append(f"  {check.order} {check.name.value:<20} {check.status:<10} "
+                     f"{check.rows_checked:>4} checked {check.quarantined:>3} quarantined"
+                     + (f"  {codes}" if codes else ""))
+    lines.append(f"rows: {c.by_status['accepted']} accepted, {c.by_status['quarantined']} "
+                 f"quarantined, {c.by_status['unverified']} unverified; "
+                 f"malformed lines: {c.malformed}")
+    decisions = ", ".join(f"{d} {n['accepted']}/{sum(n.values())}"
+                          for d, n in c.decisions.items())
+    lines.append(f"accepted/total by decision: {decisions}")
+    for f in result.findings:
+        lines.append(f"finding: {f.code.value} {f.detail}" + (f" ×{f.count}" if f.count > 1
+                                                              else ""))
+    if c.unverifiable_fields:
+        lines.append("unverifiable: " + ", ".join(f"{k} ({v} rows)"
+                                                  for k, v in c.unverifiable_fields.items()))
+    if result.digests.bodies_supplied == 0 and result.digests.digests_unchecked:
+        lines.append(f"digests: {result.digests.digests_unchecked} unchecked (no --bodies)")
+    if result.paths:
+        lines.append("records: " + ", ".join(result.paths[n] for n in RECORD_FILES))
+    return lines
