@@ -1,0 +1,220 @@
+"""Extractor benchmark (issue "Triples that survive paraphrase"): three figures, as JSON.
+
+1. **CounterFact** (``counterfact-edit.json`` + ``counterfact-val.json``; nothing here is tuned
+   on them): for cases whose prompt instantiates a ParaRel pattern of a functional relation,
+   the share of counterfactual updates flagged against the fact in the same wording and
+   against its rewording, and the share of non-conflicting pairs flagged (fact vs rewording,
+   fact vs neighbourhood fact). Run twice: the shipped ParaRel lexicon alone, and with the
+   patterns mined from ``counterfact-train.json`` (:mod:`benchmarks.mine_patterns`). Pairs
+   go through :meth:`scanner.engine.Engine.scan`, the ``scan-file`` code path.
+2. **Persona statements** (ConvAI2 with Dialogue NLI triples, Welleck et al. 2019): on persona
+   lines that carry exactly one annotated triple, agreement of our subject (``i`` = ``user``)
+   and object with the annotation, next to the ceiling — the share whose annotated object,
+   lemmatised, occurs in the sentence at all.
+3. **Speed**: sentences per second for parse + rules + normalisation with ``nlp.pipe``.
+
+Targets (issue 3): same-wording recall ≥ 0.98, reworded ≥ 0.80, ≤ 2 % of non-conflicting pairs
+flagged; persona agreement ≥ 90 % of the ceiling; ≥ 1,500 sentences/s.
+
+Usage: ``python -m benchmarks.bench_extractor [--sample N] [--out results/extractor.json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import time
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+TARGETS = {"same_wording_recall": 0.98, "reworded_recall": 0.80, "non_conflict_flagged": 0.02,
+           "persona_share_of_ceiling": 0.90, "sentences_per_second": 1500}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def last_sentence(text: str) -> str:
+    """Last sentence of a rephrase prompt."""
+    return re.split(r"(?<=[.?!])\s+", text.strip())[-1]
+
+
+def counterfact_figures(engine, cases: list[dict]) -> dict:
+    """Flag rates per pair class for one engine configuration."""
+    from extractors.lexicon import RELATIONS, match_patterns
+    from scanner.records import parse_record
+
+    cardinality = {name: card for name, card in RELATIONS.values()}
+    texts = []
+    for c in cases:
+        texts += [f"{c['prompt']} {c['ground_truth']}.",
+                  f"{last_sentence(c['rephrase_prompt'])} {c['ground_truth']}.",
+                  f"{c['prompt']} {c['target_new']}.",
+                  f"{c['locality_prompt']} {c['locality_ground_truth']}."]
+    triples = engine.extract([parse_record({"id": str(i), "text": t, "user_id": "u"})
+                              for i, t in enumerate(texts)])
+
+    def verdicts(i: int, j: int) -> set[str]:
+        records = [parse_record(dict(id=k, text=texts[n], user_id="u", source="bench",
+                                     source_class="user", epoch="e",
+                                     observed_at=(T0 + timedelta(days=d)).isoformat()))
+                   for k, n, d in (("a", i, 0), ("b", j, 1))]
+        report = engine.scan(records, [triples[i], triples[j]])
+        return {c.verdict for c in report.conflicts}
+
+    counts: dict[str, Counter] = {}
+
+    def note(cls: str, found: set[str]) -> None:
+        slot = counts.setdefault(cls, Counter())
+        slot["n"] += 1
+        slot["flagged"] += bool(found - {"possible"})
+        slot["possible"] += found == {"possible"}
+
+    same_key = Counter()
+    for n, case in enumerate(cases):
+        b = 4 * n
+        rels = {p.relation for p, _, _ in match_patterns(texts[b])}
+        kind = ("functional" if rels and all(cardinality.get(r) == "functional" for r in rels)
+                else "multi_valued" if rels else "unmatched")
+        note(f"same_wording/{kind}", verdicts(b, b + 2))
+        note(f"reworded/{kind}", verdicts(b + 1, b + 2))
+        note("non_conflict/paraphrase", verdicts(b, b + 1))
+        note("non_conflict/neighbourhood", verdicts(b, b + 3))
+        facts = {(t.subject, t.relation, t.object) for t in triples[b]}
+        same_key["n"] += 1
+        same_key["restatement_same_key_and_object"] += bool(
+            facts & {(t.subject, t.relation, t.object) for t in triples[b + 1]})
+    rates = {cls: {"n": c["n"], "flagged": c["flagged"] / c["n"],
+                   "possible": c["possible"] / c["n"]} for cls, c in sorted(counts.items())}
+    non = [counts[k] for k in counts if k.startswith("non_conflict/")]
+    summary = {
+        "same_wording_recall": rates.get("same_wording/functional", {}).get("flagged"),
+        "reworded_recall": rates.get("reworded/functional", {}).get("flagged"),
+        "non_conflict_flagged": sum(c["flagged"] for c in non) / max(1, sum(c["n"] for c in non)),
+        "restatement_same_key_and_object":
+            same_key["restatement_same_key_and_object"] / max(1, same_key["n"]),
+    }
+    return {"summary": summary, "classes": rates}
+
+
+def persona_figures(extractor, nlp, limit: int | None = None) -> dict:
+    """Subject and object agreement with Dialogue NLI annotations, and the ceiling."""
+    rows = {}
+    for name in ("valid_both_original_dialogueNLI.txt", "test_both_original_dialogueNLI.txt"):
+        for line in (DATA / "convai2_dnli_triples" / name).read_text().splitlines():
+            parts = line.split("\t")
+            if len(parts) != 2 or not parts[0].startswith(("your persona:",
+                                                            "partner's persona:")):
+                continue
+            sentence = parts[0].split(":", 1)[1].strip()
+            subj, rel, obj = ast.literal_eval(parts[1])
+            rows.setdefault(sentence, (subj, rel, obj))
+    items = sorted(rows.items())
+    if limit:
+        items = random.Random(0).sample(items, min(limit, len(items)))
+    sentences = [s for s, _ in items]
+    lemmas = [" ".join(t.lemma_.lower() for t in doc) for doc in nlp.pipe(sentences)]
+    objects = [" ".join(t.lemma_.lower() for t in doc)
+               for doc in nlp.pipe([o for _, (_, _, o) in items])]
+    found = extractor.extract_many(sentences)
+    ceiling = agree = subject_ok = 0
+    for (sentence, (subj, _, _)), lem, obj, triples in zip(items, lemmas, objects, found):
+        in_text = f" {obj} " in f" {lem} "
+        ceiling += in_text
+        want_subject = "user" if subj == "i" else subj
+        subject_ok += any(t.subject == want_subject for t in triples)
+        agree += any(t.subject == want_subject and (obj == t.object or f" {obj} " in
+                                                    f" {t.object} ") for t in triples)
+    n = len(items)
+    return {"sentences": n, "subject_agreement": subject_ok / n,
+            "subject_and_object_agreement": agree / n, "ceiling": ceiling / n,
+            "share_of_ceiling": (agree / ceiling) if ceiling else None}
+
+
+def speed(extractor, sentences: list[str], n_process: int = 1) -> dict:
+    """Sentences per second for parse + rules + normalisation."""
+    start = time.perf_counter()
+    docs = extractor.nlp.pipe(sentences, batch_size=512, n_process=n_process)
+    total = sum(len(extractor.triples_from_doc(doc)) for doc in docs)
+    seconds = time.perf_counter() - start
+    return {"sentences": len(sentences), "seconds": seconds, "n_process": n_process,
+            "sentences_per_second": len(sentences) / seconds, "triples": total}
+
+
+def main() -> None:
+    """Run all three parts, print the figures next to the targets, write JSON."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sample", type=int, default=None,
+                    help="CounterFact cases per evaluation file (default: all)")
+    ap.add_argument("--out", type=Path, default=Path("results") / "extractor-benchmark.json")
+    ap.add_argument("--speed-sentences", type=int, default=6000)
+    args = ap.parse_args()
+
+    from benchmarks.mine_patterns import DEFAULT_OUT, mine
+    from extractors import TripleExtractor, load_pipeline
+    from scanner.config import Settings, load_settings
+    from scanner.engine import Engine
+
+    cf = DATA / "counterfact"
+    train = json.loads((cf / "counterfact-train.json").read_text())
+    mined = mine(train)
+    DEFAULT_OUT.parent.mkdir(parents=True, exist_ok=True)
+    DEFAULT_OUT.write_text(json.dumps({"patterns": [{"relation": r, "pattern": p}
+                                                    for r, p, _ in mined]}, indent=1))
+    eval_cases = []
+    for name in ("counterfact-edit.json", "counterfact-val.json"):
+        cases = json.loads((cf / name).read_text())
+        if args.sample:
+            cases = random.Random(0).sample(cases, min(args.sample, len(cases)))
+        eval_cases += cases
+
+    started = time.perf_counter()
+    results: dict = {"targets": TARGETS, "evaluation_cases": len(eval_cases)}
+    configs = {"pararel_lexicon": Settings(), "pararel_plus_train_patterns":
+               load_settings(DEFAULT_OUT)}
+    results["counterfact"] = {}
+    for label, settings in configs.items():
+        engine = Engine(settings.scan_config())
+        results["counterfact"][label] = counterfact_figures(engine, eval_cases)
+        print(f"CounterFact [{label}]: " + ", ".join(
+            f"{k} {v:.3f}" for k, v in results["counterfact"][label]["summary"].items()))
+
+    extractor = TripleExtractor()
+    nlp = load_pipeline()
+    results["persona"] = persona_figures(extractor, nlp)
+    p = results["persona"]
+    print(f"Persona: subject+object agreement {p['subject_and_object_agreement']:.3f}, "
+          f"ceiling {p['ceiling']:.3f}, share of ceiling {p['share_of_ceiling']:.3f}")
+
+    sentences = [f"{c['prompt']} {c['ground_truth']}." for c in train][:args.speed_sentences]
+    results["speed"] = [speed(extractor, sentences, 1)]
+    print(f"Speed: {results['speed'][0]['sentences_per_second']:.0f} sentences/s "
+          f"(target {TARGETS['sentences_per_second']}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+    import spacy
+    results["environment"] = {
+        "python": platform.python_version(), "spacy": spacy.__version__,
+        "pipeline": f"{nlp.meta.get('name')} {nlp.meta.get('version')}",
+        "load_average": os.getloadavg(), "cpus": os.cpu_count(),
+        "data_sha256": {f.name: _sha(f) for f in sorted(cf.glob("counterfact-*.json"))},
+        "mined_patterns": len(mined), "seconds": time.perf_counter() - started}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
