@@ -567,17 +567,17 @@ def test_cli_blocked_and_unverified_exit_codes(tmp_path):
 @pytest.mark.parametrize("args", [
     [],                                                   # neither FILE nor --fixture
     ["--fixture"],                                        # no --out
-    ["missing.jsonl", "--out", "o"],
-    ["--fixture", "--out", "o", "--format", "yaml"],
-    ["--fixture", "--out", "o", "--trust-floor", "2"],
-    ["--fixture", "--out", "o", "--format", "contrascan"],
-    ["x.jsonl", "--fixture", "--out", "o"],
+    ["{tmp}/missing.jsonl", "--out", "{out}"],
+    ["--fixture", "--out", "{out}", "--format", "yaml"],
+    ["--fixture", "--out", "{out}", "--trust-floor", "2"],
+    ["--fixture", "--out", "{out}", "--format", "contrascan"],
+    ["{tmp}/x.jsonl", "--fixture", "--out", "{out}"],
 ])
 def test_cli_user_mistakes_are_one_line_and_exit_1(tmp_path, args):
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        res = runner.invoke(main, ["validate-log", *args])
-        assert not Path("o").exists()
+    out = tmp_path / "o"
+    res = CliRunner().invoke(main, ["validate-log",
+                                    *(a.format(tmp=tmp_path, out=out) for a in args)])
+    assert not out.exists()
     assert res.exit_code == 1, res.output
     assert res.stderr.startswith("contrascan: ") and res.stderr.count("\n") == 1
     assert "Traceback" not in res.output
