@@ -272,15 +272,6 @@ class MalformedLine(_Frozen):
     reason: str
 
 
-class ParsedLog(_Frozen):
-    """A log after intake: parsed rows in input order, malformed lines, and the sha256 of each
-    supplied body keyed by row id (bodies themselves are hashed and discarded on reading)."""
-
-    rows: tuple[ParsedRow, ...]
-    malformed: tuple[MalformedLine, ...] = ()
-    body_digests: dict[str, str] | None = None
-
-
 class PositiveFloor(_Frozen):
     """Least evidence the accepted, trace-backed rows must show (issue 7, check 4).
 
