@@ -127,6 +127,19 @@ class Conflict(_Frozen):
     inputs: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="The provenance fields the policy read, per member id.")
+    config: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The policy configuration the verdict ran under (strategy, declarations).")
+    question: str | None = Field(
+        default=None,
+        description="For an unresolved pair: a short question the agent can ask the user.")
+    recommended: str | None = Field(
+        default=None,
+        description="For an escalated pair: the member the default table would keep.")
+    settled_by: str | None = Field(
+        default=None,
+        description="A later record that settled this quarantined or epoch-change pair by "
+                    "re-observation; ``superseded`` then lists the members it retired.")
 
 
 class EpochChangeEvent(_Frozen):

@@ -20,20 +20,43 @@ Rows are evaluated in order and the first that applies decides:
 9. ``observed_at`` differ -> ``resolved``, rule ``recency``;
 10. otherwise -> ``quarantined`` (``tie``).
 
-``decide`` is pure: it reads frozen records and returns a new :class:`Conflict`.
+Every verdict carries its ``rule``, its ``inputs`` (the provenance it read), the ``config`` it
+ran under and its ``severity``; unresolved verdicts carry a clarification ``question`` and
+escalations a ``recommended`` member.
+
+Settlement (:func:`settle_conflicts`): a quarantine (``missing_provenance`` or ``tie``) or an
+epoch change is the request to re-observe the key (seed 000: "quarantined as an unresolved
+contradiction and re-observed against the live world before any write"). A later record of the
+same key with intact provenance, at least as trusted as both members and observed after both
+(in the later member's epoch), is that re-observation: it settles the pair, retiring the members
+it contradicts with rule ``reobservation``. The pair keeps its verdict, so both steps stay
+visible.
+
+``decide`` and ``settle_conflicts`` are pure: they read frozen records and return new
+:class:`Conflict` objects.
 """
 
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Cardinality
-from scanner.detect import CandidatePair
+from scanner.detect import CandidatePair, Stance, stances
+from scanner.keys import Assertion, GroupKey
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
+
+REOBSERVATION = "reobservation"
+"""The rule recorded when a later record settles a quarantined or epoch-change pair."""
+SETTLEABLE_RULES = frozenset({"missing_provenance", "tie", "epoch_change"})
+"""Rules whose pairs a re-observation can settle (identity questions and human reviews
+cannot be settled by another observation of the value)."""
+FIRST_PERSON = frozenset({"user", "i", "me", "my", "we", "us", "our"})
 
 
 class Strategy(str, enum.Enum):
@@ -72,6 +95,23 @@ class PolicyConfig(BaseModel):
     strategies: dict[str, Strategy] = Field(default_factory=dict)
     recency_weight: float = 0.6
     confidence_weight: float = 0.4
+
+    def for_relation(self, relation: str) -> dict[str, Any]:
+        """The settings a verdict about ``relation`` ran under, as recorded with it.
+
+        Returns:
+            ``strategy``, ``single_epoch``, ``epoch_property``, ``recency_override``,
+            ``safety_relation`` and, for the ``weighted`` strategy, its ``weights``.
+        """
+        strategy = self.strategies.get(relation, Strategy.provenance)
+        out: dict[str, Any] = {"strategy": strategy.value, "single_epoch": self.single_epoch,
+                               "epoch_property": self.epoch_property,
+                               "recency_override": self.recency_override,
+                               "safety_relation": relation in self.safety_relations}
+        if strategy is Strategy.weighted:
+            out["weights"] = {"recency": self.recency_weight,
+                              "confidence": self.confidence_weight}
+        return out
 
     def declarations(self) -> list[str]:
         """The epoch declarations that verdicts must carry (SPEC §3, last paragraph)."""
@@ -167,15 +207,23 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
     declared = config.declarations()
     base: dict[str, Any] = dict(key=pair.key.public(), kind=pair.kind, members=members,
                                 values=values, severity=severity(a, b),
-                                inputs={a.id: _inputs(a, config), b.id: _inputs(b, config)})
+                                inputs={a.id: _inputs(a, config), b.id: _inputs(b, config)},
+                                config=config.for_relation(relation))
 
     def verdict(name: str, *, winner: MemoryRecord | None = None, rule: str | None = None,
-                reasons: list[str] | None = None, latest: MemoryRecord | None = None) -> Conflict:
+                reasons: list[str] | None = None, latest: MemoryRecord | None = None,
+                recommended: MemoryRecord | None = None) -> Conflict:
         loser = None if winner is None else (b if winner is a else a)
+        shown = latest or winner
+        question = None
+        if name in ("quarantined", "epoch_change", "escalated"):
+            question = clarification_question(pair, epochs=name == "epoch_change",
+                                              config=config)
         return Conflict(**base, verdict=name, winner=winner.id if winner else None,
                         superseded=[loser.id] if loser else [],
-                        latest=(latest or winner).id if (latest or winner) else None,
-                        rule=rule, reasons=(reasons or []) + declared)
+                        latest=shown.id if shown else None,
+                        rule=rule, reasons=(reasons or []) + declared, question=question,
+                        recommended=recommended.id if recommended else None)
 
     if pair.kind == "value_mismatch" and pair.cardinality is Cardinality.unknown:
         return verdict("possible", rule="unknown_cardinality",
@@ -194,12 +242,12 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
                        reasons=[f"epochs {epoch_of(a, config)} != {epoch_of(b, config)}"])
     recommended = _recommend(a, b)
     if relation in config.safety_relations:
-        return verdict("escalated", rule="safety_relation",
+        return verdict("escalated", rule="safety_relation", recommended=recommended,
                        reasons=[f"recommended:{recommended.id}" if recommended
                                 else "recommended:none"])
     strategy = config.strategies.get(relation, Strategy.provenance)
     if strategy is Strategy.manual_review:
-        return verdict("escalated", rule="manual_review",
+        return verdict("escalated", rule="manual_review", recommended=recommended,
                        reasons=[f"recommended:{recommended.id}" if recommended
                                 else "recommended:none"])
     if strategy in (Strategy.confidence, Strategy.weighted):
@@ -244,3 +292,237 @@ def epoch_event(conflict: Conflict, a: MemoryRecord, b: MemoryRecord,
                 if r.observed_at else None}
 
     return EpochChangeEvent(key=conflict.key, **{"from": side(older)}, to=side(newer))
+
+
+# -- clarification questions --------------------------------------------------------------
+
+def _surface(canonical: str, *texts: str) -> str:
+    """``canonical`` as first written in one of ``texts`` (case kept), else itself."""
+    if not canonical:
+        return canonical
+    for text in texts:
+        at = text.lower().find(canonical)
+        if at >= 0:
+            return text[at:at + len(canonical)]
+    return canonical
+
+
+def _older_newer(pair: CandidatePair) -> tuple[Stance, Stance]:
+    """The two stances ordered by ``observed_at`` (unknown times first, then by id)."""
+    def when(s: Stance) -> tuple:
+        t = s.record.observed_at
+        return (t is not None, t.timestamp() if t else 0.0, s.record.id)
+    return tuple(sorted((pair.a, pair.b), key=when))  # type: ignore[return-value]
+
+
+def clarification_question(pair: CandidatePair, *, epochs: bool = False,
+                           config: PolicyConfig | None = None) -> str:
+    """A short question the agent can ask the user about an unresolved pair.
+
+    "Is the preferred glaze still celadon, or tenmoku?" (attribute relations), "Does Sam still
+    live in Lyon, or Nice?" (verb relations), "Do you still like coffee?" (polarity), "Are
+    “Sam” and “Sam Lee” the same?" (identity not confirmed). The older value comes first; with
+    ``epochs`` each value names the epoch it was recorded under.
+
+    Args:
+        pair: the candidate pair (its stances give values and record texts).
+        epochs: add each value's epoch (for ``epoch_change`` verdicts).
+        config: for declared epochs.
+
+    Returns:
+        One sentence ending in a question mark.
+    """
+    config = config or PolicyConfig()
+    older, newer = _older_newer(pair)
+    texts = (older.record.text, newer.record.text)
+    relation = pair.key.relation
+    subject = pair.key.subject
+    me = subject in FIRST_PERSON
+    who = _surface(subject, *texts)
+    if pair.subject_unconfirmed and pair.other_key is not None:
+        other = _surface(pair.other_key.subject, *texts)
+        return f"Are “{who}” and “{other}” the same?"
+    attribute = older.attribute or newer.attribute
+    if pair.kind == "polarity":
+        contested = sorted((older.asserted & newer.denied) | (older.denied & newer.asserted))
+        obj = _surface(contested[0], *texts) if contested else ""
+        if obj and not attribute and not relation.startswith("be "):
+            return (f"Do you still {relation} {obj}?" if me
+                    else f"Does {who} still {relation} {obj}?")
+        positive = older if older.asserted & newer.denied else newer
+        return f"Is this still true: “{positive.record.text.strip().rstrip('.')}”?"
+
+    def value(s: Stance) -> str:
+        shown = ", ".join(_surface(v, s.record.text) for v in s.value_text(relation).split(", "))
+        if epochs:
+            epoch = epoch_of(s.record, config)
+            shown += f" (epoch {epoch})" if epoch else ""
+        return shown
+
+    old, new = value(older), value(newer)
+    if attribute:
+        owner = f"the {relation}" if me else f"the {relation} of {who}"
+        return f"Is {owner} still {old}, or {new}?"
+    if me:
+        return f"Do you still {relation} {old}, or {new}?"
+    return f"Does {who} still {relation} {old}, or {new}?"
+
+
+# -- settlement by re-observation ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settlement:
+    """A later record that settles a pair: ``by`` retires ``retired`` and leaves ``confirmed``."""
+
+    by: str
+    retired: tuple[str, ...]
+    confirmed: tuple[str, ...]
+
+
+def _clashes(member: Stance, other: Stance, cardinality: Cardinality) -> bool:
+    """Whether two stances of one key cannot both be true (SPEC §2, as detection decides)."""
+    if member.asserted & other.denied or member.denied & other.asserted:
+        return True
+    if cardinality is Cardinality.multi_valued:
+        return False
+    mine = {v for v in member.asserted if v}
+    theirs = {v for v in other.asserted if v}
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
+def _target_epoch(conflict: Conflict, members: Sequence[Stance],
+                  config: PolicyConfig) -> tuple[bool, str | None]:
+    """``(settleable, epoch)``: the epoch a re-observation must be in (None = any)."""
+    if conflict.verdict == "epoch_change":
+        latest = next((m for m in members if m.record.id == conflict.latest), None)
+        if latest is None:
+            return False, None
+        return True, epoch_of(latest.record, config)
+    dated = [m.record for m in members if epoch_of(m.record, config) is not None]
+    if not dated:
+        return True, None
+    newest = max(dated, key=lambda r: (r.observed_at is not None,
+                                       r.observed_at.timestamp() if r.observed_at else 0.0,
+                                       r.id))
+    return True, epoch_of(newest, config)
+
+
+def settlement(pair: CandidatePair, conflict: Conflict, group: Sequence[Stance],
+               config: PolicyConfig | None = None) -> Settlement | None:
+    """The re-observation that settles one quarantined or epoch-change pair, if any.
+
+    A settler is a record of the pair's key group that is not a member, has intact provenance
+    (``source``, ``observed_at``, epoch or a declared one), is observed strictly after every
+    member that has an ``observed_at``, lies in the target epoch (the ``latest`` member's for an
+    epoch change; the newest dated member's for a quarantine), is at least as trusted as each
+    member (source class), speaks about the same place, and contradicts at least one member.
+    The latest such record (then the most trusted, then the highest id) settles the pair.
+
+    Args:
+        pair: the candidate the verdict was decided on.
+        conflict: its verdict.
+        group: the stances of the pair's key group.
+        config: the policy (safety relations and manual review are never settled).
+
+    Returns:
+        The settlement, or None when nothing settles the pair.
+    """
+    config = config or PolicyConfig()
+    relation = pair.key.relation
+    if (conflict.rule not in SETTLEABLE_RULES or pair.subject_unconfirmed
+            or conflict.verdict not in ("quarantined", "epoch_change")
+            or relation in config.safety_relations
+            or config.strategies.get(relation) is Strategy.manual_review):
+        return None
+    members = (pair.a, pair.b)
+    ok, target = _target_epoch(conflict, members, config)
+    if not ok:
+        return None
+    best: tuple[tuple, Settlement] | None = None
+    for s in group:
+        r = s.record
+        if r.id in conflict.members or r.source is None or r.observed_at is None:
+            continue
+        epoch = epoch_of(r, config)
+        if epoch is None or (target is not None and epoch != target):
+            continue
+        if any(m.record.observed_at is not None and r.observed_at <= m.record.observed_at
+               for m in members):
+            continue
+        if any(r.source_class.rank < m.record.source_class.rank for m in members):
+            continue
+        if any(s.place is not None and m.place is not None and s.place != m.place
+               for m in members):
+            continue
+        retired = tuple(m.record.id for m in members if _clashes(m, s, pair.cardinality))
+        if not retired:
+            continue
+        rank = (r.observed_at.astimezone(timezone.utc), r.source_class.rank, r.id)
+        if best is None or rank > best[0]:
+            confirmed = tuple(m for m in conflict.members if m not in retired)
+            best = (rank, Settlement(by=r.id, retired=retired, confirmed=confirmed))
+    return best[1] if best else None
+
+
+def _settled(conflict: Conflict, found: Settlement) -> Conflict:
+    return conflict.model_copy(update={
+        "settled_by": found.by, "superseded": sorted(found.retired), "question": None,
+        "reasons": [*conflict.reasons, f"settled:{REOBSERVATION}@{found.by}"]})
+
+
+def settle_conflicts(by_pair: Mapping[tuple[str, str], Conflict],
+                     candidates: Sequence[CandidatePair],
+                     groups: Mapping[GroupKey, Sequence[Assertion]],
+                     config: PolicyConfig | None = None) -> dict[tuple[str, str], Conflict]:
+    """Apply :func:`settlement` to every verdict of a scan.
+
+    Args:
+        by_pair: verdicts by sorted member ids (the first candidate of each pair decided).
+        candidates: the candidates in the order they were decided.
+        groups: key -> assertions, as grouped for the scan.
+        config: the policy.
+
+    Returns:
+        A new mapping: settled pairs carry ``settled_by`` and list the retired members in
+        ``superseded``. A settleable pair between a retired member and the record that retired
+        it is settled by the same re-observation; one whose members were both retired by other
+        settlements is moot: it is marked settled (by the settler with the highest id) and
+        retires nothing itself.
+    """
+    config = config or PolicyConfig()
+    first: dict[tuple[str, str], CandidatePair] = {}
+    for cand in candidates:
+        first.setdefault(cand.ids, cand)
+    out = dict(by_pair)
+    cache: dict[GroupKey, list[Stance]] = {}
+    retired_by: dict[str, set[str]] = {}
+    for ids in sorted(by_pair):
+        conflict, cand = by_pair[ids], first.get(ids)
+        if cand is None or conflict.verdict not in ("quarantined", "epoch_change"):
+            continue
+        if cand.key not in cache:
+            cache[cand.key] = stances(groups.get(cand.key, ()))
+        found = settlement(cand, conflict, cache[cand.key], config)
+        if found is not None:
+            out[ids] = _settled(conflict, found)
+            for rid in found.retired:
+                retired_by.setdefault(rid, set()).add(found.by)
+    for ids in sorted(out):
+        conflict = out[ids]
+        if (conflict.settled_by or conflict.rule not in SETTLEABLE_RULES
+                or conflict.verdict not in ("quarantined", "epoch_change")
+                or conflict.key.relation in config.safety_relations
+                or config.strategies.get(conflict.key.relation) is Strategy.manual_review
+                or (ids in first and first[ids].subject_unconfirmed)):
+            continue
+        a, b = ids
+        if retired_by.get(a) and retired_by.get(b):  # both retired elsewhere: moot
+            by = max(retired_by[a] | retired_by[b])
+            out[ids] = _settled(conflict, Settlement(by=by, retired=(), confirmed=()))
+            continue
+        for old, new in (ids, ids[::-1]):
+            if new in retired_by.get(old, ()):
+                out[ids] = _settled(conflict, Settlement(by=new, retired=(old,),
+                                                         confirmed=(new,)))
+                break
+    return out
