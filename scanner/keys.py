@@ -12,6 +12,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from extractors import Triple
 from scanner.models import ConflictKey, MemoryRecord, Scope
 
@@ -99,8 +101,9 @@ def similar_subjects(a: str, b: str) -> bool:
 def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[GroupKey, GroupKey]]:
     """Pairs of keys in one scope and relation whose subjects are string-similar but not equal.
 
-    Cost is quadratic only in the number of distinct subjects per (scope, relation), which is
-    small; the store is never scanned pairwise.
+    Subjects are compared only when an index says they could be similar
+    (:func:`similar_candidates`), so a batch scan of a tenant with thousands of subjects per
+    relation does not compare every pair; the result is the same as comparing every pair.
     """
     by_relation: dict[tuple[Scope, str], list[GroupKey]] = defaultdict(list)
     for key in groups:
@@ -110,8 +113,61 @@ def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[Gro
         if len(keys) < 2:
             continue
         keys = sorted(keys, key=lambda k: k.subject)
-        for i, a in enumerate(keys):
-            for b in keys[i + 1:]:
-                if similar_subjects(a.subject, b.subject):
-                    pairs.append((a, b))
+        subjects = [k.subject for k in keys]
+        for i, j in similar_candidates(subjects):
+            if similar_subjects(subjects[i], subjects[j]):
+                pairs.append((keys[i], keys[j]))
     return pairs
+
+
+_RATIO = 0.85  # similar_subjects' difflib threshold
+
+
+def similar_candidates(subjects: Sequence[str]) -> list[tuple[int, int]]:
+    """Index pairs ``(i, j)``, ``i < j``, that :func:`similar_subjects` might accept; sorted.
+
+    A superset of the accepted pairs, computed without calling difflib on every pair:
+
+    * words: one's words contained in the other's means both hold the first's rarest word,
+      so a word index yields those pairs;
+    * characters: difflib's ``ratio`` never exceeds its ``quick_ratio`` (2 x the size of the
+      two strings' character-multiset intersection / total length; difflib documents it as an
+      upper bound), which numpy computes for all pairs of compatible length at once.
+
+    Args:
+        subjects: the subjects, any order.
+
+    Returns:
+        Sorted candidate index pairs; the caller confirms each with :func:`similar_subjects`.
+    """
+    n = len(subjects)
+    out: set[tuple[int, int]] = set()
+    words = [frozenset(s.split()) for s in subjects]
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, ws in enumerate(words):
+        for w in ws:
+            postings[w].append(i)
+    for i, ws in enumerate(words):
+        pool = min((postings[w] for w in ws), key=len) if ws else range(n)
+        out.update((min(i, j), max(i, j)) for j in pool if j != i)
+    if n < 2:
+        return sorted(out)
+    alphabet = {ch: k for k, ch in enumerate(sorted({ch for s in subjects for ch in s}))}
+    order = sorted(range(n), key=lambda i: len(subjects[i]))
+    lengths = np.array([len(subjects[i]) for i in order], dtype=np.float64)
+    counts = np.zeros((n, max(len(alphabet), 1)), dtype=np.int32)
+    for row, i in enumerate(order):
+        for ch in subjects[i]:
+            counts[row, alphabet[ch]] += 1
+    # 2 * min(la, lb) / (la + lb) >= 0.85  <=>  lb <= la * (2 - 0.85) / 0.85 for la <= lb
+    limits = np.searchsorted(lengths, lengths * (2 - _RATIO) / _RATIO + 1e-9, side="right")
+    for row in range(n - 1):
+        hi = int(limits[row])
+        if hi <= row + 1:
+            continue
+        shared = np.minimum(counts[row], counts[row + 1:hi]).sum(axis=1)
+        bound = 2.0 * shared / (lengths[row] + lengths[row + 1:hi])
+        for col in np.nonzero(bound >= _RATIO - 1e-9)[0]:
+            i, j = order[row], order[row + 1 + int(col)]
+            out.add((min(i, j), max(i, j)))
+    return sorted(out)
