@@ -76,7 +76,7 @@ ANTONYMS: dict[str, str] = {
     "hate": "like", "dislike": "like", "detest": "like", "loathe": "like",
     "forbid": "allow", "prohibit": "allow", "disallow": "allow", "ban": "allow",
     "disable": "enable", "reject": "accept", "decline": "accept", "refuse": "accept",
-    "deny": "allow", "block": "allow", "exclude": "include", "avoid": "use",
+    "deny": "allow", "block": "allow", "close": "open", "unlock": "lock", "exclude": "include", "avoid": "use",
     "be forbidden": "be allowed", "be prohibited": "be allowed", "be banned": "be allowed",
     "be disallowed": "be allowed", "be disabled": "be enabled", "be rejected": "be accepted",
     "be denied": "be allowed", "be blocked": "be allowed", "be excluded": "be included",

@@ -170,6 +170,27 @@ def _surface(tokens: list[Token]) -> str:
     return doc[tokens[0].i: tokens[-1].i + 1].text
 
 
+def _age(token: Token) -> str | None:
+    """"34 years old" -> "34" (an age in years), else None."""
+    if token.lower_ != "old":
+        return None
+    for child in token.children:
+        if child.dep_ == "npadvmod" and child.lemma_.lower() in ("year", "yr"):
+            num = next((c for c in child.children if c.dep_ == "nummod"), None)
+            if num is not None:
+                return normalize_value(num.text)
+    return None
+
+
+_LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'|$)")
+
+
+def truecase(text: str) -> str:
+    """Capitalise the pronoun "i" of lower-cased chat text, which the small parser otherwise
+    tags as a noun. Same length, so character offsets stay valid."""
+    return _LOWER_I.sub("I", text) if " i " in f" {text} " or "i'" in text else text
+
+
 def _fronted_gerund(head: Token) -> Token | None:
     """A sentence-initial gerund clause that the small parser attached as ``advcl`` although it
     is the subject ("Deploying on Fridays is forbidden.")."""
@@ -240,11 +261,12 @@ class TripleExtractor:
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
-        return self.triples_from_doc(self.nlp(text))
+        return self.triples_from_doc(self.nlp(truecase(text)))
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256) -> list[list[Triple]]:
         """Triples for many texts, parsed in batches with ``nlp.pipe``; one list per text."""
-        return [self.triples_from_doc(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
+        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size)
+        return [self.triples_from_doc(doc) for doc in docs]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document."""
@@ -501,6 +523,20 @@ class TripleExtractor:
                       negated=negated != flips, start=sent.start_char, end=sent.end_char,
                       object_text=surface, qualifiers=tuple(sorted(set(qualifiers))), rule=rule)
 
+    def _state(self, subject: str, word: Token, *, negated: bool, clause: Token,
+               qualifiers: Iterable[tuple[str, str]] = ()) -> Triple:
+        """``(subject, be, state)`` for an adjective or participle predicate, antonyms folded:
+        "is forbidden" -> negated ``be allow``; "is closed" -> negated ``be open``."""
+        lemma = _lemma(word) if word.pos_ == "VERB" else word.lemma_.lower()
+        flips = False
+        if lemma in self.table.antonyms:
+            lemma, flips = self.table.antonyms[lemma], True
+        elif f"be {word.lower_}" in self.table.antonyms:
+            lemma, flips = self.table.antonyms[f"be {word.lower_}"].removeprefix("be "), True
+        triple = self._make(subject, "be", lemma, word.text, negated=negated != flips,
+                            clause=clause, rule="state", qualifiers=qualifiers)
+        return triple
+
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
         quals = []
         for child in head.children:
@@ -553,10 +589,21 @@ class TripleExtractor:
         for comp in complements:
             for value_token in self._objects(comp):
                 negated = neg or (_negated(value_token) and value_token != comp)
-                if value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
-                    out.append(self._make(subject, "be " + value_token.lower_, "", "",
-                                          negated=negated, clause=cop, rule="state",
-                                          qualifiers=places))
+                age = _age(value_token)
+                if age is not None:
+                    out.append(self._make(subject, "age", age, age, negated=negated,
+                                          clause=cop, rule="attribute", qualifiers=places))
+                elif value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
+                    out.append(self._state(subject, value_token, negated=negated, clause=cop,
+                                           qualifiers=places))
+                elif (owner := next((c for c in value_token.children if c.dep_ == "poss"),
+                                    None)) is not None and self._entity(owner):
+                    # "Knitting is my passion" -> (user, passion, knitting)
+                    rel_tokens = [t for t in _span_tokens(value_token, drop=_NP_DROP)]
+                    value, surface = self._value(subj)
+                    out.append(self._make(self._entity(owner), _phrase(rel_tokens), value,
+                                          surface, negated=negated, clause=cop,
+                                          rule="attribute", qualifiers=places))
                 else:
                     value, surface = self._value(value_token)
                     out.append(self._make(subject, "be", value, surface, negated=negated,
@@ -572,6 +619,11 @@ class TripleExtractor:
 
     def _passive(self, verb: Token) -> list[Triple]:
         patient = next((c for c in verb.children if c.dep_ in ("nsubjpass", "csubjpass")), None)
+        if patient is None:  # "i am married": the parser sometimes labels the patient nsubj,
+            # attached to the verb or to its passive auxiliary
+            patient = next((c for c in verb.children if c.dep_ == "nsubj"), None) or next(
+                (g for c in verb.children if c.dep_ == "auxpass" for g in c.children
+                 if g.dep_ in ("nsubj", "nsubjpass")), None)
         if patient is None:
             patient = _fronted_gerund(verb)
         if patient is None:
@@ -611,12 +663,12 @@ class TripleExtractor:
                                           surface, negated=neg, clause=verb,
                                           rule="prep_object", qualifiers=times))
         if not out:
-            out.append(self._make(subject, participle, "", "", negated=neg, clause=verb,
-                                  rule="state", qualifiers=times))
+            out.append(self._state(subject, verb, negated=neg, clause=verb, qualifiers=times))
         return out
 
     def _active(self, verb: Token, *, subject: str | None = None,
                 negated: bool = False) -> list[Triple]:
+        inherited = subject is not None
         if subject is None:
             subj = self._subject_token(verb)
             if subj is None:
@@ -629,6 +681,8 @@ class TripleExtractor:
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
         base = f"{lemma} {particle}" if particle else lemma
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+        if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
+            return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
         out: list[Triple] = []
@@ -665,7 +719,7 @@ class TripleExtractor:
                     out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
                                           negated=neg, clause=verb, rule="prep_object",
                                           qualifiers=times))
-        if not out and verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis"):
+        if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
         return out
