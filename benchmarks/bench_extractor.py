@@ -109,6 +109,16 @@ def counterfact_figures(engine, cases: list[dict]) -> dict:
     return {"summary": summary, "classes": rates}
 
 
+_STOP = frozenset("a an the my your his her their our of and to in on for with".split())
+
+
+def _objects_agree(annotated: str, ours: str) -> bool:
+    """Equal, or one's content words all among the other's ("red" / "red and silver")."""
+    a = {w for w in annotated.split() if w not in _STOP}
+    b = {w for w in ours.split() if w not in _STOP}
+    return bool(a and b) and (a <= b or b <= a)
+
+
 def persona_figures(extractor, nlp, limit: int | None = None) -> dict:
     """Subject and object agreement with Dialogue NLI annotations, and the ceiling."""
     rows = {}
@@ -135,8 +145,8 @@ def persona_figures(extractor, nlp, limit: int | None = None) -> dict:
         ceiling += in_text
         want_subject = "user" if subj == "i" else subj
         subject_ok += any(t.subject == want_subject for t in triples)
-        agree += any(t.subject == want_subject and (obj == t.object or f" {obj} " in
-                                                    f" {t.object} ") for t in triples)
+        agree += any(t.subject == want_subject and _objects_agree(obj, t.object)
+                     for t in triples)
     n = len(items)
     return {"sentences": n, "subject_agreement": subject_ok / n,
             "subject_and_object_agreement": agree / n, "ceiling": ceiling / n,
