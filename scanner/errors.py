@@ -9,7 +9,8 @@ message is meant for a person::
     ├── WeaviateUnavailable    the server could not be provisioned, started or reached
     │   └── DataDirectoryBusy  another process owns the embedded data directory
     ├── StoreWriteError        Weaviate rejected some writes (lists every failed object)
-    └── UnknownMemory          an id that is not in the store
+    ├── UnknownMemory          an id that is not in the store
+    └── SidecarError           the HTTP sidecar answered with an error (scanner.client)
 
 Each subclass takes typed arguments, builds its own message and keeps the arguments as
 attributes. Third-party errors are wrapped with ``raise ... from err``.
@@ -104,3 +105,24 @@ class UnknownMemory(ScannerError):
         self.user_id = user_id
         scope = f" for user {user_id!r}" if user_id else ""
         super().__init__(f"no memory with id {memory_id!r}{scope}")
+
+
+class SidecarError(ScannerError):
+    """The HTTP sidecar answered a request with an error (raised by :mod:`scanner.client`).
+
+    Attributes:
+        status: the HTTP status code (``0`` when no answer arrived at all).
+        code: the stable error code of the response body (``"validation_error"``,
+            ``"unauthorized"``, …; ``"unreachable"`` when no answer arrived).
+        detail: the body's human-readable message.
+        fields: ``(field path, message)`` for each invalid field of a 422 answer.
+    """
+
+    def __init__(self, status: int, code: str, detail: str,
+                 fields: Sequence[tuple[str, str]] = ()):
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.fields = list(fields)
+        super().__init__(f"sidecar answered {status} {code}: {detail}" if status
+                         else f"sidecar unreachable: {detail}")

@@ -5,6 +5,8 @@ Triples are extracted once at import and stored; scans of stored memories parse 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,19 +15,26 @@ from typing import Any
 
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
-from scanner.models import MemoryRecord, RejectedLine, ScanReport
+from scanner.errors import UnknownMemory
+from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
     STATUS_SUPERSEDED,
     ImportResult,
     MemoryStore,
     StoredMemory,
+    object_uuid,
+    tenant_name,
 )
 
 DEFAULT_LIMIT = 12
 """Hits per read-time scan (seed 004 searches with ``limit=12``)."""
 DEFAULT_ALPHA = 0.5
 """Hybrid weight: 0 = BM25 only, 1 = vector only; 0.5 weighs the two equally."""
+WRITE_CHECK_LIMIT = 1000
+"""Most stored memories a write-time check reads per user (those sharing the new keys)."""
+_RECORDED_MEMO = 100_000
+"""Verdicts remembered as already written, per process (oldest forgotten first)."""
 
 
 @dataclass
@@ -60,6 +69,10 @@ class HistoryEntry:
 class Service:
     """Store + engine + embedder.
 
+    Safe to share between threads (the HTTP sidecar's workers): reads run concurrently, writes
+    (imports, verdicts) hold :attr:`writes`, because import de-duplication and ``supersedes``
+    edges are check-then-write.
+
     Args:
         store: the Weaviate memory store (schema ensured on construction).
         engine: extraction and scan.
@@ -71,6 +84,8 @@ class Service:
         self.store = store
         self.engine = engine or Engine()
         self.embedder = embedder or Embedder()
+        self.writes = threading.RLock()
+        self._recorded: OrderedDict[tuple, None] = OrderedDict()
         self.store.ensure_schema()
 
     # -- import ---------------------------------------------------------------------------
@@ -78,6 +93,11 @@ class Service:
                        progress: Callable[[int], None] | None = None,
                        chunk: int = 512) -> ImportResult:
         """Extract, embed and store records in chunks (progress counts records)."""
+        with self.writes:
+            return self._import_records(records, progress=progress, chunk=chunk)
+
+    def _import_records(self, records: Sequence[MemoryRecord], *,
+                        progress: Callable[[int], None] | None, chunk: int) -> ImportResult:
         total = ImportResult()
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
@@ -102,6 +122,49 @@ class Service:
         records, rejected = read_jsonl(path)
         return self.import_records(records, **kwargs), rejected
 
+    def add_memories(self, records: Sequence[MemoryRecord], *, check: bool = False,
+                     check_limit: int = WRITE_CHECK_LIMIT
+                     ) -> tuple[ImportResult, ScanReport | None]:
+        """Store records and, with ``check``, scan them against their keys right away.
+
+        The write-time check reads back the new records (with the triples extracted at
+        import) and the stored memories of the same tenant whose ``keys`` share a
+        ``subject|relation`` with them, scans that set and writes the verdicts. Memories whose
+        subjects are only string-similar (``subject_unconfirmed``) share no key and are left
+        to the batch scan.
+
+        Args:
+            records: the memories (any users; each goes to its own tenant).
+            check: run the write-time check.
+            check_limit: most stored memories read per user for the check.
+
+        Returns:
+            The import result, and the report over the checked memories (``None`` without
+            ``check``).
+
+        Raises:
+            WeaviateUnavailable: the store does not answer.
+            UnknownMemory: a verdict names a memory that vanished meanwhile.
+        """
+        with self.writes:
+            result = self.import_records(records)
+            if not check:
+                return result, None
+            by_user: dict[str, list[str]] = {}
+            for r in records:
+                by_user.setdefault(r.user_id, []).append(object_uuid(r.user_id, r.id))
+            reports = []
+            for user_id in sorted(by_user):
+                new = list(self.store.iterate_by_uuid(user_id, by_user[user_id]))
+                keys = sorted({f"{t.subject}|{t.relation}" for m in new for t in m.triples})
+                related = {m.record.id: m
+                           for m in self.store.sharing_keys(user_id, keys, limit=check_limit)}
+                related.update((m.record.id, m) for m in new)
+                report = self._scan_stored([related[k] for k in sorted(related)])
+                self._record_verdicts(user_id, report.conflicts)
+                reports.append(report)
+            return result, merge_reports(reports)
+
     # -- scans ----------------------------------------------------------------------------
     def scan(self, user_id: str, query: str, *, group: str | None = None,
              properties: Mapping[str, str] | None = None, limit: int = DEFAULT_LIMIT,
@@ -122,7 +185,7 @@ class Service:
                                          properties=properties, limit=limit, alpha=alpha)
         report = self._scan_stored(hits)
         if apply and report.conflicts:
-            self.store.apply_conflicts(user_id, report.conflicts)
+            self._record_verdicts(user_id, report.conflicts)
         return ReadTimeScan(report=report, hits=hits)
 
     def batch_scan(self, user_id: str | None = None, *,
@@ -134,11 +197,31 @@ class Service:
             memories = list(self.store.iterate(uid))
             report = self._scan_stored(memories)
             if report.conflicts:
-                self.store.apply_conflicts(uid, report.conflicts)
+                self._record_verdicts(uid, report.conflicts)
             reports.append(report)
             if progress:
                 progress(len(memories))
         return merge_reports(reports)
+
+    def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
+        """Write verdicts not yet written by this process (edges and status, under
+        :attr:`writes`); returns the number of new ``supersedes`` edges.
+
+        Writing is idempotent and a memory's status only moves away from ``active``, so a
+        verdict this process already wrote is skipped: a read-time scan that meets known
+        conflicts costs no write round trips.
+        """
+        todo = [c for c in conflicts if c.verdict != "possible"
+                and _verdict_id(user_id, c) not in self._recorded]
+        if not todo:
+            return 0
+        with self.writes:
+            added = self.store.apply_conflicts(user_id, todo)
+            for c in todo:
+                self._recorded[_verdict_id(user_id, c)] = None
+            while len(self._recorded) > _RECORDED_MEMO:
+                self._recorded.popitem(last=False)
+        return added
 
     def _scan_stored(self, memories: Sequence[StoredMemory]) -> ScanReport:
         report = self.engine.scan([m.record for m in memories], [m.triples for m in memories])
@@ -158,6 +241,8 @@ class Service:
         Raises:
             UnknownMemory: the id is not stored (for that user).
         """
+        if user_id is not None and tenant_name(user_id) not in self.store.tenants():
+            raise UnknownMemory(memory_id, user_id)
         user_id = user_id or self.store.find_user(memory_id)
         seen: dict[str, HistoryEntry] = {}
         uuid_to_id: dict[str, str] = {}
@@ -185,6 +270,11 @@ class Service:
         for mem in self.store.iterate_by_uuid(user_id, list(uuids)):
             out.append(mem.record.id)
         return out
+
+
+def _verdict_id(user_id: str, c: Conflict) -> tuple:
+    """What a verdict writes, as a hashable value (two equal ids write the same)."""
+    return (user_id, tuple(c.members), c.verdict, c.winner, tuple(c.superseded), c.rule)
 
 
 def _entry(mem: StoredMemory) -> HistoryEntry:

@@ -366,6 +366,33 @@ class MemoryStore:
                                return_metadata=MetadataQuery(score=True))
         return [self._to_memory(o) for o in res.objects]
 
+    def sharing_keys(self, user_id: str, keys: Sequence[str], *,
+                     limit: int = 1000) -> list[StoredMemory]:
+        """Memories of one tenant whose stored ``keys`` include any of ``keys``.
+
+        Args:
+            user_id: the tenant to read; nothing outside it is visible.
+            keys: ``"subject|relation"`` strings, as stored at import (``FIELD``
+                tokenization, so ``ContainsAny`` matches whole keys).
+            limit: most memories returned (the server's default cap is 10,000,
+                ``QUERY_MAXIMUM_RESULTS``).
+
+        Returns:
+            The matching memories, in no particular order; ``[]`` for no keys or no tenant.
+        """
+        if not keys or tenant_name(user_id) not in set(self.tenants()):
+            return []
+        res = self._tenant(user_id).query.fetch_objects(
+            filters=Filter.by_property("keys").contains_any(list(keys)), limit=limit)
+        return [self._to_memory(o) for o in res.objects]
+
+    def ready(self) -> bool:
+        """Whether the server answers ``/v1/.well-known/ready`` (never raises)."""
+        try:
+            return bool(self.client.is_ready())
+        except Exception:  # noqa: BLE001 - any failure to answer means "not ready"
+            return False
+
     def iterate(self, user_id: str, *, cache_size: int = 1000) -> Iterator[StoredMemory]:
         """Every memory of one tenant, streamed with the cursor API (no filters allowed)."""
         if tenant_name(user_id) not in set(self.tenants()):

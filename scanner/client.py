@@ -1,0 +1,184 @@
+"""A small Python client of the HTTP sidecar (:mod:`scanner.api`), on httpx.
+
+An agent calls it in two lines before it answers::
+
+    from scanner.client import Contrascan
+    report = Contrascan("http://127.0.0.1:8765").scan("potter-1", "preferred glaze")
+
+``report.cite`` are the memories safe to use as current, ``report.withhold`` the superseded
+ones, ``report.unresolved`` the members of pairs nobody may present as settled (SPEC §5), and
+``report.hits`` the search hits with their scores. The API key, when the server wants one,
+comes from ``$CONTRASCAN_API_KEY`` unless passed. Every error answer becomes a
+:class:`~scanner.errors.SidecarError` carrying the server's stable ``code``.
+
+Importing this module loads httpx, pydantic and the wire models only (no Weaviate, spaCy or
+torch).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+from scanner.api import (
+    API_KEY_ENV,
+    API_KEY_HEADER,
+    DEFAULT_ALPHA,
+    DEFAULT_LIMIT,
+    DEFAULT_PORT,
+    AddMemoriesResponse,
+    BatchScanJob,
+    HistoryResponse,
+    ScanResponse,
+)
+from scanner.errors import SidecarError
+from scanner.models import MemoryRecord
+
+DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}"
+"""Where ``contrascan serve`` listens by default."""
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+class Contrascan:
+    """Client of one sidecar.
+
+    Args:
+        base_url: the sidecar, e.g. ``"http://127.0.0.1:8765"``.
+        api_key: sent as ``X-API-Key``; default ``$CONTRASCAN_API_KEY`` (unset = none).
+        timeout_s: per-request timeout, seconds.
+        http: an ``httpx.Client`` to use instead of a new one (e.g. Starlette's
+            ``TestClient``, which is one); ``base_url`` is then ignored and the caller
+            closes it.
+
+    Usable as a context manager; :meth:`close` closes the connection pool it created.
+    """
+
+    def __init__(self, base_url: str = DEFAULT_URL, *, api_key: str | None = None,
+                 timeout_s: float = 10.0, http: httpx.Client | None = None):
+        key = api_key if api_key is not None else os.environ.get(API_KEY_ENV) or None
+        self._headers = {API_KEY_HEADER: key} if key else {}
+        self._owned = http is None
+        self._http = http if http is not None else httpx.Client(base_url=base_url,
+                                                                timeout=timeout_s)
+
+    def __enter__(self) -> Contrascan:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection pool (only one this client created)."""
+        if self._owned:
+            self._http.close()
+
+    # -- calls ----------------------------------------------------------------------------
+    def scan(self, user_id: str, query: str, *, group: str | None = None,
+             properties: Mapping[str, str] | None = None, limit: int = DEFAULT_LIMIT,
+             alpha: float = DEFAULT_ALPHA, apply: bool = True) -> ScanResponse:
+        """Read-time scan (``POST /v1/scan``) before answering ``query``.
+
+        Args:
+            user_id: the scope's user (the only tenant searched).
+            query: what the agent is about to answer.
+            group, properties: the rest of the scope (filters inside the tenant).
+            limit: hits to scan (k); alpha: hybrid weight, 0 = BM25 only, 1 = vector only.
+            apply: let the sidecar record the verdicts (supersedes edges, status).
+
+        Returns:
+            The SPEC §5 report plus ``hits`` (best first, with fused scores in [0, 1]).
+
+        Raises:
+            SidecarError: the sidecar answered with an error, or did not answer.
+        """
+        body = {"user_id": user_id, "query": query, "group": group,
+                "properties": dict(properties or {}), "limit": limit, "alpha": alpha,
+                "apply": apply}
+        return self._call("POST", "/v1/scan", ScanResponse, json=body)
+
+    def add(self, records: Iterable[MemoryRecord | Mapping[str, Any]], *,
+            user_id: str | None = None, check: bool = False) -> AddMemoriesResponse:
+        """Store records of one user (``POST /v1/memories``); ids already stored stay as
+        they are.
+
+        Args:
+            records: SPEC §4 records (models or plain dicts), all of one user.
+            user_id: the tenant written; default the first record's ``user_id``.
+            check: scan the new records against stored memories sharing their keys and
+                return that report (write-time check).
+
+        Raises:
+            SidecarError: e.g. ``validation_error`` (422, naming the field) or
+                ``store_write_failed`` (502; posting the same records again is safe).
+        """
+        items = [r.model_dump(mode="json") if isinstance(r, BaseModel) else dict(r)
+                 for r in records]
+        if user_id is None:
+            user_id = str(items[0].get("user_id", "")) if items else ""
+        body = {"user_id": user_id, "records": items, "check": check}
+        return self._call("POST", "/v1/memories", AddMemoriesResponse, json=body)
+
+    def start_batch_scan(self, user_id: str) -> BatchScanJob:
+        """Start a batch scan of one tenant (``POST /v1/batch-scans``); returns the job."""
+        return self._call("POST", "/v1/batch-scans", BatchScanJob, json={"user_id": user_id})
+
+    def batch_scan_job(self, job_id: str, user_id: str) -> BatchScanJob:
+        """A job's progress and, once ``done``, its report."""
+        return self._call("GET", f"/v1/batch-scans/{job_id}", BatchScanJob,
+                          params={"user_id": user_id})
+
+    def batch_scan(self, user_id: str, *, poll_s: float = 0.5,
+                   timeout_s: float = 3600.0) -> BatchScanJob:
+        """Start a batch scan and wait for it to end (``done`` or ``failed``).
+
+        Raises:
+            SidecarError: an error answer, or ``timeout`` after ``timeout_s`` seconds (the
+                job keeps running in the server).
+        """
+        job = self.start_batch_scan(user_id)
+        deadline = time.monotonic() + timeout_s
+        while job.status in ("queued", "running"):
+            if time.monotonic() > deadline:
+                raise SidecarError(0, "timeout", f"batch scan {job.id} still {job.status} "
+                                                 f"after {timeout_s:.0f} s")
+            time.sleep(poll_s)
+            job = self.batch_scan_job(job.id, user_id)
+        return job
+
+    def history(self, memory_id: str, user_id: str) -> HistoryResponse:
+        """The supersedes chain through a memory (``GET /v1/memories/{id}/history``)."""
+        return self._call("GET", f"/v1/memories/{quote(memory_id, safe='')}/history",
+                          HistoryResponse, params={"user_id": user_id})
+
+    def ready(self) -> bool:
+        """Whether the sidecar and its Weaviate answer (``GET /healthz``); never raises."""
+        try:
+            return self._http.get("/healthz").status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    # -- plumbing -------------------------------------------------------------------------
+    def _call(self, method: str, path: str, model: type[_Model], **kwargs: Any) -> _Model:
+        try:
+            response = self._http.request(method, path, headers=self._headers, **kwargs)
+        except httpx.HTTPError as err:
+            raise SidecarError(0, "unreachable", f"{type(err).__name__}: {err}") from err
+        if response.is_success:
+            return model.model_validate_json(response.content)
+        raise _error(response)
+
+
+def _error(response: httpx.Response) -> SidecarError:
+    try:
+        detail = response.json()["error"]
+        return SidecarError(response.status_code, str(detail["code"]), str(detail["message"]),
+                            [(f["field"], f["message"]) for f in detail.get("fields", [])])
+    except (ValueError, KeyError, TypeError):
+        return SidecarError(response.status_code, "http_error", response.text[:200])
