@@ -60,6 +60,8 @@ _UNRESOLVED_PRONOUNS = {
 }
 _STOP_ASPECT = {"stop", "quit", "cease", "give up", "discontinue", "abandon"}
 _START_ASPECT = {"start", "begin", "continue", "keep", "resume", "take up"}
+_FORGET = {"forget", "fail", "neglect", "omit"}
+_REMEMBER = {"remember", "make sure", "ensure", "try"}
 _LIKE_VERBS = {"like", "love", "enjoy", "hate", "dislike", "prefer", "adore", "detest"}
 _NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", "case", "det",
                       "predet", "npadvmod", "advmod", "flat"}
@@ -85,7 +87,8 @@ def _is_time(token: Token) -> bool:
     """
     low = token.lower_
     return bool(_YEAR.match(low) or _ISO_DATE.match(low) or low in _TIME_WORDS
-                or token.lemma_.lower() in _TIME_WORDS)
+                or token.lemma_.lower() in _TIME_WORDS
+                or (low.endswith("s") and low[:-1] in _TIME_WORDS))
 _VERB_FORMS: dict[str, str] = {}
 
 
@@ -168,6 +171,15 @@ def _surface(tokens: list[Token]) -> str:
         return ""
     doc = tokens[0].doc
     return doc[tokens[0].i: tokens[-1].i + 1].text
+
+
+def _imperative(verb: Token) -> bool:
+    """A root verb in base form with no subject, first in its sentence but for auxiliaries,
+    negation and adverbs ("Do not forget to …", "Always use tabs")."""
+    if verb.dep_ != "ROOT" or verb.tag_ not in ("VB", "VBP"):
+        return False
+    return all(t.dep_ in ("aux", "neg", "advmod", "punct") for t in verb.sent
+               if t.i < verb.i)
 
 
 def _age(token: Token) -> str | None:
@@ -543,7 +555,9 @@ class TripleExtractor:
             if child.dep_ == "prep":
                 for pobj in child.children:
                     if pobj.dep_ == "pobj" and _is_time(pobj):
-                        quals.append(("time", _phrase(pobj.subtree)))
+                        words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
+                                 for w in _phrase(pobj.subtree).split()]
+                        quals.append(("time", " ".join(words)))
         return quals
 
     def _copula(self, cop: Token) -> list[Triple]:
@@ -634,6 +648,17 @@ class TripleExtractor:
         agent = next((c for c in agent_prep.children if c.dep_ == "pobj"), None) \
             if agent_prep is not None else None
         out: list[Triple] = []
+        passive_phrase = f"be {verb.lower_} by"
+        if agent is not None and passive_phrase in self.table.synonyms:
+            # "I am employed by Acme" keeps its patient as subject: (user, work at, acme)
+            subject = self._entity(patient)
+            if subject is None:
+                return []
+            for obj in self._objects(agent):
+                value, surface = self._value(obj)
+                out.append(self._make(subject, passive_phrase, value, surface, negated=neg,
+                                      clause=verb, rule="passive", qualifiers=times))
+            return out
         if agent is not None:
             subject = self._entity(agent)
             if subject is None:
@@ -671,9 +696,12 @@ class TripleExtractor:
         inherited = subject is not None
         if subject is None:
             subj = self._subject_token(verb)
-            if subj is None:
+            if subj is None and _imperative(verb):
+                subject = USER  # an instruction is the user's own rule: "Always use tabs."
+            elif subj is None:
                 return []
-            subject = self._entity(subj)
+            else:
+                subject = self._entity(subj)
             if subject is None:
                 return []
         neg = negated != _negated(verb)
@@ -683,6 +711,11 @@ class TripleExtractor:
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
             return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
+        if xcomp is not None and base in _FORGET and neg:
+            # "do not forget to use X" affirms "use X": the negation is only mentioned
+            return self._active(xcomp, subject=subject, negated=False)
+        if xcomp is not None and base in _REMEMBER:
+            return self._active(xcomp, subject=subject, negated=neg)
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
         out: list[Triple] = []

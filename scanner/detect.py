@@ -37,6 +37,7 @@ class Stance:
     shown: Mapping[str, str]
     place: str | None
     attribute: bool
+    time: str | None = None
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -69,12 +70,14 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
     for item in assertions:
         slot = per.setdefault(item.record.id, {"record": item.record, "asserted": set(),
                                                "denied": set(), "shown": {}, "places": set(),
-                                               "attribute": False})
+                                               "times": set(), "attribute": False})
         t = item.triple
         (slot["denied"] if t.negated else slot["asserted"]).add(t.object)
         slot["shown"].setdefault(t.object, _shown(t))
         if t.qualifier("place"):
             slot["places"].add(t.qualifier("place"))
+        if t.qualifier("time"):
+            slot["times"].add(t.qualifier("time"))
         slot["attribute"] = slot["attribute"] or t.rule in ("attribute", "key_value")
     out = []
     for rid in sorted(per):
@@ -82,7 +85,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
         out.append(Stance(record=s["record"], asserted=frozenset(s["asserted"]),
                           denied=frozenset(s["denied"]), shown=s["shown"],
                           place=min(s["places"]) if len(s["places"]) == 1 else None,
-                          attribute=s["attribute"]))
+                          attribute=s["attribute"],
+                          time=min(s["times"]) if len(s["times"]) == 1 else None))
     return out
 
 
@@ -91,8 +95,10 @@ def _shown(triple: Triple) -> str:
 
 
 def _comparable(a: Stance, b: Stance) -> bool:
-    """Statements about two different places ("on rack 4" / "on rack 5") never conflict."""
-    return a.place is None or b.place is None or a.place == b.place
+    """Statements about two different places ("on rack 4" / "on rack 5") or two different
+    times ("on Fridays" / "on Mondays") never conflict."""
+    return all(x is None or y is None or x == y
+               for x, y in ((a.place, b.place), (a.time, b.time)))
 
 
 def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: RelationTable,

@@ -66,11 +66,13 @@ TABLE = [
     ("Knitting is my passion.", [(U, "passion", "knitting", False)]),
     ("Celadon is my preferred glaze.", [(U, "preferred glaze", "celadon", False)]),
     ("i like to go hiking in the mornings.", [(U, "like", "hike", False)]),
+    ("I am employed by the US Postal Service.", [(U, "work at", "us postal service", False)]),
     # a mention of negation that does not deny the fact (issue "Triples that survive
     # paraphrase")
-    pytest.param("Do not forget to use celadon.", [(U, "use", "celadon", False)],
-                 marks=pytest.mark.xfail(strict=True, reason="imperatives with 'do not "
-                                         "forget to' are not yet read as affirming the verb")),
+    ("Do not forget to use celadon.", [(U, "use", "celadon", False)]),
+    ("Always use tabs.", [(U, "use", "tab", False)]),
+    ("Remember to water the plants.", [(U, "water", "plant", False)]),
+    ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
 ]
 
 
@@ -87,6 +89,11 @@ def test_sentence_to_triples(extractor, sentence, expected):
 ])
 def test_unresolved_pronouns_give_no_triples(extractor, sentence):
     assert extractor.extract(sentence) == []
+
+
+def test_time_phrases_become_qualifiers(extractor):
+    (triple,) = extractor.extract("Never deploy on Fridays.")
+    assert triple.qualifier("time") == "friday"
 
 
 def test_triples_carry_span_and_roundtrip(extractor):
