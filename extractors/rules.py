@@ -173,6 +173,32 @@ def _surface(tokens: list[Token]) -> str:
     return doc[tokens[0].i: tokens[-1].i + 1].text
 
 
+_EXCEPT = {"except", "excluding", "unless", "save"}
+
+
+def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
+    """Attach an ``except`` qualifier to the triples of a sentence that states an exception
+    ("… within 30 days, except for enterprise plans"), so the rule with the exception stays
+    distinct from the rule without it."""
+    spans = {}
+    for sent in doc.sents:
+        words = [t for t in sent if t.lower_ in _EXCEPT and t.dep_ in ("prep", "mark", "cc")]
+        if words:
+            tail = [t for w in words for t in w.subtree if t.i != w.i and t.dep_ != "det"
+                    and t.pos_ != "PUNCT" and t.lower_ not in ("for", "of")]
+            spans[(sent.start_char, sent.end_char)] = " ".join(_word(t) for t in tail)
+    if not spans:
+        return triples
+    out = []
+    for t in triples:
+        exception = spans.get((t.start, t.end))
+        if exception:
+            quals = tuple(sorted(set(t.qualifiers) | {("except", exception)}))
+            t = Triple(**{**t.to_dict(), "qualifiers": quals})
+        out.append(t)
+    return out
+
+
 def _imperative(verb: Token) -> bool:
     """A root verb in base form with no subject, first in its sentence but for auxiliaries,
     negation and adverbs ("Do not forget to …", "Always use tabs")."""
@@ -287,7 +313,7 @@ class TripleExtractor:
         if self.patterns:
             found.extend(self._pattern_triples(doc))
         found.extend(self._rule_triples(doc))
-        return self._unique(found)
+        return self._unique(_with_exceptions(doc, found))
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []

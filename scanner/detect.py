@@ -208,7 +208,7 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
         parent.setdefault(record.id, record.id)
         scope = record.scope()
         sigs = [("text", scope, normalised_text(record.text))]
-        facts = frozenset(t.fact for t in triples)
+        facts = frozenset(t.fact + (t.qualifier("except"),) for t in triples)
         if facts:
             sigs.append(("facts", scope, facts))
         for sig in sigs:
