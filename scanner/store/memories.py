@@ -351,8 +351,25 @@ class MemoryStore:
         Returns:
             Hits best first, each with its fused ``score`` in [0, 1].
         """
-        if tenant_name(user_id) not in set(self.tenants()):
+        if not self.has_tenant(user_id):
             return []
+        res = self.hybrid_query(user_id, query, vector, group=group, properties=properties,
+                                limit=limit, alpha=alpha)
+        return [self._to_memory(o) for o in res.objects]
+
+    def hybrid_query(self, user_id: str, query: str, vector: np.ndarray, *,
+                     group: str | None = None, properties: Mapping[str, str] | None = None,
+                     limit: int = 12, alpha: float = 0.5) -> Any:
+        """The bare Weaviate query behind :meth:`hybrid_search`: same tenant, filters,
+        fusion and ``limit``, no tenant check and no conversion of the results (the
+        sidecar's benchmark times it as the baseline).
+
+        Returns:
+            The client's query result (``.objects`` best first, ``metadata.score`` set).
+
+        Raises:
+            weaviate.exceptions.WeaviateQueryError: the tenant does not exist.
+        """
         col = self._tenant(user_id)
         filters = []
         if group is not None:
@@ -360,11 +377,22 @@ class MemoryStore:
         if properties:
             filters.append(Filter.by_property("scope_properties").contains_all(
                 _properties_array(properties)))
-        res = col.query.hybrid(query=query, vector=vector.tolist(), alpha=alpha, limit=limit,
-                               query_properties=["text"], fusion_type=HybridFusion.RELATIVE_SCORE,
-                               filters=Filter.all_of(filters) if filters else None,
-                               return_metadata=MetadataQuery(score=True))
-        return [self._to_memory(o) for o in res.objects]
+        return col.query.hybrid(query=query, vector=vector.tolist(), alpha=alpha, limit=limit,
+                                query_properties=["text"],
+                                fusion_type=HybridFusion.RELATIVE_SCORE,
+                                filters=Filter.all_of(filters) if filters else None,
+                                return_metadata=MetadataQuery(score=True))
+
+    def has_tenant(self, user_id: str) -> bool:
+        """Whether ``user_id``'s tenant exists. A tenant once seen is remembered (nothing is
+        ever deleted), so a read-time scan of a known user costs no tenant listing."""
+        name = tenant_name(user_id)
+        if name in self._known_tenants:
+            return True
+        if name in set(self.tenants()):
+            self._known_tenants.add(name)
+            return True
+        return False
 
     def sharing_keys(self, user_id: str, keys: Sequence[str], *,
                      limit: int = 1000) -> list[StoredMemory]:
