@@ -1,42 +1,17 @@
-"""The sidecar's operations over a real store: import, read-time scan, batch scan, history,
-statistics.
+"""The sidecar's operations over a real store: import, read-time scan, batch scan, history.
 
 Triples are extracted once at import and stored; scans of stored memories parse nothing.
-Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.ledger`,
-:mod:`scanner.store.ledger`), which history and statistics read back.
 """
 
 from __future__ import annotations
 
 import threading
-import time
-import uuid as uuidlib
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
-
-from scanner import metrics
-from scanner.detect import normalised_text
-from scanner.keys import group_by_key, near_key_pairs
-from scanner.ledger import (
-    CONFLICT_TYPES,
-    LedgerEntry,
-    Stats,
-    compute_stats,
-    conflict_entry_id,
-    entries_for,
-    import_entry,
-    narrate,
-    read_scans_entry,
-    reconcile_settled,
-    verdict_effects,
-)
-from scanner.scan import build_report
-from scanner.store.ledger import LedgerStore, LedgerWrite
 
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
@@ -44,9 +19,7 @@ from scanner.errors import UnknownMemory
 from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
-    STATUS_ACTIVE,
     STATUS_SUPERSEDED,
-    AppliedEffects,
     ImportResult,
     MemoryStore,
     StoredMemory,
@@ -87,68 +60,10 @@ class HistoryEntry:
     retired_rule: str | None
     supersedes: list[str] = field(default_factory=list)
     superseded_by: list[str] = field(default_factory=list)
-    retired_by: str | None = None
-    """The memory whose verdict retired this one (a winner, or a settling re-observation)."""
-    ledger: list[str] = field(default_factory=list)
-    """Ids of the ledger entries that concern this memory."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return dict(self.__dict__)
-
-
-@dataclass
-class History:
-    """What changed around one memory, and why: the chain and the ledger (issue 4).
-
-    Attributes:
-        chain: the memories linked to ``memory_id`` by ``supersedes`` edges or by ledger
-            entries (an epoch-change partner, a quarantined partner, a settler), oldest
-            observation first; each with value, source, source class, epoch, observed_at,
-            status and the rule that retired it.
-        ledger: the entries about those memories, in the order they arose.
-        story: one line per memory and per entry, readable without anything else.
-    """
-
-    memory_id: str
-    user_id: str
-    chain: list[HistoryEntry]
-    ledger: list[LedgerEntry]
-    story: list[str]
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """Plain JSON types."""
-        return {"memory_id": self.memory_id, "user_id": self.user_id,
-                "chain": [e.to_dict() for e in self.chain],
-                "ledger": [e.to_json_dict() for e in self.ledger], "story": self.story}
-
-
-@dataclass
-class TenantScan:
-    """One tenant of a batch scan: counts, writes, time, and the report when kept."""
-
-    user_id: str
-    scanned: int
-    conflicts: int
-    by_verdict: dict[str, int]
-    applied: AppliedEffects
-    ledger: LedgerWrite
-    seconds: float
-    report: ScanReport | None = None
-
-
-@dataclass
-class BatchScanResult:
-    """A batch scan over one or more tenants."""
-
-    tenants: list[TenantScan]
-    seconds: float
-    report: ScanReport | None = None
-
-    @property
-    def scanned(self) -> int:
-        """Memories scanned over all tenants."""
-        return sum(t.scanned for t in self.tenants)
 
 
 class Service:
@@ -162,30 +77,16 @@ class Service:
         store: the Weaviate memory store (schema ensured on construction).
         engine: extraction and scan.
         embedder: sentence embeddings for vectors and queries.
-        ledger: the ledger store (default: ``<memory collection>Ledger`` on the same client).
     """
 
-    stats_flush_seconds: float = 5.0
-    """Least seconds between two writes of this process's read-time scan tally per user."""
-
     def __init__(self, store: MemoryStore, engine: Engine | None = None,
-                 embedder: Embedder | None = None, ledger: LedgerStore | None = None):
+                 embedder: Embedder | None = None):
         self.store = store
         self.engine = engine or Engine()
         self.embedder = embedder or Embedder()
         self.writes = threading.RLock()
         self._recorded: OrderedDict[tuple, None] = OrderedDict()
         self.store.ensure_schema()
-        self.ledger = ledger or LedgerStore(store.client, store.name)
-        self.ledger.ensure_schema()
-        self._ledger_memo: OrderedDict[tuple[str, str], None] = OrderedDict()
-        self._settled_memo: dict[tuple[str, str], LedgerEntry] = {}
-        self._tally_lock = threading.Lock()
-        self._tally: dict[str, list[int]] = {}
-        self._tally_flushed: dict[str, float] = {}
-        self._token = uuidlib.uuid4().hex
-        self._started_at = datetime.now(timezone.utc)
-        self._open_checked: dict[tuple[str, str], float] = {}
 
     # -- import ---------------------------------------------------------------------------
     def import_records(self, records: Sequence[MemoryRecord], *,
@@ -198,8 +99,6 @@ class Service:
     def _import_records(self, records: Sequence[MemoryRecord], *,
                         progress: Callable[[int], None] | None, chunk: int) -> ImportResult:
         total = ImportResult()
-        imported_at = datetime.now(timezone.utc)  # one import, one time stamp (statistics)
-        per_user: dict[str, list[int]] = {}  # user -> [written, unchanged, failed]
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             stored = self.store.stored_ids(part)
@@ -211,27 +110,11 @@ class Service:
                 continue
             triples = self.engine.extract(part)
             vectors = self.embedder.encode([r.text for r in part])
-            res = self.store.import_memories(part, triples, vectors, progress=progress,
-                                             imported_at=imported_at)
+            res = self.store.import_memories(part, triples, vectors, progress=progress)
             total.written += res.written
             total.unchanged += res.unchanged
             total.failures.extend(res.failures)
-            failed = {mid for mid, _ in res.failures}
-            for r in part:
-                counts = per_user.setdefault(r.user_id, [0, 0, 0])
-                counts[2 if r.id in failed else 0] += 1
-        self._record_imports(imported_at, per_user)
         return total
-
-    def _record_imports(self, imported_at: datetime,
-                        per_user: Mapping[str, Sequence[int]]) -> None:
-        """One ``import`` ledger entry per tenant that received memories."""
-        for user_id in sorted(per_user):
-            written, unchanged, failed = per_user[user_id]
-            if written:
-                self.ledger.write(user_id, [import_entry(
-                    user_id, imported_at, written=written, unchanged=unchanged,
-                    failed=failed)])
 
     def import_file(self, path: str | Path, **kwargs: Any
                     ) -> tuple[ImportResult, list[RejectedLine]]:
@@ -295,121 +178,15 @@ class Service:
             query: what the agent is about to answer.
             group, properties: the rest of the scope.
             limit: hits to scan; alpha: hybrid weight (0 BM25 … 1 vector).
-            apply: write the verdicts to the store (edges, status, ledger entries) and count
-                the scan in this process's read-time tally.
-
-        Pairs the ledger already records as settled by a re-observation stay settled when the
-        settling record is not among the hits.
+            apply: write the verdicts to the store (edges and status).
         """
         vector = self.embedder.encode([query])[0]
         hits = self.store.hybrid_search(user_id, query, vector, group=group,
                                          properties=properties, limit=limit, alpha=alpha)
         report = self._scan_stored(hits)
-        if report.conflicts:
-            report = self._with_ledger_settlements(user_id, hits, report)
         if apply and report.conflicts:
             self._record_verdicts(user_id, report.conflicts)
-            self._record_ledger(user_id, report)
-        metrics.PROCESS.observe_scan("read_time", report)
-        if apply:
-            self._count_read_scan(user_id, report)
         return ReadTimeScan(report=report, hits=hits)
-
-    _OPEN_RECHECK_S = 30.0
-    """Seconds an open ledger entry is trusted before a read-time scan asks the ledger again."""
-
-    def _with_ledger_settlements(self, user_id: str, hits: Sequence[StoredMemory],
-                                 report: ScanReport) -> ScanReport:
-        """The report with open pairs settled where the ledger says they are."""
-        open_pairs = [c for c in report.conflicts
-                      if c.verdict in ("quarantined", "epoch_change") and not c.settled_by]
-        if not open_pairs:
-            return report
-        now = time.monotonic()
-        stored: dict[str, LedgerEntry] = {}
-        unknown = []
-        for c in open_pairs:
-            eid = conflict_entry_id(user_id, c)
-            cached = self._settled_memo.get((user_id, eid))
-            if cached is not None:
-                stored[eid] = cached
-                if cached.settled_by:
-                    done = self._settled_memo.get((user_id, cached.settled_by))
-                    if done is not None:
-                        stored[done.entry_id] = done
-            elif now - self._open_checked.get((user_id, eid), -1e9) > self._OPEN_RECHECK_S:
-                unknown.append(eid)
-        if unknown:
-            found = self.ledger.fetch(user_id, unknown)
-            wanted = sorted({e.settled_by for e in found.values()
-                             if e.status == "settled" and e.settled_by})
-            found.update(self.ledger.fetch(user_id, wanted))
-            for eid in unknown:
-                entry = found.get(eid)
-                if entry is not None and entry.status == "settled" and entry.settled_by \
-                        and entry.settled_by in found:
-                    self._settled_memo[(user_id, eid)] = entry  # settled stays settled
-                    self._settled_memo[(user_id, entry.settled_by)] = found[entry.settled_by]
-                else:
-                    self._open_checked[(user_id, eid)] = now
-            stored.update(found)
-        conflicts = reconcile_settled(user_id, report.conflicts, stored)
-        if conflicts == report.conflicts:
-            return report
-        rebuilt = build_report([h.record for h in hits], {tuple(c.members): c for c in conflicts},
-                               report.events, report.duplicates, report.rejected)
-        retired = {h.record.id for h in hits if h.status == STATUS_SUPERSEDED}
-        withhold = set(rebuilt.withhold) | retired
-        return rebuilt.model_copy(update={
-            "withhold": sorted(withhold), "cite": sorted(set(rebuilt.cite) - withhold),
-            "unresolved": sorted(set(rebuilt.unresolved) - withhold)})
-
-    def _record_ledger(self, user_id: str, report: ScanReport) -> LedgerWrite:
-        """Write the ledger entries of a report's conflicts unless this process already wrote
-        each one as it is (entry id and digest)."""
-        entries = entries_for(user_id, report.conflicts, report.events)
-        keys = [(e.entry_id, e.digest()) for e in entries]
-        if not keys or all(k in self._ledger_memo for k in keys):
-            return LedgerWrite(unchanged=len(keys))
-        with self.writes:
-            result = self.ledger.write(user_id, entries)
-            for k in keys:
-                self._ledger_memo[k] = None
-                self._ledger_memo.move_to_end(k)
-            while len(self._ledger_memo) > _RECORDED_MEMO:
-                self._ledger_memo.popitem(last=False)
-        metrics.PROCESS.observe_writes(entries=result.by_type)
-        return result
-
-    def _count_read_scan(self, user_id: str, report: ScanReport) -> None:
-        """Count a read-time scan in this process's tally and write the tally when due."""
-        incompatible = any(c.verdict != "possible" for c in report.conflicts)
-        with self._tally_lock:
-            counts = self._tally.setdefault(user_id, [0, 0])
-            counts[0] += 1
-            counts[1] += int(incompatible)
-            due = time.monotonic() - self._tally_flushed.get(user_id, -1e9) \
-                >= self.stats_flush_seconds
-        if due:
-            self.flush_stats(user_id)
-
-    def flush_stats(self, user_id: str | None = None) -> None:
-        """Write this process's read-time scan tally (one ledger entry per user and process,
-        so processes never race on a shared counter)."""
-        with self._tally_lock:
-            users = [user_id] if user_id else sorted(self._tally)
-            for uid in users:
-                counts = self._tally.get(uid)
-                if not counts:
-                    continue
-                self.ledger.write(uid, [read_scans_entry(
-                    uid, self._token, scans=counts[0], with_conflict=counts[1],
-                    started_at=self._started_at)])
-                self._tally_flushed[uid] = time.monotonic()
-
-    def close(self) -> None:
-        """Write what is pending (the read-time scan tally). The client stays open."""
-        self.flush_stats()
 
     def batch_scan(self, user_id: str | None = None, *,
                    progress: Callable[[int], None] | None = None) -> ScanReport:
