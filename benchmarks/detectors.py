@@ -1,0 +1,181 @@
+"""The detectors compared on the same pairs.
+
+* :func:`cosine_scores`: cosine similarity of the product's sentence embeddings
+  (:class:`scanner.embeddings.Embedder`, all-MiniLM-L6-v2 by default), in [-1, 1];
+* :func:`jaccard_scores`: token-set Jaccard similarity, in [0, 1], the trivial lexical baseline;
+* :func:`retrieval_scores` (in :mod:`scanner.store.bench_index`): BM25 and hybrid scores from
+  a real Weaviate;
+* :class:`StructuralDetector`: contrascan's own detector, through the code path of
+  ``contrascan scan-file`` (:meth:`scanner.engine.Engine.scan`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+
+from benchmarks.pairs import Pair
+from scanner.engine import Engine
+from scanner.models import MemoryRecord, ScanReport
+
+FLAGGED = "flagged"
+POSSIBLE = "possible"
+DUPLICATE = "duplicate"
+NONE = "none"
+OUTCOME_SCORES = {FLAGGED: 1.0, POSSIBLE: 0.5, DUPLICATE: 0.0, NONE: 0.0}
+"""Structural outcome -> score: a conflict with a verdict other than ``possible`` is 1, a
+``possible`` conflict 0.5, a duplicate or nothing 0."""
+
+_TOKEN = re.compile(r"\w+")
+
+
+class SentenceIndex:
+    """Distinct sentences of a pair set, each with an integer id.
+
+    Attributes:
+        texts: the distinct sentences, in first-seen order.
+    """
+
+    def __init__(self, pairs: Sequence[Pair] = ()):
+        self.texts: list[str] = []
+        self._ids: dict[str, int] = {}
+        for pair in pairs:
+            self.add(pair.left)
+            self.add(pair.right)
+
+    def add(self, text: str) -> int:
+        """The id of ``text``, added when new."""
+        if text not in self._ids:
+            self._ids[text] = len(self.texts)
+            self.texts.append(text)
+        return self._ids[text]
+
+    def __getitem__(self, text: str) -> int:
+        return self._ids[text]
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def cosine_scores(pairs: Sequence[Pair], index: SentenceIndex, vectors: np.ndarray) -> np.ndarray:
+    """Cosine similarity of each pair.
+
+    Args:
+        pairs: the pairs.
+        index: ids of their sentences.
+        vectors: ``(len(index), d)`` float32, L2-normalised (``Embedder.encode``).
+
+    Returns:
+        ``(len(pairs),)`` float64 in [-1, 1], higher = closer.
+    """
+    left = np.array([index[p.left] for p in pairs], dtype=np.int64)
+    right = np.array([index[p.right] for p in pairs], dtype=np.int64)
+    if not len(pairs):
+        return np.zeros(0)
+    return np.einsum("ij,ij->i", vectors[left], vectors[right]).astype(np.float64)
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Lower-cased word tokens (``\\w+``) of a sentence, as a set."""
+    return frozenset(_TOKEN.findall(text.lower()))
+
+
+def jaccard(a: str, b: str) -> float:
+    """Token-set Jaccard similarity |A ∩ B| / |A ∪ B| in [0, 1] (1.0 for two empty sets)."""
+    ta, tb = tokens(a), tokens(b)
+    union = ta | tb
+    return len(ta & tb) / len(union) if union else 1.0
+
+
+def jaccard_scores(pairs: Sequence[Pair]) -> np.ndarray:
+    """``(len(pairs),)`` float64 token-set Jaccard similarities, higher = closer."""
+    return np.array([jaccard(p.left, p.right) for p in pairs], dtype=np.float64)
+
+
+_T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def pair_records(pair_index: int, pair: Pair) -> tuple[MemoryRecord, MemoryRecord]:
+    """The two memory records of one pair, in a scope of their own.
+
+    Both carry full provenance from one epoch, the right one observed a day later (it plays
+    the update), so a conflict gets a real verdict rather than a missing-provenance quarantine;
+    either way a verdict other than ``possible`` counts as flagged.
+    """
+    common = dict(user_id=f"bench-{pair_index}", source="benchmark", source_class="user",
+                  epoch="bench")
+    return (MemoryRecord(id=f"p{pair_index}-a", text=pair.left, observed_at=_T0, **common),
+            MemoryRecord(id=f"p{pair_index}-b", text=pair.right,
+                         observed_at=_T0 + timedelta(days=1), **common))
+
+
+def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0) -> list[str]:
+    """Read each pair's outcome off a scan report of :func:`pair_records` records.
+
+    Returns:
+        For pairs ``offset .. offset + n_pairs - 1``: ``flagged`` when a conflict with a verdict
+        other than ``possible`` links the pair's two records, ``possible`` when only a
+        ``possible`` one does, ``duplicate`` when the scan groups them as restatements,
+        else ``none``.
+    """
+    found: dict[int, str] = {}
+    for conflict in report.conflicts:
+        ids = sorted(conflict.members)
+        if len(ids) != 2 or ids[0][:-2] != ids[1][:-2]:
+            continue
+        i = int(ids[0][1:-2])
+        outcome = POSSIBLE if conflict.verdict == "possible" else FLAGGED
+        if found.get(i) != FLAGGED:
+            found[i] = outcome
+    for group in report.duplicates:
+        for rid in group:
+            i = int(rid[1:-2])
+            found.setdefault(i, DUPLICATE)
+    return [found.get(i, NONE) for i in range(offset, offset + n_pairs)]
+
+
+class StructuralDetector:
+    """contrascan's detector: each pair becomes two memory records in one scope, scanned by
+    :meth:`scanner.engine.Engine.scan` — the method ``contrascan scan-file`` calls after reading
+    its file.
+
+    Every distinct sentence is parsed once (``Engine.extract``, batched); the scan then gets
+    those triples, exactly as a read-time scan of stored memories does.
+
+    Args:
+        engine: the engine (default: ``Engine()``, the configuration of ``scan-file``).
+        chunk: pairs per ``Engine.scan`` call.
+    """
+
+    def __init__(self, engine: Engine | None = None, chunk: int = 5000):
+        self.engine = engine or Engine()
+        self.chunk = chunk
+
+    def outcomes(self, pairs: Sequence[Pair],
+                 progress: Callable[[int], None] | None = None) -> list[str]:
+        """One outcome per pair (see :func:`outcomes_from_report`)."""
+        index = SentenceIndex(pairs)
+        unique = [MemoryRecord(id=f"s{i}", text=t, user_id="parse")
+                  for i, t in enumerate(index.texts)]
+        triples = self.engine.extract(unique)
+        out: list[str] = []
+        for start in range(0, len(pairs), self.chunk):
+            part = pairs[start:start + self.chunk]
+            records, trs = [], []
+            for k, pair in enumerate(part):
+                a, b = pair_records(start + k, pair)
+                records += [a, b]
+                trs += [triples[index[pair.left]], triples[index[pair.right]]]
+            report = self.engine.scan(records, trs)
+            out += outcomes_from_report(report, len(part), offset=start)
+            if progress:
+                progress(len(part))
+        return out
+
+    def scores(self, pairs: Sequence[Pair]) -> tuple[np.ndarray, list[str]]:
+        """``(len(pairs),)`` float64 outcome scores (:data:`OUTCOME_SCORES`) and the outcomes."""
+        outcomes = self.outcomes(pairs)
+        return np.array([OUTCOME_SCORES[o] for o in outcomes], dtype=np.float64), outcomes
