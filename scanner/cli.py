@@ -352,10 +352,15 @@ def setup_weaviate_cmd() -> None:
               help="Declare that records without an epoch share one world state.")
 @click.option("--recency-override", is_flag=True,
               help="Let recency decide within an epoch even across source classes.")
+@click.option("--compute-threads", default=None, type=click.IntRange(1, 64),
+              help="Threads per model forward pass (OMP_NUM_THREADS; default 1, or the "
+                   "variable when set): requests run in parallel instead, and Weaviate keeps "
+                   "its cores.")
 @_store_options
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
-              recency_override: bool, weaviate_url: str | None, data_dir: Path | None) -> None:
+              recency_override: bool, compute_threads: int | None, weaviate_url: str | None,
+              data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
     Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
@@ -368,6 +373,14 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
       curl -s localhost:8765/v1/scan -H 'content-type: application/json' \\
         -d '{"user_id": "potter-1", "query": "preferred glaze"}'
     """
+    import os
+
+    # before torch is imported (spaCy's thinc imports it): one thread per forward pass of a
+    # single short query is as fast alone and far faster next to a busy Weaviate on few cores
+    if compute_threads is not None:
+        os.environ["OMP_NUM_THREADS"] = str(compute_threads)
+    else:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
     import uvicorn
 
     from scanner.api import ApiSettings, create_app
