@@ -9,6 +9,8 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     safety = ["deploy window"]              # conflicts always escalate to a person
     [relations.synonyms]
     "squad" = "team"
+    similarity = false                      # match unknown relation phrases by embedding
+    similarity_threshold = 0.75             # cosine; such matches only give `possible`
     [relations.strategies]                  # provenance | confidence | weighted | manual_review
     "preferred color" = "confidence"
 
@@ -51,6 +53,8 @@ class RelationSettings(_Strict):
     safety: list[str] = Field(default_factory=list)
     synonyms: dict[str, str] = Field(default_factory=dict)
     strategies: dict[str, Strategy] = Field(default_factory=dict)
+    similarity: bool = False
+    similarity_threshold: float | None = Field(default=None, ge=-1.0, le=1.0)
 
 
 class EpochSettings(_Strict):
@@ -95,7 +99,9 @@ class Settings(_Strict):
                               safety_relations=frozenset(r.safety),
                               strategies=dict(r.strategies))
         return ScanConfig(table=table, aliases=AliasTable(self.aliases), policy=policy,
-                          extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns))
+                          extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns),
+                          relation_similarity=r.similarity,
+                          relation_similarity_threshold=r.similarity_threshold)
 
 
 def load_settings(path: str | Path) -> Settings:

@@ -38,6 +38,8 @@ class Stance:
     place: str | None
     attribute: bool
     time: str | None = None
+    similar: bool = False
+    """True when a triple of this stance got its relation by embedding similarity only."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -59,6 +61,11 @@ class CandidatePair:
     other_key: GroupKey | None = field(default=None)
 
     @property
+    def similarity_matched(self) -> bool:
+        """True when either side's relation came from embedding similarity alone."""
+        return self.a.similar or self.b.similar
+
+    @property
     def ids(self) -> tuple[str, str]:
         """Member ids, sorted."""
         return (self.a.record.id, self.b.record.id)
@@ -70,7 +77,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
     for item in assertions:
         slot = per.setdefault(item.record.id, {"record": item.record, "asserted": set(),
                                                "denied": set(), "shown": {}, "places": set(),
-                                               "times": set(), "attribute": False})
+                                               "times": set(), "attribute": False,
+                                               "similar": False})
         t = item.triple
         (slot["denied"] if t.negated else slot["asserted"]).add(t.object)
         slot["shown"].setdefault(t.object, _shown(t))
@@ -79,6 +87,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
         if t.qualifier("time"):
             slot["times"].add(t.qualifier("time"))
         slot["attribute"] = slot["attribute"] or t.rule in ("attribute", "key_value")
+        slot["similar"] = slot["similar"] or t.rule.startswith("similar:")
     out = []
     for rid in sorted(per):
         s = per[rid]
@@ -86,7 +95,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           denied=frozenset(s["denied"]), shown=s["shown"],
                           place=min(s["places"]) if len(s["places"]) == 1 else None,
                           attribute=s["attribute"],
-                          time=min(s["times"]) if len(s["times"]) == 1 else None))
+                          time=min(s["times"]) if len(s["times"]) == 1 else None,
+                          similar=s["similar"]))
     return out
 
 

@@ -22,12 +22,16 @@ class Engine:
         config: relation table, aliases and policy.
         extractor: a ready extractor; by default one on the cached spaCy pipeline, built on
             first use.
+        embedder: the sentence embedder for relation similarity (default: built on first
+            use, with the default model).
     """
 
     def __init__(self, config: ScanConfig | None = None,
-                 extractor: TripleExtractor | None = None):
+                 extractor: TripleExtractor | None = None, embedder=None):
         self.config = config or ScanConfig()
         self._extractor = extractor
+        self._embedder = embedder
+        self._matcher = None
 
     @property
     def extractor(self) -> TripleExtractor:
@@ -37,9 +41,32 @@ class Engine:
                                               extra_patterns=self.config.extra_patterns)
         return self._extractor
 
+    @property
+    def relation_matcher(self):
+        """The similarity matcher for unknown relation phrases, or None when disabled
+        (built on first use; loads the embedding model)."""
+        if not self.config.relation_similarity:
+            return None
+        if self._matcher is None:
+            from scanner.embeddings import Embedder
+            from scanner.relation_matching import DEFAULT_THRESHOLD, RelationMatcher
+
+            table = self.config.table
+            known = {name: name for name in table.functional | table.multi_valued}
+            known.update(table.synonyms)
+            known.update(self.extractor.induced_relations)
+            threshold = self.config.relation_similarity_threshold
+            self._matcher = RelationMatcher(self._embedder or Embedder(), known, table,
+                                            DEFAULT_THRESHOLD if threshold is None
+                                            else threshold)
+        return self._matcher
+
     def extract(self, records: Sequence[MemoryRecord]) -> list[list[Triple]]:
-        """Triples for each record's text, parsed in batches."""
-        return self.extractor.extract_many([r.text for r in records])
+        """Triples for each record's text, parsed in batches; unknown relation phrases are
+        matched to known ones by similarity when enabled."""
+        triples = self.extractor.extract_many([r.text for r in records])
+        matcher = self.relation_matcher
+        return matcher.apply(triples) if matcher is not None else triples
 
     def scan(self, records: Sequence[MemoryRecord],
              triples: Sequence[Sequence[Triple]] | None = None, *,

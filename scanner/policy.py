@@ -2,7 +2,8 @@
 
 Rows are evaluated in order and the first that applies decides:
 
-1. unknown relation cardinality -> ``possible`` (reported, never auto-resolved; SPEC §1);
+1. a relation matched by embedding similarity only, or of unknown cardinality ->
+   ``possible`` (reported, never auto-resolved; SPEC §1 and §2: similarity never decides);
 2. either record lacks ``source``, ``observed_at`` or ``epoch`` -> ``quarantined``
    (``missing_provenance:<field>@<id>``; seed 000 condition 1);
 3. subject identity only string-similar -> ``quarantined`` (``subject_unconfirmed``; seed 000
@@ -225,6 +226,9 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
                         rule=rule, reasons=(reasons or []) + declared, question=question,
                         recommended=recommended.id if recommended else None)
 
+    if pair.similarity_matched:
+        return verdict("possible", rule="relation_similarity",
+                       reasons=["relation matched by embedding similarity only"])
     if pair.kind == "value_mismatch" and pair.cardinality is Cardinality.unknown:
         return verdict("possible", rule="unknown_cardinality",
                        reasons=[f"relation '{relation}' has unknown cardinality"])

@@ -22,6 +22,12 @@ class ScanConfig:
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     extra_patterns: tuple[tuple[str, str], ...] = ()
     """Extra ``(relation, pattern)`` extraction patterns (see :mod:`extractors.lexicon`)."""
+    relation_similarity: bool = False
+    """Match unknown relation phrases to known ones by embedding similarity
+    (:mod:`scanner.relation_matching`); such matches only ever give ``possible`` conflicts.
+    Off by default: on counterfact-train no threshold made the matches precise."""
+    relation_similarity_threshold: float | None = None
+    """Cosine threshold; None = :data:`scanner.relation_matching.DEFAULT_THRESHOLD`."""
 
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
@@ -59,7 +65,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     # One verdict per pair. When several keys link the same two records, the most telling
     # one decides: an exact-subject key before a string-similar one, and a conflict the
     # policy can act on (polarity, or a functional relation) before a merely possible one.
-    candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed,
+    candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
                                    c.kind == "value_mismatch"
                                    and c.cardinality is not Cardinality.functional))
     for cand in candidates:

@@ -76,3 +76,18 @@ def test_config_reaches_scan_file(tmp_path):
     # no epochs in the records: the file's single_epoch declaration lets recency decide
     assert (conflict["key"]["subject"], conflict["winner"]) == ("robert", "b")
     assert "declared:single_epoch" in conflict["reasons"]
+
+
+def test_similarity_matches_only_ever_give_possible(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[relations]\nsimilarity = true\nsimilarity_threshold = 0.3\n")
+    data = tmp_path / "m.jsonl"
+    rows = [dict(id="a", text="Sam hails from Lyon.", user_id="u", source="s",
+                 source_class="user", observed_at="2026-01-01T00:00:00Z", epoch="e"),
+            dict(id="b", text="Sam was born in Nice.", user_id="u", source="s",
+                 source_class="user", observed_at="2026-01-02T00:00:00Z", epoch="e")]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = CliRunner().invoke(main, ["--config", str(cfg), "scan-file", str(data), "--json"])
+    conflicts = json.loads(out.stdout)["conflicts"]
+    assert conflicts and all(c["verdict"] == "possible" for c in conflicts)
+    assert conflicts[0]["rule"] == "relation_similarity"
