@@ -174,6 +174,33 @@ def _surface(tokens: list[Token]) -> str:
 
 
 _EXCEPT = {"except", "excluding", "unless", "save"}
+_MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
+           "wo"}  # "wo" is spaCy's token for the "wo" of "won't"
+_CONDITIONAL_MARKS = {"if", "unless", "whether", "though", "although"}
+
+
+def _is_question(sent: Span) -> bool:
+    """A question asserts nothing: "Do I live in Lisbon?"."""
+    return sent.text.rstrip().endswith("?")
+
+
+def _hypothetical(head: Token) -> bool:
+    """A clause that states a possibility, plan or condition rather than a fact: a modal
+    auxiliary other than "can" ("I might move to Lisbon", "I will work at Globex next
+    month"), or a conditional clause ("if I move to Lisbon"). "can"/"can't" stay: "I can't
+    eat gluten" is a standing fact."""
+    for child in head.children:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS:
+            return True
+        if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
+            return True
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONDITIONAL_MARKS
+                                         for m in child.children):
+            return True  # the consequent of a condition: "If I move, my rent is …"
+    if head.lower_ == "going" and any(c.dep_ == "xcomp" and c.tag_ == "VB"
+                                      for c in head.children):
+        return True  # "I am going to move to Porto"
+    return head.dep_ == "xcomp" and head.head.lower_ == "going" and head.tag_ == "VB"
 
 
 def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
@@ -318,6 +345,8 @@ class TripleExtractor:
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []
         for sent in doc.sents:
+            if _is_question(sent):
+                continue
             for token in sent:
                 if token.dep_ in _CLAUSE_DEPS or token.head == token:
                     found.extend(self._clause(token))
@@ -328,6 +357,8 @@ class TripleExtractor:
         out = []
         for sent in doc.sents:
             seen = set()
+            if _is_question(sent):
+                continue
             for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self.patterns):
                 base = sent.start_char
                 x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
@@ -538,6 +569,8 @@ class TripleExtractor:
 
     # -- clauses ----------------------------------------------------------------------------
     def _clause(self, head: Token) -> list[Triple]:
+        if _hypothetical(head):
+            return []
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
             return self._copula(head)
         if head.pos_ == "VERB":

@@ -10,7 +10,17 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+def _shared_dir() -> Path:
+    """``../shared`` beside the checkout (as CI lays it out), else ``$CONTRASCAN_SHARED``,
+    else ``/work/shared``."""
+    for candidate in (os.environ.get("CONTRASCAN_SHARED"),
+                      Path(__file__).resolve().parents[2] / "shared", "/work/shared"):
+        if candidate and (Path(candidate) / "cases" / "acceptance.jsonl").exists():
+            return Path(candidate)
+    return Path(__file__).resolve().parents[2] / "shared"
+
+
+SHARED = _shared_dir()
 CASES = SHARED / "cases" / "acceptance.jsonl"
 
 
@@ -29,8 +39,13 @@ def engine(extractor):
 
 
 def load_cases() -> list[dict]:
-    """The acceptance cases of ``../shared/cases/acceptance.jsonl`` (empty when absent)."""
+    """The acceptance cases of ``../shared/cases/acceptance.jsonl``.
+
+    Raises:
+        FileNotFoundError: the file is missing: the acceptance tests must fail, never skip.
+    """
     if not CASES.exists():
-        return []
+        raise FileNotFoundError(f"{CASES} is missing: set CONTRASCAN_SHARED to the folder "
+                                "that holds cases/acceptance.jsonl")
     return [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines()
             if line.strip()]

@@ -66,6 +66,7 @@ TABLE = [
     ("Knitting is my passion.", [(U, "passion", "knitting", False)]),
     ("Celadon is my preferred glaze.", [(U, "preferred glaze", "celadon", False)]),
     ("i like to go hiking in the mornings.", [(U, "like", "hike", False)]),
+    ("I can't drink milk.", [(U, "drink", "milk", True)]),
     ("I am employed by the US Postal Service.", [(U, "work at", "us postal service", False)]),
     # a mention of negation that does not deny the fact (issue "Triples that survive
     # paraphrase")
@@ -86,8 +87,13 @@ def test_sentence_to_triples(extractor, sentence, expected):
 @pytest.mark.parametrize("sentence", [
     "He lives in Paris.",             # unresolved pronoun: no subject we can key on
     "It is what it is.",
+    "Do I live in Lisbon?",           # questions assert nothing
+    "I might move to Lisbon next year.",   # possibilities, plans, conditions neither
+    "I will work at Globex next month.",
+    "If I move to Lisbon, my rent is 900 euros.",
+    "I am going to move to Porto.",
 ])
-def test_unresolved_pronouns_give_no_triples(extractor, sentence):
+def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     assert extractor.extract(sentence) == []
 
 
