@@ -189,12 +189,18 @@ def _by_strategy(strategy: Strategy, a: MemoryRecord, b: MemoryRecord,
     return None
 
 
-def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
+def decide(pair: CandidatePair, config: PolicyConfig | None = None, *,
+           representatives: tuple[MemoryRecord, MemoryRecord] | None = None) -> Conflict:
     """The verdict for one conflicting pair.
 
     Args:
         pair: the candidate from :mod:`scanner.detect`.
         config: policy settings; defaults to the SPEC §3 table with nothing declared.
+        representatives: for each member, the strongest record of the same key, epoch and
+            value (see :func:`scanner.scan.scan_records`). The rows up to the epoch check
+            read the members themselves; the rows that pick a winner compare the
+            representatives, so every record holding a value shares that value's fate and
+            no winner is also a loser within one key.
 
     Returns:
         A :class:`Conflict` whose ``rule`` names the row that decided, whose ``reasons``
@@ -206,6 +212,7 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
     members = [a.id, b.id]
     values = {a.id: pair.a.value_text(relation), b.id: pair.b.value_text(relation)}
     declared = config.declarations()
+    represented: list[str] = []
     base: dict[str, Any] = dict(key=pair.key.public(), kind=pair.kind, members=members,
                                 values=values, severity=severity(a, b),
                                 inputs={a.id: _inputs(a, config), b.id: _inputs(b, config)},
@@ -223,7 +230,8 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
         return Conflict(**base, verdict=name, winner=winner.id if winner else None,
                         superseded=[loser.id] if loser else [],
                         latest=shown.id if shown else None,
-                        rule=rule, reasons=(reasons or []) + declared, question=question,
+                        rule=rule, reasons=(reasons or []) + represented + declared,
+                        question=question,
                         recommended=recommended.id if recommended else None)
 
     if pair.similarity_matched:
@@ -244,7 +252,14 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
     if epoch_of(a, config) != epoch_of(b, config):
         return verdict("epoch_change", rule="epoch_change", latest=_newer(a, b),
                        reasons=[f"epochs {epoch_of(a, config)} != {epoch_of(b, config)}"])
-    recommended = _recommend(a, b)
+    ra, rb = representatives or (a, b)
+    represented.extend(f"represented_by:{r.id}@{m.id}" for r, m in ((ra, a), (rb, b))
+                       if r.id != m.id)
+
+    def member_of(chosen: MemoryRecord | None) -> MemoryRecord | None:
+        return None if chosen is None else (a if chosen is ra else b)
+
+    recommended = member_of(_recommend(ra, rb))
     if relation in config.safety_relations:
         return verdict("escalated", rule="safety_relation", recommended=recommended,
                        reasons=[f"recommended:{recommended.id}" if recommended
@@ -255,24 +270,25 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None) -> Conflict:
                        reasons=[f"recommended:{recommended.id}" if recommended
                                 else "recommended:none"])
     if strategy in (Strategy.confidence, Strategy.weighted):
-        chosen = _by_strategy(strategy, a, b, config)
+        chosen = _by_strategy(strategy, ra, rb, config)
         if chosen is not None:
-            return verdict("resolved", winner=chosen, rule=strategy.value)
+            return verdict("resolved", winner=member_of(chosen), rule=strategy.value)
     if config.recency_override:
-        newer = _newer(a, b)
+        newer = _newer(ra, rb)
         if newer is not None:
-            return verdict("resolved", winner=newer, rule="recency_override",
+            return verdict("resolved", winner=member_of(newer), rule="recency_override",
                            reasons=["override:recency requested by caller"])
-    if a.source_class != b.source_class:
-        winner = a if a.source_class.rank > b.source_class.rank else b
+    if ra.source_class != rb.source_class:
+        chosen = ra if ra.source_class.rank > rb.source_class.rank else rb
         reasons = []
-        if _newer(a, b) not in (None, winner):
-            reasons.append(f"override:source_class {winner.source_class.value} beats newer "
-                           f"{(b if winner is a else a).source_class.value}")
-        return verdict("resolved", winner=winner, rule="source_class", reasons=reasons)
-    newer = _newer(a, b)
+        if _newer(ra, rb) not in (None, chosen):
+            reasons.append(f"override:source_class {chosen.source_class.value} beats newer "
+                           f"{(rb if chosen is ra else ra).source_class.value}")
+        return verdict("resolved", winner=member_of(chosen), rule="source_class",
+                       reasons=reasons)
+    newer = _newer(ra, rb)
     if newer is not None:
-        return verdict("resolved", winner=newer, rule="recency")
+        return verdict("resolved", winner=member_of(newer), rule="recency")
     return verdict("quarantined", rule="tie", reasons=["tie:same class and observed_at"])
 
 

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
-from scanner.detect import duplicate_groups, pairs_in_group
+from scanner.detect import CandidatePair, Stance, duplicate_groups, pairs_in_group
 from scanner.keys import AliasTable, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
-from scanner.policy import PolicyConfig, decide, epoch_event, settle_conflicts
+from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
 
 
 @dataclass(frozen=True)
@@ -68,15 +68,47 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
                                    c.kind == "value_mismatch"
                                    and c.cardinality is not Cardinality.functional))
+    reps = _representatives(candidates, config.policy)
     for cand in candidates:
         if cand.ids in by_pair:
             continue
-        conflict = decide(cand, config.policy)
+        ea, eb = epoch_of(cand.a.record, config.policy), epoch_of(cand.b.record, config.policy)
+        conflict = decide(cand, config.policy, representatives=(
+            reps.get((cand.key, _label(cand, cand.a), ea), cand.a.record),
+            reps.get((cand.key, _label(cand, cand.b), eb), cand.b.record)))
         by_pair[cand.ids] = conflict
         if conflict.verdict == "epoch_change":
             events.append(epoch_event(conflict, cand.a.record, cand.b.record, config.policy))
     by_pair = settle_conflicts(by_pair, candidates, groups, config.policy)
     return build_report(records, by_pair, events, duplicate_groups(items), rejected)
+
+
+def _label(cand: CandidatePair, stance: Stance) -> tuple:
+    """What a stance holds in this pair: its set of values, or its polarity on the object
+    the pair disagrees about."""
+    if cand.kind == "value_mismatch":
+        return ("values", frozenset(v for v in stance.asserted if v))
+    disputed = (cand.a.asserted & cand.b.denied) | (cand.a.denied & cand.b.asserted)
+    obj = min(disputed)
+    return ("asserts" if obj in stance.asserted else "denies", obj)
+
+
+def _representatives(candidates, policy: PolicyConfig) -> dict[tuple, MemoryRecord]:
+    """(key, label, epoch) -> the strongest record with intact provenance holding that label:
+    higher source class, then later ``observed_at``, then id (for determinism)."""
+    best: dict[tuple, MemoryRecord] = {}
+    for cand in candidates:
+        for stance in (cand.a, cand.b):
+            r = stance.record
+            epoch = epoch_of(r, policy)
+            if r.source is None or r.observed_at is None or epoch is None:
+                continue
+            slot = (cand.key, _label(cand, stance), epoch)
+            cur = best.get(slot)
+            if cur is None or (r.source_class.rank, r.observed_at, r.id) > (
+                    cur.source_class.rank, cur.observed_at, cur.id):
+                best[slot] = r
+    return best
 
 
 def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, str], Conflict],

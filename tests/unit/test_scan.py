@@ -15,8 +15,9 @@ T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def rec(rid, text, user="u1", days=0, **kw):
-    return MemoryRecord(id=rid, text=text, user_id=user, source="chat", source_class="user",
-                        observed_at=T0 + timedelta(days=days), epoch="e1", **kw)
+    fields = dict(id=rid, text=text, user_id=user, source="chat", source_class="user",
+                  observed_at=T0 + timedelta(days=days), epoch="e1")
+    return MemoryRecord(**{**fields, **kw})
 
 
 def scan(engine, *records, config=None):
@@ -98,9 +99,10 @@ def test_string_similar_subjects_are_quarantined_not_merged(engine):
 def test_three_values_pairwise_and_agreeing_records(engine):
     report = scan(engine, rec("m1", "Sam lives in Lyon."), rec("m2", "Sam lives in Nice.", days=1),
                   rec("m3", "Sam lives in Lyon.", days=2))
+    # Lyon, said again after Nice, is the current value: both Lyon records beat Nice
     assert [(c.members, c.winner) for c in report.conflicts] == [
-        (["m1", "m2"], "m2"), (["m2", "m3"], "m3")]
-    assert report.withhold == ["m1", "m2"] and report.cite == ["m3"]
+        (["m1", "m2"], "m1"), (["m2", "m3"], "m3")]
+    assert report.withhold == ["m2"] and report.cite == ["m1", "m3"]
 
 
 def test_grouping_is_one_pass_by_key():
@@ -124,3 +126,18 @@ def test_report_ids_sorted_and_deterministic(engine):
     one = scan(engine, *records).to_json_dict()
     two = scan(engine, *reversed(records)).to_json_dict()
     assert one == two
+
+
+def test_every_record_of_a_value_shares_its_fate(engine):
+    """An observation and a later paraphrase hold one value, a newer recollection another:
+    the observation's value wins both pairs, so no winner is also withheld."""
+    report = scan(engine,
+                  rec("m1", "The headquarters of Acme is in Greenwich.", days=0,
+                      source_class="observation"),
+                  rec("m2", "Acme's headquarters is in Greenwich.", days=5),
+                  rec("m3", "The headquarters of Acme is in Nancy.", days=9))
+    assert {tuple(c.members): c.winner for c in report.conflicts} == {
+        ("m1", "m3"): "m1", ("m2", "m3"): "m2"}
+    assert report.withhold == ["m3"] and report.cite == ["m1", "m2"]
+    pair = next(c for c in report.conflicts if c.members == ["m2", "m3"])
+    assert pair.rule == "source_class" and "represented_by:m1@m2" in pair.reasons
