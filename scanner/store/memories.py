@@ -18,6 +18,7 @@ import hashlib
 import json
 import re
 import uuid as uuidlib
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
+from weaviate.classes.data import DataReference
 from weaviate.classes.query import Filter, HybridFusion, MetadataQuery, QueryReference
 from weaviate.classes.tenants import Tenant
 from weaviate.exceptions import WeaviateBaseError
@@ -33,6 +35,7 @@ from weaviate.util import generate_uuid5
 
 from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
+from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
 
 DEFAULT_COLLECTION = "ContrascanMemory"
@@ -72,6 +75,15 @@ class StoredMemory:
     score: float | None = None
     supersedes: list[str] = field(default_factory=list)
     retired_rule: str | None = None
+
+
+@dataclass
+class AppliedEffects:
+    """What writing verdict effects changed in the memory collection."""
+
+    edges_added: int = 0
+    statuses_changed: int = 0
+    duplicates_removed: int = 0
 
 
 @dataclass
@@ -174,7 +186,8 @@ class MemoryStore:
     def import_memories(self, records: Sequence[MemoryRecord],
                         triples: Sequence[Sequence[Triple]], vectors: np.ndarray, *,
                         progress: Callable[[int], None] | None = None,
-                        batch_size: int = 200) -> ImportResult:
+                        batch_size: int = 200,
+                        imported_at: datetime | None = None) -> ImportResult:
         """Store new memories; ids already stored are left untouched (status and edges kept).
 
         Args:
@@ -183,6 +196,8 @@ class MemoryStore:
             vectors: ``(len(records), d)`` float32, L2-normalised.
             progress: called with the number of records handled after each batch.
             batch_size: objects per batch request.
+            imported_at: UTC time stamped on every memory of this import (default: now); one
+                value per import lets statistics count conflicts per import.
 
         Returns:
             Counts and every object Weaviate rejected (checked via ``failed_objects``, since
@@ -192,7 +207,7 @@ class MemoryStore:
         by_user: dict[str, list[int]] = {}
         for i, r in enumerate(records):
             by_user.setdefault(r.user_id, []).append(i)
-        now = datetime.now(timezone.utc)
+        now = imported_at or datetime.now(timezone.utc)
         for user_id, idx in by_user.items():
             col = self._tenant(user_id, create=True)
             for start in range(0, len(idx), batch_size):
@@ -254,35 +269,168 @@ class MemoryStore:
     def apply_conflicts(self, user_id: str, conflicts: Iterable[Conflict]) -> int:
         """Write verdicts: ``supersedes`` edge winner -> loser and ``status`` on the members.
 
-        Resolved pairs mark the loser ``superseded`` (with the deciding rule); members of
-        quarantined, epoch-change and escalated pairs that are still active become
-        ``unresolved``. Idempotent: an edge that exists is not added again. Nothing is deleted.
+        Resolved pairs mark the loser ``superseded`` (with the deciding rule); a settling
+        re-observation does the same for the members it retires (rule ``reobservation``);
+        members of open quarantined, epoch-change and escalated pairs that are still active
+        become ``unresolved``. Idempotent: an edge that exists is not added again, a status
+        that is already right is not written. Nothing is deleted.
 
         Returns:
             The number of new ``supersedes`` edges.
+
+        Raises:
+            UnknownMemory: a verdict names a memory that is not stored in the tenant.
         """
+        return self.apply_effects(user_id, verdict_effects(list(conflicts))).edges_added
+
+    def apply_effects(self, user_id: str, effects: Effects, *,
+                      states: Mapping[str, tuple[str, str | None]] | None = None,
+                      full_view: bool = False, workers: int = 8,
+                      chunk: int = 1000) -> AppliedEffects:
+        """Write the edges and statuses of :func:`scanner.ledger.verdict_effects`, in batches.
+
+        Edges go in one ``reference_add_many`` request per chunk (only those not stored yet;
+        every member was read first, so no edge points at a missing object, which batch
+        references would not check: weaviate#1185). Two scanners of one tenant may both add
+        an edge; duplicates are then found by reading the touched winners back and removed
+        with ``reference_replace``. Status changes are merge updates (PATCH, which keeps the
+        vector and the edges), sent by ``workers`` threads, and only where the status differs.
+
+        Args:
+            user_id: the tenant's user.
+            effects: what to write.
+            states: memory id -> ``(status, retired_rule)`` as just read; missing ids are
+                fetched, unless ``full_view``.
+            full_view: the effects come from a cursor pass over the whole tenant and
+                ``states`` holds every memory of it that was not ``active`` (absent ids are
+                ``active``): a memory left ``unresolved`` that no open pair holds any more
+                (settled, or decided under another configuration) returns to ``active``.
+            workers: threads for status updates.
+            chunk: ids per query or reference batch.
+
+        Returns:
+            Counts of edges added and statuses written.
+
+        Raises:
+            UnknownMemory: an id in ``effects`` is not stored in the tenant.
+            StoreWriteError: Weaviate rejected references or updates.
+        """
+        applied = AppliedEffects()
+        ids = sorted(effects.memory_ids())
+        known = dict(states or {})
+        if full_view:
+            known.update({i: (STATUS_ACTIVE, None) for i in ids if i not in known})
+            ids = sorted(set(ids) | {i for i, (st, _) in known.items()
+                                     if st == STATUS_UNRESOLVED})
+        if not ids:
+            return applied
         col = self._tenant(user_id)
-        added = 0
-        for c in conflicts:
-            if c.verdict == "resolved" and c.winner:
-                w = object_uuid(user_id, c.winner)
-                for loser in c.superseded:
-                    l_uuid = object_uuid(user_id, loser)
-                    current = self._fetch(col, w, refs=True)
-                    if current is None or self._fetch(col, l_uuid) is None:
-                        raise UnknownMemory(c.winner if current is None else loser, user_id)
-                    if l_uuid not in current.supersedes:
-                        col.data.reference_add(from_uuid=w, from_property="supersedes", to=l_uuid)
-                        added += 1
-                    col.data.update(uuid=l_uuid, properties={"status": STATUS_SUPERSEDED,
-                                                             "retired_rule": c.rule or ""})
-            elif c.verdict in ("quarantined", "epoch_change", "escalated"):
-                for member in c.members:
-                    u = object_uuid(user_id, member)
-                    current = self._fetch(col, u)
-                    if current is not None and current.status == STATUS_ACTIVE:
-                        col.data.update(uuid=u, properties={"status": STATUS_UNRESOLVED})
-        return added
+        missing = [i for i in ids if i not in known]
+        for start in range(0, len(missing), chunk):
+            part = missing[start:start + chunk]
+            res = col.query.fetch_objects(
+                filters=Filter.by_id().contains_any([object_uuid(user_id, m) for m in part]),
+                limit=len(part), return_properties=["memory_id", "status", "retired_rule"])
+            for o in res.objects:
+                known[o.properties["memory_id"]] = (o.properties.get("status") or STATUS_ACTIVE,
+                                                    o.properties.get("retired_rule") or None)
+        absent = [i for i in ids if i not in known]
+        if absent:
+            raise UnknownMemory(absent[0], user_id)
+
+        winners = sorted(effects.edges)
+        stored = self._edges(col, user_id, winners, chunk)
+        refs = [DataReference(from_uuid=object_uuid(user_id, w), from_property="supersedes",
+                              to_uuid=object_uuid(user_id, loser))
+                for w in winners for loser in sorted(effects.edges[w])
+                if object_uuid(user_id, loser) not in stored.get(w, ())]
+        for start in range(0, len(refs), chunk):
+            res = col.data.reference_add_many(refs[start:start + chunk])
+            if res.has_errors:
+                raise StoreWriteError([(str(e.reference.from_uuid), e.message)
+                                       for e in res.errors.values()], applied.edges_added)
+            applied.edges_added += len(refs[start:start + chunk])
+        if refs:
+            touched = sorted({w for w in winners
+                              if any(object_uuid(user_id, x) not in stored.get(w, ())
+                                     for x in effects.edges[w])})
+            for w, targets in self._edges(col, user_id, touched, chunk).items():
+                if len(targets) != len(set(targets)):  # a concurrent scanner added it too
+                    col.data.reference_replace(from_uuid=object_uuid(user_id, w),
+                                               from_property="supersedes",
+                                               to=list(dict.fromkeys(targets)))
+                    applied.duplicates_removed += len(targets) - len(set(targets))
+
+        updates: list[tuple[str, dict[str, Any]]] = []
+        for mid in ids:
+            status, rule = known[mid]
+            if mid in effects.retire:
+                want = (STATUS_SUPERSEDED, effects.retire[mid] or None)
+                if (status, rule) != want:
+                    updates.append((mid, {"status": STATUS_SUPERSEDED,
+                                          "retired_rule": effects.retire[mid]}))
+            elif mid in effects.unresolved:
+                if status == STATUS_ACTIVE:
+                    updates.append((mid, {"status": STATUS_UNRESOLVED}))
+            elif full_view and status == STATUS_UNRESOLVED:
+                updates.append((mid, {"status": STATUS_ACTIVE}))
+        self._update_many(col, user_id, updates, workers)
+        applied.statuses_changed = len(updates)
+        return applied
+
+    def _edges(self, col, user_id: str, memory_ids: Sequence[str],
+               chunk: int) -> dict[str, list[str]]:
+        """memory id -> target UUIDs of its ``supersedes`` edges, duplicates kept."""
+        out: dict[str, list[str]] = defaultdict(list)
+        for start in range(0, len(memory_ids), chunk):
+            part = memory_ids[start:start + chunk]
+            res = col.query.fetch_objects(
+                filters=Filter.by_id().contains_any([object_uuid(user_id, m) for m in part]),
+                limit=len(part), return_properties=["memory_id"],
+                return_references=QueryReference(link_on="supersedes", return_properties=[]))
+            for o in res.objects:
+                refs = o.references.get("supersedes") if o.references else None
+                out[o.properties["memory_id"]] = [str(t.uuid) for t in refs.objects] \
+                    if refs is not None else []
+        return out
+
+    @staticmethod
+    def _update_many(col, user_id: str, updates: Sequence[tuple[str, dict[str, Any]]],
+                     workers: int) -> None:
+        if not updates:
+            return
+        failures: list[tuple[str, str]] = []
+
+        def one(item: tuple[str, dict[str, Any]]) -> None:
+            mid, props = item
+            try:
+                col.data.update(uuid=object_uuid(user_id, mid), properties=props)
+            except WeaviateBaseError as err:
+                failures.append((mid, str(err)))
+
+        if workers <= 1 or len(updates) < 4:
+            for item in updates:
+                one(item)
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(one, updates))
+        if failures:
+            raise StoreWriteError(failures, len(updates) - len(failures))
+
+    def import_times(self, user_id: str) -> dict[str, str]:
+        """memory id -> ISO UTC time of the import it came with, for every memory of a tenant
+        (streamed with the cursor API)."""
+        if tenant_name(user_id) not in set(self.tenants()):
+            return {}
+        out = {}
+        for obj in self._tenant(user_id).iterator(return_properties=["memory_id", "imported_at"],
+                                                  cache_size=2000):
+            t = obj.properties.get("imported_at")
+            out[obj.properties["memory_id"]] = t.astimezone(timezone.utc).isoformat() \
+                if isinstance(t, datetime) else str(t or "")
+        return out
 
     # -- reads ----------------------------------------------------------------------------
     def _fetch(self, col, uuid: str, *, refs: bool = False) -> StoredMemory | None:

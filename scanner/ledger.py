@@ -1,0 +1,573 @@
+"""The resolution ledger, as values: what each verdict, epoch change, quarantine, escalation,
+settlement and import leaves behind, and what it does to the memories. Pure; the Weaviate side
+is :mod:`scanner.store.ledger`.
+
+Seed 000's failure to prevent is "a memory that is confident, consistent, and unable to explain
+itself": so every verdict becomes a :class:`LedgerEntry` that keeps its rule, the provenance it
+read, the configuration it ran under and the memories it concerns. Entry ids are uuid5 values of
+``(tenant, entry type, pair, rule)``: the same pair under the same rule always has the same id,
+so a re-run writes nothing new and two scanners of one tenant converge on the same objects.
+
+Entry types (``entry_type``) and their ``status``:
+
+====================  =====================================================  ==============
+``resolution``        a pair resolved; the loser is superseded                ``applied``
+``quarantine``        a pair left unresolved; carries a re-observation        ``open`` /
+                      request and a clarification question                    ``settled``
+``epoch_change``      a value changed across epochs: old and new value,       ``open`` /
+                      both epochs and sources; re-observation requested       ``settled``
+``escalation``        queued for a person, with a recommended resolution      ``open``
+``possible``          unknown relation cardinality: reported, never decided   ``open``
+``settlement``        a later record settled a quarantine or epoch change     ``applied``
+``import``            one import of memories into the tenant                  ``recorded``
+``read_scans``        read-time scans of one process: how many, how many      ``recorded``
+                      held incompatible values for one key
+====================  =====================================================  ==============
+
+A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
+(``settles``): the ledger shows both steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scanner.models import Conflict, ConflictKey, EpochChangeEvent
+from scanner.policy import FIRST_PERSON, REOBSERVATION
+
+NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
+"""uuid5 namespace of ledger entry ids."""
+
+EntryType = Literal["resolution", "quarantine", "epoch_change", "escalation", "possible",
+                    "settlement", "import", "read_scans"]
+CONFLICT_TYPES = ("resolution", "quarantine", "epoch_change", "escalation", "possible")
+"""Entry types that record one conflicting pair."""
+_TYPE_OF_VERDICT = {"resolved": "resolution", "quarantined": "quarantine",
+                    "epoch_change": "epoch_change", "escalated": "escalation",
+                    "possible": "possible"}
+STATUS_APPLIED = "applied"
+STATUS_OPEN = "open"
+STATUS_SETTLED = "settled"
+STATUS_RECORDED = "recorded"
+
+
+def entry_id(user_id: str, *parts: str) -> str:
+    """Deterministic entry id: uuid5 of the tenant's user id and ``parts`` (unit-separated)."""
+    return str(uuid.uuid5(NAMESPACE, "\x1f".join((user_id, *parts))))
+
+
+class LedgerEntry(BaseModel):
+    """One object of the ledger collection (see the module docstring for the types).
+
+    Attributes:
+        entry_id: uuid5 of ``(user_id, entry_type, *members, rule)``.
+        members: memory ids of the pair, sorted; the settler too is listed in
+            :meth:`concerns`.
+        values: member id -> value as the scan read it.
+        inputs: member id -> the provenance fields the policy read (source, source class,
+            observed_at, epoch, confidence); for a settlement also the settler's.
+        config: the policy settings the verdict ran under (strategy, ``single_epoch``,
+            ``epoch_property``, ``recency_override``, safety relation).
+        request: for quarantines and epoch changes, what to re-observe: ``{"what", "subject",
+            "relation", "scope", "why", "missing", "in_epoch", "after"}``.
+        recommended: for escalations, ``{"keep", "retire", "value", "because"}``.
+        event: for epoch changes, ``{"from": {...}, "to": {...}}`` with value, epoch, source,
+            observed_at of each side.
+        settled_by / settles: the settlement entry id that closed this entry, and the entry a
+            settlement closed.
+        data: counts of ``import`` and ``read_scans`` entries.
+        recorded_at / updated_at: UTC, set by the store on the first and the latest write.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entry_id: str
+    entry_type: EntryType
+    user_id: str
+    status: str
+    key: ConflictKey | None = None
+    kind: str | None = None
+    members: list[str] = Field(default_factory=list)
+    values: dict[str, str] = Field(default_factory=dict)
+    verdict: str | None = None
+    rule: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    severity: str | None = None
+    winner: str | None = None
+    latest: str | None = None
+    superseded: list[str] = Field(default_factory=list)
+    confirmed: list[str] = Field(default_factory=list)
+    settler: str | None = None
+    inputs: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    config: dict[str, Any] = Field(default_factory=dict)
+    question: str | None = None
+    request: dict[str, Any] | None = None
+    recommended: dict[str, Any] | None = None
+    event: dict[str, Any] | None = None
+    settled_by: str | None = None
+    settles: str | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+    recorded_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    def concerns(self) -> list[str]:
+        """Memory ids this entry references (members and, for a settlement, the settler)."""
+        ids = list(self.members)
+        if self.settler and self.settler not in ids:
+            ids.append(self.settler)
+        return ids
+
+    def digest(self) -> str:
+        """sha256 of the content without timestamps: equal digests mean nothing to write."""
+        body = self.model_dump(mode="json", exclude={"recorded_at", "updated_at"})
+        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return self.model_dump(mode="json")
+
+
+# -- entries from a scan ----------------------------------------------------------------------
+
+def conflict_entry_id(user_id: str, conflict: Conflict) -> str:
+    """The id of a conflict's entry: the pair under its rule."""
+    etype = _TYPE_OF_VERDICT[conflict.verdict]
+    return entry_id(user_id, etype, *conflict.members, conflict.rule or "")
+
+
+def settlement_entry_id(user_id: str, conflict: Conflict) -> str:
+    """The id of the settlement of a pair (rule ``reobservation``)."""
+    return entry_id(user_id, "settlement", *conflict.members, REOBSERVATION)
+
+
+def _subject_phrase(key: ConflictKey) -> str:
+    if key.subject in FIRST_PERSON:
+        return f"your {key.relation}"
+    return f"the {key.relation} of {key.subject}"
+
+
+def _newest_time(inputs: Mapping[str, Mapping[str, Any]]) -> str | None:
+    times = [i.get("observed_at") for i in inputs.values() if i.get("observed_at")]
+    return max(times) if times else None
+
+
+def _request(c: Conflict) -> dict[str, Any]:
+    missing = [r.split(":", 1)[1] for r in c.reasons if r.startswith("missing_provenance:")]
+    in_epoch = None
+    if c.verdict == "epoch_change" and c.latest:
+        in_epoch = c.inputs.get(c.latest, {}).get("epoch")
+    why = [r for r in c.reasons if not r.startswith(("declared:", "settled:"))]
+    return {"what": f"re-check {_subject_phrase(c.key)}", "subject": c.key.subject,
+            "relation": c.key.relation,
+            "scope": {"group": c.key.group, "properties": dict(c.key.properties)},
+            "why": why, "missing": missing, "in_epoch": in_epoch,
+            "after": _newest_time(c.inputs)}
+
+
+def _recommended(c: Conflict) -> dict[str, Any] | None:
+    if not c.recommended:
+        return None
+    other = [m for m in c.members if m != c.recommended]
+    classes = {c.inputs.get(m, {}).get("source_class") for m in c.members}
+    return {"keep": c.recommended, "retire": other, "value": c.values.get(c.recommended),
+            "because": "source_class" if len(classes) > 1 else "recency"}
+
+
+def _event(events_by_pair: Mapping[tuple[str, ...], EpochChangeEvent],
+           c: Conflict) -> dict[str, Any] | None:
+    found = events_by_pair.get(tuple(c.members))
+    if found is None:
+        return None
+    return {"from": dict(found.from_), "to": dict(found.to)}
+
+
+def entries_for(user_id: str, conflicts: Sequence[Conflict],
+                events: Sequence[EpochChangeEvent] = ()) -> list[LedgerEntry]:
+    """The ledger entries of one tenant's scan report.
+
+    Args:
+        user_id: the tenant's user.
+        conflicts: the report's conflicts (all in this tenant).
+        events: the report's epoch-change events (matched to their pairs).
+
+    Returns:
+        One entry per conflict, plus one settlement entry per settled pair; sorted by id.
+    """
+    events_by_pair = {tuple(sorted((e.from_["id"], e.to["id"]))): e for e in events}
+    known_values: dict[tuple[str, str, str], str] = {}
+    known_inputs: dict[str, dict[str, Any]] = {}
+    for c in conflicts:
+        for m, v in c.values.items():
+            known_values[(c.key.subject, c.key.relation, m)] = v
+        known_inputs.update(c.inputs)
+    out = []
+    for c in conflicts:
+        etype = _TYPE_OF_VERDICT[c.verdict]
+        own_id = conflict_entry_id(user_id, c)
+        settled = bool(c.settled_by)
+        settle_id = settlement_entry_id(user_id, c) if settled else None
+        if etype == "resolution":
+            status = STATUS_APPLIED
+        else:
+            status = STATUS_SETTLED if settled else STATUS_OPEN
+        out.append(LedgerEntry(
+            entry_id=own_id, entry_type=etype, user_id=user_id, status=status, key=c.key,
+            kind=c.kind, members=list(c.members), values=dict(c.values), verdict=c.verdict,
+            rule=c.rule, reasons=[r for r in c.reasons if not r.startswith("settled:")],
+            severity=c.severity, winner=c.winner, latest=c.latest,
+            superseded=list(c.superseded) if etype == "resolution" else [],
+            inputs=dict(c.inputs), config=dict(c.config),
+            question=c.question,
+            request=_request(c) if etype in ("quarantine", "epoch_change") else None,
+            recommended=_recommended(c) if etype == "escalation" else None,
+            event=_event(events_by_pair, c) if etype == "epoch_change" else None,
+            settled_by=settle_id))
+        if settled:
+            by = c.settled_by
+            value = known_values.get((c.key.subject, c.key.relation, by))
+            inputs = dict(c.inputs)
+            if by in known_inputs:
+                inputs[by] = known_inputs[by]
+            if value is not None:
+                values = {**c.values, by: value}
+            else:
+                values = dict(c.values)
+            out.append(LedgerEntry(
+                entry_id=settle_id, entry_type="settlement", user_id=user_id,
+                status=STATUS_APPLIED, key=c.key, kind=c.kind, members=list(c.members),
+                values=values, verdict=c.verdict, rule=REOBSERVATION,
+                reasons=[f"settles {etype} ({c.rule})"] + (
+                    [] if c.superseded else ["moot: both members retired by re-observation"]),
+                severity=c.severity, latest=by, superseded=list(c.superseded),
+                confirmed=[m for m in c.members if m not in c.superseded]
+                if c.superseded else [], settler=by,
+                inputs=inputs, config=dict(c.config), settles=own_id))
+    return sorted(out, key=lambda e: e.entry_id)
+
+
+def import_entry(user_id: str, imported_at: datetime, *, written: int, unchanged: int,
+                 failed: int, source: str | None = None) -> LedgerEntry:
+    """The ledger entry of one import into a tenant (``imported_at`` UTC, also its id)."""
+    stamp = imported_at.isoformat()
+    return LedgerEntry(entry_id=entry_id(user_id, "import", stamp), entry_type="import",
+                       user_id=user_id, status=STATUS_RECORDED,
+                       data={"imported_at": stamp, "written": written, "unchanged": unchanged,
+                             "failed": failed, "source": source})
+
+
+def read_scans_entry(user_id: str, token: str, *, scans: int, with_conflict: int,
+                     started_at: datetime) -> LedgerEntry:
+    """The read-time scan tally of one process (``token``) for one tenant.
+
+    Each process owns its entry, so concurrent processes never race on a counter.
+    """
+    return LedgerEntry(entry_id=entry_id(user_id, "read_scans", token), entry_type="read_scans",
+                       user_id=user_id, status=STATUS_RECORDED,
+                       data={"scans": scans, "with_conflict": with_conflict,
+                             "started_at": started_at.isoformat(), "process": token})
+
+
+def _settler_rank(entry: LedgerEntry) -> tuple[str, str]:
+    seen = entry.inputs.get(entry.settler or "", {}).get("observed_at") or ""
+    return (seen, entry.settler or "")
+
+
+def should_replace(new: LedgerEntry, old: LedgerEntry) -> bool:
+    """Whether ``new`` should overwrite the stored ``old`` entry of the same id.
+
+    Not when nothing changed (equal digests); never from ``settled`` back to ``open`` (a scan
+    that did not see the settler, such as a read-time scan of a few hits, must not reopen
+    a settled pair); a settlement only for a settler observed no earlier than the stored one.
+    """
+    if new.digest() == old.digest():
+        return False
+    if old.status == STATUS_SETTLED and new.status == STATUS_OPEN:
+        return False
+    if new.entry_type == "settlement" and old.entry_type == "settlement":
+        return _settler_rank(new) >= _settler_rank(old)
+    return True
+
+
+def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
+                      stored: Mapping[str, LedgerEntry]) -> list[Conflict]:
+    """Open verdicts of a partial scan that the ledger already records as settled, settled.
+
+    A read-time scan sees only its hits; when the record that settled a pair is not among
+    them, the pair looks open again. ``stored`` (entries by id, including the settlements
+    the settled entries name) lets the scan report what the ledger knows.
+
+    Returns:
+        The conflicts, with such pairs carrying ``settled_by`` and their retired members.
+    """
+    out = []
+    for c in conflicts:
+        entry = stored.get(conflict_entry_id(user_id, c)) if c.verdict in _TYPE_OF_VERDICT \
+            else None
+        done = stored.get(entry.settled_by) if entry is not None and entry.settled_by else None
+        if (c.settled_by is None and entry is not None and entry.status == STATUS_SETTLED
+                and done is not None and done.settler):
+            c = c.model_copy(update={
+                "settled_by": done.settler, "superseded": list(done.superseded),
+                "question": None,
+                "reasons": [*c.reasons, f"settled:{REOBSERVATION}@{done.settler}"]})
+        out.append(c)
+    return out
+
+
+# -- what the verdicts do to the memories ------------------------------------------------------
+
+@dataclass
+class Effects:
+    """The writes a set of verdicts implies for one tenant (applied by the memory store).
+
+    Attributes:
+        edges: winner or settler id -> ids it supersedes (``supersedes`` edges).
+        retire: memory id -> rule that retired it (status ``superseded``).
+        unresolved: members of open quarantines, epoch changes and escalations.
+        confirmed: members of settled pairs that nothing retired and no open pair holds; a
+            batch scan (which sees the whole tenant) returns them to ``active``.
+    """
+
+    edges: dict[str, set[str]] = field(default_factory=dict)
+    retire: dict[str, str] = field(default_factory=dict)
+    unresolved: set[str] = field(default_factory=set)
+    confirmed: set[str] = field(default_factory=set)
+
+    def memory_ids(self) -> set[str]:
+        """Every memory id the effects touch."""
+        ids = set(self.edges) | set(self.retire) | self.unresolved | self.confirmed
+        for losers in self.edges.values():
+            ids |= losers
+        return ids
+
+
+def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
+    """Edges and statuses implied by verdicts.
+
+    Resolutions first, in member order (a memory retired twice keeps the rule of the last
+    resolution, as one-by-one application did), then settlements (rule ``reobservation``,
+    unless a resolution already retired the member).
+    """
+    conflicts = sorted(conflicts, key=lambda c: c.members)
+    fx = Effects()
+    for c in conflicts:
+        if c.verdict == "resolved" and c.winner:
+            fx.edges.setdefault(c.winner, set()).update(c.superseded)
+            for loser in c.superseded:
+                fx.retire[loser] = c.rule or ""
+    for c in conflicts:
+        if c.settled_by and c.superseded:
+            fx.edges.setdefault(c.settled_by, set()).update(c.superseded)
+            for loser in c.superseded:
+                fx.retire.setdefault(loser, REOBSERVATION)
+    for c in conflicts:
+        if c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by:
+            fx.unresolved.update(m for m in c.members if m not in fx.retire)
+    for c in conflicts:
+        if c.settled_by:
+            fx.confirmed.update(m for m in (*c.members, c.settled_by)
+                                if m not in fx.retire and m not in fx.unresolved)
+    return fx
+
+
+# -- narration ---------------------------------------------------------------------------------
+
+def _side(entry: LedgerEntry, mid: str) -> str:
+    value = entry.values.get(mid)
+    i = entry.inputs.get(mid, {})
+    bits = [b for b in (i.get("source"), i.get("source_class"),
+                        f"epoch {i['epoch']}" if i.get("epoch") else None,
+                        i.get("observed_at")) if b]
+    shown = f"“{value}”" if value is not None else ""
+    return f"{mid} {shown} ({', '.join(bits) or 'no provenance'})".replace("  ", " ")
+
+
+def narrate(entry: LedgerEntry) -> str:
+    """One plain sentence saying what the entry records (for ``contrascan history``)."""
+    key = f"{entry.key.subject} · {entry.key.relation}" if entry.key else ""
+    t = entry.entry_type
+    if t == "resolution":
+        loser = ", ".join(_side(entry, m) for m in entry.superseded)
+        return (f"resolved by rule {entry.rule} on {key}: {_side(entry, entry.winner or '')} "
+                f"supersedes {loser}" + _reason_tail(entry))
+    if t == "epoch_change":
+        ev = entry.event or {}
+        old, new = ev.get("from", {}), ev.get("to", {})
+        text = (f"epoch change on {key}: “{old.get('value')}” under {old.get('epoch')} "
+                f"({old.get('id')}, {old.get('source')}, {old.get('observed_at')}) -> "
+                f"“{new.get('value')}” under {new.get('epoch')} ({new.get('id')}, "
+                f"{new.get('source')}, {new.get('observed_at')}); latest {entry.latest}, "
+                f"no winner")
+        return text + _open_tail(entry)
+    if t == "quarantine":
+        sides = "; ".join(_side(entry, m) for m in entry.members)
+        return f"quarantined ({', '.join(entry.reasons) or entry.rule}) on {key}: {sides}" + \
+            _open_tail(entry)
+    if t == "escalation":
+        rec = entry.recommended or {}
+        keep = (f"; recommended: keep {rec.get('keep')} “{rec.get('value')}” "
+                f"({rec.get('because')})") if rec else ""
+        sides = "; ".join(_side(entry, m) for m in entry.members)
+        return f"escalated for review by rule {entry.rule} on {key}: {sides}{keep}"
+    if t == "possible":
+        sides = "; ".join(_side(entry, m) for m in entry.members)
+        return f"possible conflict on {key} (relation of unknown cardinality): {sides}"
+    if t == "settlement":
+        pair = " / ".join(entry.members)
+        what = {"epoch_change": "epoch change", "quarantined": "quarantine"}.get(
+            entry.verdict or "", entry.verdict or "pair")
+        head = (f"re-observation {_side(entry, entry.settler or '')} settled the {what} "
+                f"{pair} on {key}")
+        if not entry.superseded:
+            return head + ": moot, both members were retired by re-observation"
+        kept = ", ".join(entry.confirmed) or "nothing"
+        return (f"{head}: retired {', '.join(entry.superseded)} (rule {REOBSERVATION}), "
+                f"confirmed {kept}" + _when(entry))
+    if t == "import":
+        d = entry.data
+        return (f"import at {d.get('imported_at')}: {d.get('written')} written, "
+                f"{d.get('unchanged')} already stored, {d.get('failed')} failed")
+    d = entry.data
+    return f"read-time scans: {d.get('scans')} ({d.get('with_conflict')} with a conflict)"
+
+
+def _reason_tail(entry: LedgerEntry) -> str:
+    extra = [r for r in entry.reasons if r.startswith(("override:", "declared:"))]
+    return f" [{'; '.join(extra)}]" if extra else ""
+
+
+def _when(entry: LedgerEntry) -> str:
+    if entry.recorded_at is None:
+        return ""
+    return f" [recorded {entry.recorded_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z]"
+
+
+def _open_tail(entry: LedgerEntry) -> str:
+    if entry.status == STATUS_SETTLED:
+        since = _when(entry)
+        done = (f", settled {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z"
+                if entry.updated_at is not None else "")
+        return f" — was open{since}{done} by the re-observation below"
+    req = entry.request or {}
+    asked = f"; re-observation requested: {req.get('what')}" if req else ""
+    if req.get("in_epoch"):
+        asked += f" in epoch {req['in_epoch']}"
+    question = f"; ask: {entry.question}" if entry.question else ""
+    return asked + question + _when(entry)
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+@dataclass
+class ImportRate:
+    """Conflicts introduced by one import: pairs whose newest member came with it."""
+
+    user_id: str
+    imported_at: str
+    memories: int
+    conflicts: int
+
+    @property
+    def rate(self) -> float:
+        """Conflicting pairs per imported memory."""
+        return self.conflicts / self.memories if self.memories else 0.0
+
+
+@dataclass
+class Stats:
+    """Conflict statistics of one tenant or of all (seed 001 "monitor conflict rates").
+
+    Attributes:
+        conflicts: conflicting pairs recorded (every conflict entry type).
+        by_relation, by_verdict, by_rule: counts of those pairs.
+        open: pairs still open (quarantines, epoch changes, escalations, possibles).
+        settled: pairs settled by re-observation.
+        imports: per import, the pairs it introduced.
+        read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
+            incompatible values for one key.
+    """
+
+    users: list[str] = field(default_factory=list)
+    conflicts: int = 0
+    by_relation: dict[str, int] = field(default_factory=dict)
+    by_verdict: dict[str, int] = field(default_factory=dict)
+    by_rule: dict[str, int] = field(default_factory=dict)
+    open: int = 0
+    settled: int = 0
+    imports: list[ImportRate] = field(default_factory=list)
+    read_scans: int = 0
+    read_scans_with_conflict: int = 0
+
+    @property
+    def read_scan_conflict_share(self) -> float | None:
+        """Share of read-time scans whose hits held incompatible values (None: no scans)."""
+        return self.read_scans_with_conflict / self.read_scans if self.read_scans else None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return {"users": self.users, "conflicts": self.conflicts,
+                "by_relation": self.by_relation, "by_verdict": self.by_verdict,
+                "by_rule": self.by_rule, "open": self.open, "settled": self.settled,
+                "imports": [{"user_id": i.user_id, "imported_at": i.imported_at,
+                             "memories": i.memories, "conflicts": i.conflicts,
+                             "rate": round(i.rate, 6)} for i in self.imports],
+                "read_scans": self.read_scans,
+                "read_scans_with_conflict": self.read_scans_with_conflict,
+                "read_scan_conflict_share": self.read_scan_conflict_share}
+
+
+def compute_stats(entries: Iterable[LedgerEntry],
+                  imported_at: Mapping[tuple[str, str], str]) -> Stats:
+    """Statistics from ledger entries and each memory's import time.
+
+    Args:
+        entries: ledger entries of the tenants to count.
+        imported_at: ``(user_id, memory id)`` -> ISO import time of every stored memory of
+            those tenants (the import a memory came with).
+
+    Returns:
+        The statistics; a conflict counts against the import of its most recently imported
+        member.
+    """
+    stats = Stats()
+    by_relation: Counter[str] = Counter()
+    by_verdict: Counter[str] = Counter()
+    by_rule: Counter[str] = Counter()
+    introduced: Counter[tuple[str, str]] = Counter()
+    users = {u for u, _ in imported_at}
+    for e in entries:
+        users.add(e.user_id)
+        if e.entry_type in CONFLICT_TYPES:
+            stats.conflicts += 1
+            by_relation[e.key.relation if e.key else "?"] += 1
+            by_verdict[e.verdict or "?"] += 1
+            by_rule[e.rule or "?"] += 1
+            if e.status == STATUS_OPEN:
+                stats.open += 1
+            elif e.status == STATUS_SETTLED:
+                stats.settled += 1
+            times = [imported_at.get((e.user_id, m)) for m in e.members]
+            times = [t for t in times if t]
+            if times:
+                introduced[(e.user_id, max(times))] += 1
+        elif e.entry_type == "read_scans":
+            stats.read_scans += int(e.data.get("scans", 0))
+            stats.read_scans_with_conflict += int(e.data.get("with_conflict", 0))
+    sizes = Counter((u, t) for (u, _), t in imported_at.items())
+    stats.imports = [ImportRate(user_id=u, imported_at=t, memories=n,
+                                conflicts=introduced.get((u, t), 0))
+                     for (u, t), n in sorted(sizes.items())]
+    stats.users = sorted(users)
+    stats.by_relation = dict(by_relation.most_common())
+    stats.by_verdict = dict(sorted(by_verdict.items()))
+    stats.by_rule = dict(sorted(by_rule.items()))
+    return stats

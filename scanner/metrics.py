@@ -1,0 +1,215 @@
+"""Prometheus metrics of scans, the ledger and conflict health (seed 001: "Monitor conflict
+rates as a health metric").
+
+Two collectors, registered into whichever registry the exposing process uses (the HTTP sidecar
+keeps one registry per app, so nothing here touches prometheus-client's global registry)::
+
+    from scanner import metrics
+    metrics.register(registry, service)   # PROCESS counters + a StoreStatsCollector
+
+* :data:`PROCESS` (:class:`ScanCounters`): counters of this process — scans and memories
+  scanned by mode, conflicts by mode/verdict/rule, read-time scans whose top-k held
+  incompatible values for one key, ledger entries written by type, ``supersedes`` edges and
+  status changes written, and the duration and rate of the last batch scan.
+* :class:`StoreStatsCollector`: gauges computed from the ledger of the whole store
+  (:meth:`scanner.service.Service.stats`) — pairs by verdict, rule and relation, open and
+  settled pairs, the conflict rate of the imports and the share of read-time scans with a
+  conflict across every process that recorded its scans. Reading the ledger streams every
+  tenant, so the result is cached for ``ttl_s`` seconds.
+
+Metric names are prefixed ``contrascan_`` and do not collide with the sidecar's own
+(``contrascan_scans_total``, ``contrascan_conflicts_total`` …): these are ``contrascan_scan_*``,
+``contrascan_ledger_*`` and ``contrascan_store_*``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector, CollectorRegistry
+
+from scanner.models import ScanReport
+
+TOP_RELATIONS = 50
+"""Relations reported by name in ``contrascan_store_conflicts_by_relation``; the rest are
+summed under ``relation="other"`` so the label stays bounded."""
+
+
+class ScanCounters(Collector):
+    """Thread-safe counters of one process, exposed as Prometheus counters and gauges."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._scans: Counter[str] = Counter()
+        self._memories: Counter[str] = Counter()
+        self._conflicts: Counter[tuple[str, str, str]] = Counter()
+        self._incompatible: Counter[str] = Counter()
+        self._entries: Counter[str] = Counter()
+        self._edges = 0
+        self._statuses = 0
+        self._batch_seconds: float | None = None
+        self._batch_rate: float | None = None
+
+    def observe_scan(self, mode: str, report: ScanReport) -> None:
+        """Count one scan (``mode``: ``read_time``, ``write_time``, ``batch``).
+
+        A scan "held incompatible values for one key" when any of its pairs is decided (a
+        ``possible`` pair of unknown cardinality does not count).
+        """
+        with self._lock:
+            self._scans[mode] += 1
+            self._memories[mode] += report.scanned
+            for c in report.conflicts:
+                self._conflicts[(mode, c.verdict, c.rule or "")] += 1
+            if any(c.verdict != "possible" for c in report.conflicts):
+                self._incompatible[mode] += 1
+
+    def observe_writes(self, *, entries: dict[str, int] | None = None, edges: int = 0,
+                       statuses: int = 0) -> None:
+        """Count ledger entries written (by type), edges added and statuses changed."""
+        with self._lock:
+            self._entries.update(entries or {})
+            self._edges += edges
+            self._statuses += statuses
+
+    def observe_batch(self, *, memories: int, seconds: float) -> None:
+        """Record the last batch scan's duration (s) and rate (memories/s)."""
+        with self._lock:
+            self._batch_seconds = seconds
+            self._batch_rate = memories / seconds if seconds > 0 else None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The current values as plain data (for tests and logs)."""
+        with self._lock:
+            return {"scans": dict(self._scans), "memories": dict(self._memories),
+                    "conflicts": dict(self._conflicts), "incompatible": dict(self._incompatible),
+                    "entries": dict(self._entries), "edges": self._edges,
+                    "statuses": self._statuses, "batch_seconds": self._batch_seconds,
+                    "batch_rate": self._batch_rate}
+
+    def collect(self) -> Iterator[Any]:
+        snap = self.snapshot()
+        scans = CounterMetricFamily("contrascan_scan_runs", "Scans run by this process.",
+                                    labels=["mode"])
+        for mode, n in sorted(snap["scans"].items()):
+            scans.add_metric([mode], n)
+        yield scans
+        memories = CounterMetricFamily("contrascan_scan_memories",
+                                       "Memories scanned by this process.", labels=["mode"])
+        for mode, n in sorted(snap["memories"].items()):
+            memories.add_metric([mode], n)
+        yield memories
+        pairs = CounterMetricFamily("contrascan_scan_conflicts",
+                                    "Conflicting pairs found, by verdict and rule.",
+                                    labels=["mode", "verdict", "rule"])
+        for (mode, verdict, rule), n in sorted(snap["conflicts"].items()):
+            pairs.add_metric([mode, verdict, rule], n)
+        yield pairs
+        held = CounterMetricFamily("contrascan_scan_incompatible",
+                                   "Scans whose memories held incompatible values for one key.",
+                                   labels=["mode"])
+        for mode, n in sorted(snap["incompatible"].items()):
+            held.add_metric([mode], n)
+        yield held
+        entries = CounterMetricFamily("contrascan_ledger_entries_written",
+                                      "Ledger entries written, by entry type.",
+                                      labels=["entry_type"])
+        for etype, n in sorted(snap["entries"].items()):
+            entries.add_metric([etype], n)
+        yield entries
+        yield CounterMetricFamily("contrascan_ledger_edges_written",
+                                  "supersedes edges added to memories.", value=snap["edges"])
+        yield CounterMetricFamily("contrascan_ledger_status_changes",
+                                  "Memory status changes written.", value=snap["statuses"])
+        if snap["batch_seconds"] is not None:
+            yield GaugeMetricFamily("contrascan_scan_last_batch_seconds",
+                                    "Duration of the last batch scan, seconds.",
+                                    value=snap["batch_seconds"])
+        if snap["batch_rate"] is not None:
+            yield GaugeMetricFamily("contrascan_scan_last_batch_memories_per_second",
+                                    "Memories per second of the last batch scan.",
+                                    value=snap["batch_rate"])
+
+
+PROCESS = ScanCounters()
+"""The counters of this process (the service updates them)."""
+
+
+class StoreStatsCollector(Collector):
+    """Gauges from the ledger of the whole store, cached for ``ttl_s`` seconds.
+
+    Args:
+        stats: returns :class:`scanner.ledger.Stats` (e.g. ``service.stats``).
+        ttl_s: seconds a computed result is reused.
+    """
+
+    def __init__(self, stats: Callable[[], Any], ttl_s: float = 60.0):
+        self._stats = stats
+        self._ttl = ttl_s
+        self._lock = threading.Lock()
+        self._cached: tuple[float, Any] | None = None
+
+    def _current(self) -> Any:
+        with self._lock:
+            now = time.monotonic()
+            if self._cached is None or now - self._cached[0] > self._ttl:
+                self._cached = (now, self._stats())
+            return self._cached[1]
+
+    def collect(self) -> Iterator[Any]:
+        try:
+            stats = self._current()
+        except Exception:  # noqa: BLE001 - a scrape must not fail because the store is down
+            return
+        verdicts = GaugeMetricFamily("contrascan_store_conflicts_by_verdict",
+                                     "Conflicting pairs in the ledger, by verdict.",
+                                     labels=["verdict"])
+        for verdict, n in sorted(stats.by_verdict.items()):
+            verdicts.add_metric([verdict], n)
+        yield verdicts
+        rules = GaugeMetricFamily("contrascan_store_conflicts_by_rule",
+                                  "Conflicting pairs in the ledger, by deciding rule.",
+                                  labels=["rule"])
+        for rule, n in sorted(stats.by_rule.items()):
+            rules.add_metric([rule], n)
+        yield rules
+        relations = GaugeMetricFamily("contrascan_store_conflicts_by_relation",
+                                      f"Conflicting pairs by relation (top {TOP_RELATIONS}, "
+                                      "the rest as 'other').", labels=["relation"])
+        ranked = sorted(stats.by_relation.items(), key=lambda kv: (-kv[1], kv[0]))
+        for relation, n in ranked[:TOP_RELATIONS]:
+            relations.add_metric([relation], n)
+        rest = sum(n for _, n in ranked[TOP_RELATIONS:])
+        if rest:
+            relations.add_metric(["other"], rest)
+        yield relations
+        yield GaugeMetricFamily("contrascan_store_open_pairs",
+                                "Quarantined, epoch-change, escalated and possible pairs not "
+                                "settled.", value=stats.open)
+        yield GaugeMetricFamily("contrascan_store_settled_pairs",
+                                "Pairs settled by a later re-observation.", value=stats.settled)
+        imported = sum(i.memories for i in stats.imports)
+        introduced = sum(i.conflicts for i in stats.imports)
+        yield GaugeMetricFamily("contrascan_store_import_conflict_rate",
+                                "Conflicting pairs introduced per imported memory, over all "
+                                "imports.", value=introduced / imported if imported else 0.0)
+        yield GaugeMetricFamily("contrascan_store_read_scans",
+                                "Read-time scans recorded in the ledger.", value=stats.read_scans)
+        share = stats.read_scan_conflict_share
+        yield GaugeMetricFamily("contrascan_store_read_scan_conflict_share",
+                                "Share of read-time scans whose top-k held incompatible values "
+                                "for one key, in [0, 1].", value=share if share is not None
+                                else 0.0)
+
+
+def register(registry: CollectorRegistry, service: Any | None = None, *,
+             ttl_s: float = 60.0) -> None:
+    """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``."""
+    registry.register(PROCESS)
+    if service is not None:
+        registry.register(StoreStatsCollector(service.stats, ttl_s=ttl_s))

@@ -1,0 +1,274 @@
+"""The ledger collection in Weaviate: one object per :class:`scanner.ledger.LedgerEntry`.
+
+Layout, mirroring the memory collection (see ``../shared/WEAVIATE.md`` §4–5):
+
+* one multi-tenant collection, one tenant per ``user_id`` (the same tenant names as the
+  memories), so the ledger of a user is read and written with the user's memories and a
+  request without a tenant is rejected;
+* objects carry no vector; the object UUID is the entry's deterministic uuid5 id, so writes are
+  upserts that two scanners of one tenant agree on;
+* a ``concerns`` reference to the memories an entry is about (a reference between two
+  multi-tenant collections stays inside one tenant, weaviate ``batch_references_add.go``); the
+  same ids as ``concerns_ids`` (``FIELD`` tokenization) for filtering without reference joins;
+* the whole entry as ``body_json``, and the fields people filter on as properties;
+* ``digest`` (sha256 of the content without timestamps): an unchanged entry is not written
+  again, so a re-run of a scan writes nothing. Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
+from weaviate.classes.query import Filter
+from weaviate.classes.tenants import Tenant
+from weaviate.exceptions import WeaviateBaseError
+
+from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.ledger import LedgerEntry, should_replace
+from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, tenant_name
+
+LEDGER_SUFFIX = "Ledger"
+_CHUNK = 1000  # ids per filter query
+
+
+def ledger_collection_name(memory_collection: str = DEFAULT_COLLECTION) -> str:
+    """The ledger collection that belongs to a memory collection (``<name>Ledger``)."""
+    return memory_collection + LEDGER_SUFFIX
+
+
+@dataclass
+class LedgerWrite:
+    """Outcome of writing entries: how many were new, replaced, or already stored as is."""
+
+    written: int = 0
+    replaced: int = 0
+    unchanged: int = 0
+    by_type: dict[str, int] = field(default_factory=dict)
+
+
+class LedgerStore:
+    """Ledger entries of every user in one multi-tenant collection.
+
+    Args:
+        client: a connected ``weaviate.WeaviateClient``.
+        memory_collection: the memory collection the entries reference.
+        collection: ledger collection name (default ``<memory_collection>Ledger``).
+
+    Raises:
+        WeaviateUnavailable: from any method, when the server does not answer.
+    """
+
+    def __init__(self, client: weaviate.WeaviateClient,
+                 memory_collection: str = DEFAULT_COLLECTION, collection: str | None = None):
+        self.client = client
+        self.memory_collection = memory_collection
+        self.name = collection or ledger_collection_name(memory_collection)
+        self._known_tenants: set[str] = set()
+
+    # -- schema ---------------------------------------------------------------------------
+    def ensure_schema(self) -> None:
+        """Create the collection if it does not exist (idempotent; the memory collection must
+        exist first, since ``concerns`` points at it)."""
+        try:
+            if self.client.collections.exists(self.name):
+                return
+            field_text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD)
+            self.client.collections.create(
+                self.name,
+                vector_config=Configure.Vectors.self_provided(),
+                multi_tenancy_config=Configure.multi_tenancy(enabled=True,
+                                                             auto_tenant_creation=False),
+                properties=[
+                    Property(name="entry_type", **field_text),
+                    Property(name="user_id", **field_text),
+                    Property(name="status", **field_text),
+                    Property(name="verdict", **field_text),
+                    Property(name="rule", **field_text),
+                    Property(name="kind", **field_text),
+                    Property(name="severity", **field_text),
+                    Property(name="subject", **field_text),
+                    Property(name="relation", **field_text),
+                    Property(name="scope_group", **field_text),
+                    Property(name="members", data_type=DataType.TEXT_ARRAY,
+                             tokenization=Tokenization.FIELD),
+                    Property(name="concerns_ids", data_type=DataType.TEXT_ARRAY,
+                             tokenization=Tokenization.FIELD),
+                    Property(name="settled_by", **field_text),
+                    Property(name="settles", **field_text),
+                    Property(name="digest", **field_text),
+                    Property(name="recorded_at", data_type=DataType.DATE,
+                             index_range_filters=True),
+                    Property(name="updated_at", data_type=DataType.DATE),
+                    Property(name="body_json", data_type=DataType.TEXT,
+                             index_filterable=False, index_searchable=False),
+                ],
+                references=[ReferenceProperty(name="concerns",
+                                              target_collection=self.memory_collection)],
+            )
+        except WeaviateBaseError as err:
+            raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
+
+    def _tenant(self, user_id: str, *, create: bool = False):
+        name = tenant_name(user_id)
+        col = self.client.collections.use(self.name)
+        if create and name not in self._known_tenants:
+            col.tenants.create([Tenant(name=name)])
+            self._known_tenants.add(name)
+        return col.with_tenant(name)
+
+    def tenants(self) -> list[str]:
+        """Tenant names that have a ledger, sorted."""
+        return sorted(self.client.collections.use(self.name).tenants.get().keys())
+
+    def _has(self, user_id: str) -> bool:
+        name = tenant_name(user_id)
+        if name in self._known_tenants:
+            return True
+        present = name in set(self.tenants())
+        if present:
+            self._known_tenants.add(name)
+        return present
+
+    # -- writes ---------------------------------------------------------------------------
+    def write(self, user_id: str, entries: Iterable[LedgerEntry], *, batch_size: int = 500,
+              existing: dict[str, LedgerEntry] | None = None,
+              on_written: Callable[[int], None] | None = None) -> LedgerWrite:
+        """Upsert entries of one tenant in batches; unchanged entries are not written.
+
+        An entry replaces a stored one only when :func:`scanner.ledger.should_replace` says
+        so (a settled entry never reopens; a settlement keeps its latest settler), so scans
+        with a partial view (read-time) never undo what a full scan recorded.
+
+        Args:
+            user_id: the tenant's user.
+            entries: entries of that user (duplicates by id are written once).
+            batch_size: objects per batch request.
+            existing: the stored entries by id, when the caller already fetched them.
+            on_written: called with the number of objects after each batch request.
+
+        Returns:
+            Counts.
+
+        Raises:
+            StoreWriteError: Weaviate rejected objects or references (every one listed).
+        """
+        todo = {e.entry_id: e for e in entries}
+        result = LedgerWrite()
+        if not todo:
+            return result
+        col = self._tenant(user_id, create=True)
+        if existing is None:
+            existing = self.fetch(user_id, list(todo))
+        now = datetime.now(timezone.utc)
+        rows = []
+        for eid in sorted(todo):
+            new, old = todo[eid], existing.get(eid)
+            if old is not None and not should_replace(new, old):
+                result.unchanged += 1
+                continue
+            rows.append((new, old))
+        for start in range(0, len(rows), batch_size):
+            part = rows[start:start + batch_size]
+            with col.batch.fixed_size(batch_size=batch_size, concurrent_requests=1) as b:
+                for new, old in part:
+                    recorded = old.recorded_at if old is not None and old.recorded_at else now
+                    b.add_object(properties=self._properties(new, recorded, now),
+                                 uuid=new.entry_id,
+                                 references={"concerns": [object_uuid(user_id, m)
+                                                          for m in new.concerns()]})
+            failed = [(str(f.object_.uuid), f.message) for f in col.batch.failed_objects]
+            failed += [(str(f.reference.from_uuid), f.message)
+                       for f in col.batch.failed_references]
+            if failed:
+                raise StoreWriteError(failed, result.written + result.replaced)
+            for new, old in part:
+                if old is None:
+                    result.written += 1
+                else:
+                    result.replaced += 1
+                result.by_type[new.entry_type] = result.by_type.get(new.entry_type, 0) + 1
+            if on_written:
+                on_written(len(part))
+        return result
+
+    @staticmethod
+    def _properties(e: LedgerEntry, recorded_at: datetime, now: datetime) -> dict[str, Any]:
+        body = e.model_dump(mode="json", exclude={"recorded_at", "updated_at"})
+        return {
+            "entry_type": e.entry_type, "user_id": e.user_id, "status": e.status,
+            "verdict": e.verdict or "", "rule": e.rule or "", "kind": e.kind or "",
+            "severity": e.severity or "",
+            "subject": e.key.subject if e.key else "", "relation": e.key.relation if e.key
+            else "", "scope_group": (e.key.group or "") if e.key else "",
+            "members": list(e.members), "concerns_ids": e.concerns(),
+            "settled_by": e.settled_by or "", "settles": e.settles or "",
+            "digest": e.digest(), "recorded_at": recorded_at, "updated_at": now,
+            "body_json": json.dumps(body, sort_keys=True, ensure_ascii=False),
+        }
+
+    # -- reads ----------------------------------------------------------------------------
+    @staticmethod
+    def _entry(obj) -> LedgerEntry:
+        p = obj.properties
+        body = json.loads(p["body_json"])
+        return LedgerEntry.model_validate({**body, "recorded_at": p.get("recorded_at"),
+                                           "updated_at": p.get("updated_at")})
+
+    def fetch(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, LedgerEntry]:
+        """The stored entries among ``entry_ids`` (missing ones are absent from the result)."""
+        if not entry_ids or not self._has(user_id):
+            return {}
+        col = self._tenant(user_id)
+        out = {}
+        ids = sorted(set(entry_ids))
+        for start in range(0, len(ids), _CHUNK):
+            part = ids[start:start + _CHUNK]
+            res = col.query.fetch_objects(filters=Filter.by_id().contains_any(part),
+                                          limit=len(part),
+                                          return_properties=["body_json", "recorded_at",
+                                                             "updated_at"])
+            for obj in res.objects:
+                out[str(obj.uuid)] = self._entry(obj)
+        return out
+
+    def for_memories(self, user_id: str, memory_ids: Sequence[str], *,
+                     limit: int = 10_000) -> list[LedgerEntry]:
+        """Entries that concern any of ``memory_ids`` (members or settler), oldest first."""
+        if not memory_ids or not self._has(user_id):
+            return []
+        res = self._tenant(user_id).query.fetch_objects(
+            filters=Filter.by_property("concerns_ids").contains_any(sorted(set(memory_ids))),
+            limit=limit, return_properties=["body_json", "recorded_at", "updated_at"])
+        entries = [self._entry(o) for o in res.objects]
+        return sorted(entries, key=lambda e: (e.recorded_at or datetime.min.replace(
+            tzinfo=timezone.utc), e.entry_type, e.entry_id))
+
+    def iterate(self, user_id: str, *, cache_size: int = 1000) -> Iterator[LedgerEntry]:
+        """Every entry of one tenant, streamed with the cursor API."""
+        if not self._has(user_id):
+            return
+        for obj in self._tenant(user_id).iterator(
+                cache_size=cache_size,
+                return_properties=["body_json", "recorded_at", "updated_at"]):
+            yield self._entry(obj)
+
+    def count(self, user_id: str | None = None, *, entry_type: str | None = None) -> int:
+        """Entries in one tenant or in all, optionally of one type."""
+        names = [tenant_name(user_id)] if user_id else self.tenants()
+        present = set(self.tenants())
+        total = 0
+        for name in names:
+            if name not in present:
+                continue
+            col = self.client.collections.use(self.name).with_tenant(name)
+            filters = (Filter.by_property("entry_type").equal(entry_type) if entry_type
+                       else None)
+            total += col.aggregate.over_all(total_count=True,
+                                            filters=filters).total_count or 0
+        return total
