@@ -256,24 +256,30 @@ def scan_cmd(user_id: str, query: str, group: str | None, props: tuple[str, ...]
 
 @main.command("batch-scan")
 @click.option("--user", "user_id", default=None, help="Only this user (default: every user).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Tenants scanned at once (one worker per tenant).")
 @_store_options
 @_json_option
 @_policy_options
 @_errors_to_exit
-def batch_scan_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | None,
-                   as_json: bool, fail_on_conflict: bool, single_epoch: bool,
-                   recency_override: bool) -> None:
+def batch_scan_cmd(user_id: str | None, workers: int, weaviate_url: str | None,
+                   data_dir: Path | None, as_json: bool, fail_on_conflict: bool,
+                   single_epoch: bool, recency_override: bool) -> None:
     """Scan every stored memory (after a bulk import) and record the verdicts.
+
+    Each tenant is streamed once with the cursor API; verdicts go to the memories
+    (supersedes edges, status) and to the ledger, in batches. Re-running changes nothing.
 
     \b
     Example:
       contrascan batch-scan --user potter-1 --json
+      contrascan batch-scan --workers 4
     """
     with _open_service(weaviate_url, data_dir, quiet=as_json, single_epoch=single_epoch,
                        recency_override=recency_override) as service:
         total = service.store.count(user_id)
         with _progress(total, "scanning", not as_json) as advance:
-            report = service.batch_scan(user_id, progress=advance)
+            report = service.batch_scan(user_id, progress=advance, workers=workers)
     emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title="batch scan")
 
 
@@ -285,19 +291,48 @@ def batch_scan_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path
 @_errors_to_exit
 def history_cmd(memory_id: str, user_id: str | None, weaviate_url: str | None,
                 data_dir: Path | None, as_json: bool) -> None:
-    """The supersedes chain through a memory: values, sources, epochs, times, rules.
+    """What changed around a memory, and why: the supersedes chain and the ledger.
+
+    Every value with its source, source class, epoch and observation time, the rule and
+    the memory that retired it, then the ledger: epoch changes, quarantines with their
+    re-observation requests, escalations, settlements. With --json: {"memory_id", "user_id",
+    "chain", "ledger", "story"}.
 
     \b
     Example:
       contrascan history cf0-fact --user demo-user-1
     """
     with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
-        entries = service.history(memory_id, user_id)
+        history = service.history_report(memory_id, user_id)
     if as_json:
-        click.echo(json.dumps([e.to_dict() for e in entries], indent=2, ensure_ascii=False))
+        click.echo(json.dumps(history.to_json_dict(), indent=2, ensure_ascii=False))
         return
     from scanner.render import render_history
-    render_history(entries, memory_id)
+    render_history(history.chain, memory_id, story=history.story)
+
+
+@main.command("stats")
+@click.option("--user", "user_id", default=None, help="Only this user (default: every user).")
+@_store_options
+@_json_option
+@_errors_to_exit
+def stats_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | None,
+              as_json: bool) -> None:
+    """Conflict statistics from the ledger: by relation, verdict and rule; the conflict
+    rate of each import; the share of read-time scans whose hits held incompatible values.
+
+    \b
+    Example:
+      contrascan stats --user potter-1
+      contrascan stats --json
+    """
+    with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
+        stats = service.stats(user_id)
+    if as_json:
+        click.echo(json.dumps(stats.to_json_dict(), indent=2, ensure_ascii=False))
+        return
+    from scanner.render import render_stats
+    render_stats(stats)
 
 
 @main.command("demo")

@@ -49,8 +49,16 @@ def render_report(report: ScanReport, *, title: str = "scan",
                                        if report.rejected else ""))
 
 
-def render_history(entries, memory_id: str, console: Console | None = None) -> None:
-    """Print a supersedes chain, oldest observation first."""
+def render_history(entries, memory_id: str, console: Console | None = None, *,
+                   story: list[str] | None = None) -> None:
+    """Print a chain of memories, oldest observation first, then the ledger's story.
+
+    Args:
+        entries: :class:`scanner.service.HistoryEntry` items.
+        memory_id: the memory asked about (table title).
+        console: where to print (stdout by default).
+        story: narrated ledger lines (:attr:`scanner.service.History.story`).
+    """
     console = console or Console()
     table = Table(title=f"History of {memory_id}")
     for col in ("id", "observed_at", "epoch", "source (class)", "status", "values",
@@ -58,7 +66,46 @@ def render_history(entries, memory_id: str, console: Console | None = None) -> N
         table.add_column(col, overflow="fold")
     for e in entries:
         status = e.status + (f" ({e.retired_rule})" if e.retired_rule else "")
+        if getattr(e, "retired_by", None):
+            status += f" by {e.retired_by}"
         table.add_row(e.id, e.observed_at or "—", e.epoch or "—",
                       f"{e.source or '—'} ({e.source_class})", status, "\n".join(e.values),
                       ", ".join(e.supersedes), ", ".join(e.superseded_by))
     console.print(table)
+    if story:
+        console.print("[bold]What happened[/bold]")
+        for line in story:
+            console.print("  " + line, markup=False, highlight=False, soft_wrap=True)
+
+
+def render_stats(stats, console: Console | None = None) -> None:
+    """Print :class:`scanner.ledger.Stats`: pairs by verdict, rule and relation, imports and
+    the read-time conflict share."""
+    console = console or Console()
+    console.print(f"users {len(stats.users)}; conflicting pairs {stats.conflicts} (open "
+                  f"{stats.open}, settled by re-observation {stats.settled})")
+    for title, counts in (("verdict", stats.by_verdict), ("rule", stats.by_rule),
+                          ("relation", stats.by_relation)):
+        if not counts:
+            continue
+        table = Table(title=f"Pairs by {title}")
+        table.add_column(title)
+        table.add_column("pairs", justify="right")
+        for name, n in list(counts.items())[:25]:
+            table.add_row(name, str(n))
+        if len(counts) > 25:
+            table.add_row(f"… {len(counts) - 25} more", str(sum(list(counts.values())[25:])))
+        console.print(table)
+    if stats.imports:
+        table = Table(title="Conflict rate per import (pairs introduced / memories)")
+        for col in ("user", "imported at", "memories", "pairs", "rate"):
+            table.add_column(col, justify="right" if col in ("memories", "pairs", "rate")
+                             else "left")
+        for i in stats.imports[-25:]:
+            table.add_row(i.user_id, i.imported_at, str(i.memories), str(i.conflicts),
+                          f"{i.rate:.3f}")
+        console.print(table)
+    share = stats.read_scan_conflict_share
+    console.print(f"read-time scans {stats.read_scans}; with incompatible values for one key "
+                  f"{stats.read_scans_with_conflict}"
+                  + (f" ({share:.1%})" if share is not None else ""))

@@ -1,17 +1,42 @@
-"""The sidecar's operations over a real store: import, read-time scan, batch scan, history.
+"""The sidecar's operations over a real store: import, read-time scan, batch scan, history,
+statistics.
 
 Triples are extracted once at import and stored; scans of stored memories parse nothing.
+Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.ledger`,
+:mod:`scanner.store.ledger`), which history and statistics read back.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+import time
+import uuid as uuidlib
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from scanner import metrics
+from scanner.detect import normalised_text
+from scanner.keys import group_by_key, near_key_pairs
+from scanner.ledger import (
+    CONFLICT_TYPES,
+    LedgerEntry,
+    Stats,
+    compute_stats,
+    conflict_entry_id,
+    entries_for,
+    import_entry,
+    narrate,
+    read_scans_entry,
+    reconcile_settled,
+    verdict_effects,
+)
+from scanner.scan import build_report
+from scanner.store.ledger import LedgerStore, LedgerWrite
 
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
@@ -19,7 +44,9 @@ from scanner.errors import UnknownMemory
 from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
+    STATUS_ACTIVE,
     STATUS_SUPERSEDED,
+    AppliedEffects,
     ImportResult,
     MemoryStore,
     StoredMemory,
@@ -60,10 +87,68 @@ class HistoryEntry:
     retired_rule: str | None
     supersedes: list[str] = field(default_factory=list)
     superseded_by: list[str] = field(default_factory=list)
+    retired_by: str | None = None
+    """The memory whose verdict retired this one (a winner, or a settling re-observation)."""
+    ledger: list[str] = field(default_factory=list)
+    """Ids of the ledger entries that concern this memory."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return dict(self.__dict__)
+
+
+@dataclass
+class History:
+    """What changed around one memory, and why: the chain and the ledger (issue 4).
+
+    Attributes:
+        chain: the memories linked to ``memory_id`` by ``supersedes`` edges or by ledger
+            entries (an epoch-change partner, a quarantined partner, a settler), oldest
+            observation first; each with value, source, source class, epoch, observed_at,
+            status and the rule that retired it.
+        ledger: the entries about those memories, in the order they arose.
+        story: one line per memory and per entry, readable without anything else.
+    """
+
+    memory_id: str
+    user_id: str
+    chain: list[HistoryEntry]
+    ledger: list[LedgerEntry]
+    story: list[str]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return {"memory_id": self.memory_id, "user_id": self.user_id,
+                "chain": [e.to_dict() for e in self.chain],
+                "ledger": [e.to_json_dict() for e in self.ledger], "story": self.story}
+
+
+@dataclass
+class TenantScan:
+    """One tenant of a batch scan: counts, writes, time, and the report when kept."""
+
+    user_id: str
+    scanned: int
+    conflicts: int
+    by_verdict: dict[str, int]
+    applied: AppliedEffects
+    ledger: LedgerWrite
+    seconds: float
+    report: ScanReport | None = None
+
+
+@dataclass
+class BatchScanResult:
+    """A batch scan over one or more tenants."""
+
+    tenants: list[TenantScan]
+    seconds: float
+    report: ScanReport | None = None
+
+    @property
+    def scanned(self) -> int:
+        """Memories scanned over all tenants."""
+        return sum(t.scanned for t in self.tenants)
 
 
 class Service:
@@ -77,16 +162,30 @@ class Service:
         store: the Weaviate memory store (schema ensured on construction).
         engine: extraction and scan.
         embedder: sentence embeddings for vectors and queries.
+        ledger: the ledger store (default: ``<memory collection>Ledger`` on the same client).
     """
 
+    stats_flush_seconds: float = 5.0
+    """Least seconds between two writes of this process's read-time scan tally per user."""
+
     def __init__(self, store: MemoryStore, engine: Engine | None = None,
-                 embedder: Embedder | None = None):
+                 embedder: Embedder | None = None, ledger: LedgerStore | None = None):
         self.store = store
         self.engine = engine or Engine()
         self.embedder = embedder or Embedder()
         self.writes = threading.RLock()
         self._recorded: OrderedDict[tuple, None] = OrderedDict()
         self.store.ensure_schema()
+        self.ledger = ledger or LedgerStore(store.client, store.name)
+        self.ledger.ensure_schema()
+        self._ledger_memo: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._settled_memo: dict[tuple[str, str], LedgerEntry] = {}
+        self._tally_lock = threading.Lock()
+        self._tally: dict[str, list[int]] = {}
+        self._tally_flushed: dict[str, float] = {}
+        self._token = uuidlib.uuid4().hex
+        self._started_at = datetime.now(timezone.utc)
+        self._open_checked: dict[tuple[str, str], float] = {}
 
     # -- import ---------------------------------------------------------------------------
     def import_records(self, records: Sequence[MemoryRecord], *,
@@ -99,6 +198,8 @@ class Service:
     def _import_records(self, records: Sequence[MemoryRecord], *,
                         progress: Callable[[int], None] | None, chunk: int) -> ImportResult:
         total = ImportResult()
+        imported_at = datetime.now(timezone.utc)  # one import, one time stamp (statistics)
+        per_user: dict[str, list[int]] = {}  # user -> [written, unchanged, failed]
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
             stored = self.store.stored_ids(part)
@@ -110,11 +211,27 @@ class Service:
                 continue
             triples = self.engine.extract(part)
             vectors = self.embedder.encode([r.text for r in part])
-            res = self.store.import_memories(part, triples, vectors, progress=progress)
+            res = self.store.import_memories(part, triples, vectors, progress=progress,
+                                             imported_at=imported_at)
             total.written += res.written
             total.unchanged += res.unchanged
             total.failures.extend(res.failures)
+            failed = {mid for mid, _ in res.failures}
+            for r in part:
+                counts = per_user.setdefault(r.user_id, [0, 0, 0])
+                counts[2 if r.id in failed else 0] += 1
+        self._record_imports(imported_at, per_user)
         return total
+
+    def _record_imports(self, imported_at: datetime,
+                        per_user: Mapping[str, Sequence[int]]) -> None:
+        """One ``import`` ledger entry per tenant that received memories."""
+        for user_id in sorted(per_user):
+            written, unchanged, failed = per_user[user_id]
+            if written:
+                self.ledger.write(user_id, [import_entry(
+                    user_id, imported_at, written=written, unchanged=unchanged,
+                    failed=failed)])
 
     def import_file(self, path: str | Path, **kwargs: Any
                     ) -> tuple[ImportResult, list[RejectedLine]]:
@@ -178,30 +295,277 @@ class Service:
             query: what the agent is about to answer.
             group, properties: the rest of the scope.
             limit: hits to scan; alpha: hybrid weight (0 BM25 … 1 vector).
-            apply: write the verdicts to the store (edges and status).
+            apply: write the verdicts to the store (edges, status, ledger entries) and count
+                the scan in this process's read-time tally.
+
+        Pairs the ledger already records as settled by a re-observation stay settled when the
+        settling record is not among the hits.
         """
         vector = self.embedder.encode([query])[0]
         hits = self.store.hybrid_search(user_id, query, vector, group=group,
                                          properties=properties, limit=limit, alpha=alpha)
         report = self._scan_stored(hits)
+        if report.conflicts:
+            report = self._with_ledger_settlements(user_id, hits, report)
         if apply and report.conflicts:
             self._record_verdicts(user_id, report.conflicts)
+            self._record_ledger(user_id, report)
+        metrics.PROCESS.observe_scan("read_time", report)
+        if apply:
+            self._count_read_scan(user_id, report)
         return ReadTimeScan(report=report, hits=hits)
 
+    _OPEN_RECHECK_S = 30.0
+    """Seconds an open ledger entry is trusted before a read-time scan asks the ledger again."""
+
+    def _with_ledger_settlements(self, user_id: str, hits: Sequence[StoredMemory],
+                                 report: ScanReport) -> ScanReport:
+        """The report with open pairs settled where the ledger says they are."""
+        open_pairs = [c for c in report.conflicts
+                      if c.verdict in ("quarantined", "epoch_change") and not c.settled_by]
+        if not open_pairs:
+            return report
+        now = time.monotonic()
+        stored: dict[str, LedgerEntry] = {}
+        unknown = []
+        for c in open_pairs:
+            eid = conflict_entry_id(user_id, c)
+            cached = self._settled_memo.get((user_id, eid))
+            if cached is not None:
+                stored[eid] = cached
+                if cached.settled_by:
+                    done = self._settled_memo.get((user_id, cached.settled_by))
+                    if done is not None:
+                        stored[done.entry_id] = done
+            elif now - self._open_checked.get((user_id, eid), -1e9) > self._OPEN_RECHECK_S:
+                unknown.append(eid)
+        if unknown:
+            found = self.ledger.fetch(user_id, unknown)
+            wanted = sorted({e.settled_by for e in found.values()
+                             if e.status == "settled" and e.settled_by})
+            found.update(self.ledger.fetch(user_id, wanted))
+            for eid in unknown:
+                entry = found.get(eid)
+                if entry is not None and entry.status == "settled" and entry.settled_by \
+                        and entry.settled_by in found:
+                    self._settled_memo[(user_id, eid)] = entry  # settled stays settled
+                    self._settled_memo[(user_id, entry.settled_by)] = found[entry.settled_by]
+                else:
+                    self._open_checked[(user_id, eid)] = now
+            stored.update(found)
+        conflicts = reconcile_settled(user_id, report.conflicts, stored)
+        if conflicts == report.conflicts:
+            return report
+        rebuilt = build_report([h.record for h in hits], {tuple(c.members): c for c in conflicts},
+                               report.events, report.duplicates, report.rejected)
+        retired = {h.record.id for h in hits if h.status == STATUS_SUPERSEDED}
+        withhold = set(rebuilt.withhold) | retired
+        return rebuilt.model_copy(update={
+            "withhold": sorted(withhold), "cite": sorted(set(rebuilt.cite) - withhold),
+            "unresolved": sorted(set(rebuilt.unresolved) - withhold)})
+
+    def _record_ledger(self, user_id: str, report: ScanReport) -> LedgerWrite:
+        """Write the ledger entries of a report's conflicts unless this process already wrote
+        each one as it is (entry id and digest)."""
+        entries = entries_for(user_id, report.conflicts, report.events)
+        keys = [(e.entry_id, e.digest()) for e in entries]
+        if not keys or all(k in self._ledger_memo for k in keys):
+            return LedgerWrite(unchanged=len(keys))
+        with self.writes:
+            result = self.ledger.write(user_id, entries)
+            for k in keys:
+                self._ledger_memo[k] = None
+                self._ledger_memo.move_to_end(k)
+            while len(self._ledger_memo) > _RECORDED_MEMO:
+                self._ledger_memo.popitem(last=False)
+        metrics.PROCESS.observe_writes(entries=result.by_type)
+        return result
+
+    def _count_read_scan(self, user_id: str, report: ScanReport) -> None:
+        """Count a read-time scan in this process's tally and write the tally when due."""
+        incompatible = any(c.verdict != "possible" for c in report.conflicts)
+        with self._tally_lock:
+            counts = self._tally.setdefault(user_id, [0, 0])
+            counts[0] += 1
+            counts[1] += int(incompatible)
+            due = time.monotonic() - self._tally_flushed.get(user_id, -1e9) \
+                >= self.stats_flush_seconds
+        if due:
+            self.flush_stats(user_id)
+
+    def flush_stats(self, user_id: str | None = None) -> None:
+        """Write this process's read-time scan tally (one ledger entry per user and process,
+        so processes never race on a shared counter)."""
+        with self._tally_lock:
+            users = [user_id] if user_id else sorted(self._tally)
+            for uid in users:
+                counts = self._tally.get(uid)
+                if not counts:
+                    continue
+                self.ledger.write(uid, [read_scans_entry(
+                    uid, self._token, scans=counts[0], with_conflict=counts[1],
+                    started_at=self._started_at)])
+                self._tally_flushed[uid] = time.monotonic()
+
+    def close(self) -> None:
+        """Write what is pending (the read-time scan tally). The client stays open."""
+        self.flush_stats()
+
     def batch_scan(self, user_id: str | None = None, *,
-                   progress: Callable[[int], None] | None = None) -> ScanReport:
-        """Scan every memory of one user, or of every user, and apply the verdicts."""
+                   progress: Callable[[int], None] | None = None, workers: int = 1,
+                   on_written: Callable[[int], None] | None = None) -> ScanReport:
+        """Scan every memory of one user, or of every user, record the verdicts, and return
+        the merged SPEC §5 report (see :meth:`run_batch_scan` for the streaming details).
+
+        Args:
+            user_id: one user, or None for every tenant.
+            progress: called with the number of memories read, as the cursor advances.
+            workers: tenants scanned at once (one worker per tenant).
+            on_written: called with the number of ledger entries after each batch write.
+        """
+        return self.run_batch_scan(user_id, progress=progress, workers=workers,
+                                   on_written=on_written, keep_report=True).report
+
+    def run_batch_scan(self, user_id: str | None = None, *,
+                       progress: Callable[[int], None] | None = None, workers: int = 1,
+                       on_written: Callable[[int], None] | None = None,
+                       keep_report: bool = False, apply: bool = True,
+                       cache_size: int = 1000, ledger_batch_size: int = 500
+                       ) -> BatchScanResult:
+        """Batch scan of one or every tenant, one worker per tenant (see :meth:`scan_tenant`).
+
+        Args:
+            user_id: one user, or None for every tenant.
+            progress: called with the number of memories read (from any worker).
+            workers: tenants scanned concurrently (threads; 1 = one after another).
+            on_written: called with the number of ledger entries after each batch write.
+            keep_report: build the full SPEC §5 report (its id lists grow with the number of
+                memories; without it only counts are kept and memory stays bounded by one
+                tenant's keys).
+            apply: write edges, statuses and ledger entries.
+            cache_size: objects per cursor page.
+            ledger_batch_size: ledger entries per batch request.
+
+        Returns:
+            Per-tenant counts, the total time and, with ``keep_report``, the merged report.
+        """
+        started = time.perf_counter()
         users = [user_id] if user_id else self.store.user_ids()
-        reports = []
-        for uid in users:
-            memories = list(self.store.iterate(uid))
-            report = self._scan_stored(memories)
-            if report.conflicts:
-                self._record_verdicts(uid, report.conflicts)
-            reports.append(report)
-            if progress:
-                progress(len(memories))
-        return merge_reports(reports)
+
+        def one(uid: str) -> TenantScan:
+            return self.scan_tenant(uid, progress=progress, on_written=on_written,
+                                    keep_report=keep_report, apply=apply,
+                                    cache_size=cache_size, ledger_batch_size=ledger_batch_size)
+
+        if workers > 1 and len(users) > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                tenants = list(pool.map(one, users))
+        else:
+            tenants = [one(uid) for uid in users]
+        seconds = time.perf_counter() - started
+        result = BatchScanResult(tenants=tenants, seconds=seconds,
+                                 report=merge_reports([t.report for t in tenants
+                                                       if t.report is not None])
+                                 if keep_report else None)
+        metrics.PROCESS.observe_batch(memories=result.scanned, seconds=seconds)
+        return result
+
+    def scan_tenant(self, user_id: str, *, progress: Callable[[int], None] | None = None,
+                    on_written: Callable[[int], None] | None = None, keep_report: bool = True,
+                    apply: bool = True, cache_size: int = 1000,
+                    ledger_batch_size: int = 500) -> TenantScan:
+        """Batch scan of one tenant in one cursor pass.
+
+        The cursor streams the tenant (stored triples, no vectors); each memory is grouped by
+        key as it arrives, and only what detection needs is kept: per memory its record and
+        triples, its status when not ``active``, and a hash of its normalised text. After the
+        pass, the memories that can take part in a conflict or a duplicate — those sharing a
+        key, holding string-similar subjects, or sharing a text — go through the same pure
+        scan as every other entry point (:func:`scanner.scan.scan_records`); the rest are
+        cited as they are. Verdicts are written in batches: ``supersedes`` edges with one
+        request per thousand, statuses only where they change, ledger entries only where new
+        or changed. Because the scan sees the whole tenant, members of settled pairs that
+        nothing holds open any more return from ``unresolved`` to ``active``.
+
+        Args:
+            user_id: the tenant's user.
+            progress: called with the number of memories read, every 500 memories.
+            on_written: called with the number of ledger entries after each batch write.
+            keep_report: keep the report (with every id) in the result.
+            apply: write edges, statuses and ledger entries.
+            cache_size: objects per cursor page.
+            ledger_batch_size: ledger entries per batch request.
+
+        Returns:
+            Counts, writes and time of this tenant.
+
+        Raises:
+            WeaviateUnavailable, StoreWriteError: the store failed; nothing written so far is
+                lost, and a re-run completes the work (every write is idempotent).
+        """
+        started = time.perf_counter()
+        items: list[tuple[MemoryRecord, list[Any]]] = []
+        states: dict[str, tuple[str, str | None]] = {}
+        first_text: dict[int, str] = {}
+        same_text: set[str] = set()
+        pending = 0
+        for mem in self.store.iterate(user_id, cache_size=cache_size):
+            record = mem.record
+            items.append((record, mem.triples))
+            if mem.status != STATUS_ACTIVE:
+                states[record.id] = (mem.status, mem.retired_rule)
+            sig = hash((record.scope(), normalised_text(record.text)))
+            seen = first_text.setdefault(sig, record.id)
+            if seen != record.id:
+                same_text.update((seen, record.id))
+            pending += 1
+            if progress is not None and pending >= 500:
+                progress(pending)
+                pending = 0
+        if progress is not None and pending:
+            progress(pending)
+        del first_text
+        groups = group_by_key(items, self.engine.config.aliases)
+        relevant = set(same_text)
+        for assertions in groups.values():
+            ids = {a.record.id for a in assertions}
+            if len(ids) > 1:
+                relevant |= ids
+        for left, right in near_key_pairs(groups):
+            relevant.update(a.record.id for a in groups[left])
+            relevant.update(a.record.id for a in groups[right])
+        del groups
+        subset = [(r, t) for r, t in items if r.id in relevant]
+        report = self.engine.scan([r for r, _ in subset], [t for _, t in subset])
+        retired = {mid for mid, (status, _) in states.items() if status == STATUS_SUPERSEDED}
+        withhold = set(report.withhold) | retired
+        unresolved = set(report.unresolved) - withhold
+        if keep_report:
+            everyone = {r.id for r, _ in items}
+            report = report.model_copy(update={
+                "scanned": len(items), "withhold": sorted(withhold),
+                "unresolved": sorted(unresolved),
+                "cite": sorted(everyone - withhold - unresolved)})
+        else:
+            report = report.model_copy(update={"scanned": len(items), "cite": [],
+                                               "withhold": [], "unresolved": []})
+        applied, written = AppliedEffects(), LedgerWrite()
+        if apply and report.conflicts:
+            effects = verdict_effects(report.conflicts)
+            with self.writes:
+                applied = self.store.apply_effects(user_id, effects, states=states,
+                                                   full_view=True)
+                written = self.ledger.write(user_id, entries_for(user_id, report.conflicts,
+                                                                 report.events),
+                                            batch_size=ledger_batch_size, on_written=on_written)
+            metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
+                                           statuses=applied.statuses_changed)
+        metrics.PROCESS.observe_scan("batch", report)
+        return TenantScan(user_id=user_id, scanned=len(items), conflicts=len(report.conflicts),
+                          by_verdict=dict(Counter(c.verdict for c in report.conflicts)),
+                          applied=applied, ledger=written,
+                          seconds=time.perf_counter() - started,
+                          report=report if keep_report else None)
 
     def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
         """Write verdicts (edges and status, under :attr:`writes`) unless this process has
@@ -238,7 +602,30 @@ class Service:
 
     # -- history --------------------------------------------------------------------------
     def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryEntry]:
-        """The supersedes chain through ``memory_id``, oldest observation first.
+        """The memories around ``memory_id`` (supersedes chain and ledger), oldest first.
+
+        See :meth:`history_report` for the ledger entries and the readable story.
+
+        Raises:
+            UnknownMemory: the id is not stored (for that user).
+        """
+        return self.history_report(memory_id, user_id).chain
+
+    def history_report(self, memory_id: str, user_id: str | None = None, *,
+                       max_memories: int = 200) -> History:
+        """Walk the ``supersedes`` chain and the ledger from one memory.
+
+        The walk follows ``supersedes`` edges both ways and every ledger entry about a memory
+        it reached (the other member of an epoch change or a quarantine, the record that
+        settled it), so "why did the timeout change?" is answered by the result alone: each
+        value with its source, source class, epoch and observed_at, the rule and the memory
+        that retired it, and the entries (epoch-change events, quarantines with their
+        re-observation requests, escalations, settlements) in the order they arose.
+
+        Args:
+            memory_id: where to start.
+            user_id: its user (found by searching every tenant when omitted).
+            max_memories: most memories the walk visits (a guard for very busy keys).
 
         Raises:
             UnknownMemory: the id is not stored (for that user).
@@ -247,31 +634,96 @@ class Service:
             raise UnknownMemory(memory_id, user_id)
         user_id = user_id or self.store.find_user(memory_id)
         seen: dict[str, HistoryEntry] = {}
-        uuid_to_id: dict[str, str] = {}
+        supersedes: dict[str, list[str]] = {}
+        entries: dict[str, LedgerEntry] = {}
+        asked: set[str] = set()
         todo = [memory_id]
-        while todo:
-            mid = todo.pop()
-            if mid in seen:
-                continue
-            mem = self.store.get(user_id, mid)
-            uuid_to_id[mem.uuid] = mid
-            later = self.store.superseded_by(user_id, mid)
-            entry = _entry(mem)
-            entry.superseded_by = sorted(m.record.id for m in later)
-            seen[mid] = entry
-            todo.extend(m.record.id for m in later)
-            for target in mem.supersedes:
-                todo.extend(self._ids_for([target], user_id))
-        for entry in seen.values():
-            mem = self.store.get(user_id, entry.id)
-            entry.supersedes = sorted(self._ids_for(mem.supersedes, user_id))
-        return sorted(seen.values(), key=lambda e: (e.observed_at or "", e.id))
+        while todo or set(seen) - asked:
+            while todo and len(seen) < max_memories:
+                mid = todo.pop()
+                if mid in seen:
+                    continue
+                mem = self.store.get(user_id, mid)
+                later = self.store.superseded_by(user_id, mid)
+                entry = _entry(mem)
+                entry.superseded_by = sorted(m.record.id for m in later)
+                seen[mid] = entry
+                supersedes[mid] = sorted(self._ids_for(mem.supersedes, user_id))
+                todo.extend(m.record.id for m in later)
+                todo.extend(supersedes[mid])
+            fresh = sorted(set(seen) - asked)
+            if not fresh or len(seen) >= max_memories:
+                break
+            asked.update(fresh)
+            for e in self.ledger.for_memories(user_id, fresh):
+                entries[e.entry_id] = e
+                if e.entry_type in (*CONFLICT_TYPES, "settlement"):
+                    todo.extend(m for m in e.concerns() if m not in seen)
+        for mid, entry in seen.items():
+            entry.supersedes = supersedes[mid]
+        ledger = sorted(entries.values(), key=_entry_order)
+        for e in ledger:
+            retired = e.superseded if e.entry_type in ("resolution", "settlement") else []
+            by = e.winner if e.entry_type == "resolution" else e.settler
+            for mid in e.concerns():
+                if mid in seen:
+                    seen[mid].ledger.append(e.entry_id)
+            for mid in retired:
+                if mid in seen and seen[mid].status == STATUS_SUPERSEDED:
+                    seen[mid].retired_by = by
+        chain = sorted(seen.values(), key=lambda e: (e.observed_at or "", e.id))
+        return History(memory_id=memory_id, user_id=user_id, chain=chain, ledger=ledger,
+                       story=_story(chain, ledger))
 
     def _ids_for(self, uuids: Iterable[str], user_id: str) -> list[str]:
         out = []
         for mem in self.store.iterate_by_uuid(user_id, list(uuids)):
             out.append(mem.record.id)
         return out
+
+    # -- statistics -----------------------------------------------------------------------
+    def stats(self, user_id: str | None = None) -> Stats:
+        """Conflicts by relation, verdict and rule; conflict rate per import; the share of
+        read-time scans whose hits held incompatible values — from the ledger of one tenant
+        or of all (every tenant is streamed with the cursor API)."""
+        self.flush_stats()
+        users = [user_id] if user_id else self.store.user_ids()
+        imported: dict[tuple[str, str], str] = {}
+        entries: list[LedgerEntry] = []
+        for uid in users:
+            imported.update(((uid, mid), t) for mid, t in self.store.import_times(uid).items())
+            entries.extend(e for e in self.ledger.iterate(uid))
+        return compute_stats(entries, imported)
+
+
+_ORDER = {"import": 0, "resolution": 1, "possible": 1, "quarantine": 1, "escalation": 1,
+          "epoch_change": 1, "settlement": 2, "read_scans": 3}
+
+
+def _entry_order(e: LedgerEntry) -> tuple:
+    """When an entry's situation arose: its newest input observation (imports by time)."""
+    times = [i.get("observed_at") or "" for i in e.inputs.values()]
+    when = max(times) if times else str(e.data.get("imported_at") or "")
+    return (when, _ORDER.get(e.entry_type, 9), e.entry_id)
+
+
+def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list[str]:
+    """Readable lines: every memory as observed, then every ledger entry as it arose."""
+    lines = []
+    for e in chain:
+        value = "; ".join(e.values) or e.text
+        fate = e.status
+        if e.status == STATUS_SUPERSEDED:
+            fate += f" by {e.retired_by or ', '.join(e.superseded_by) or '?'}" \
+                    f" (rule {e.retired_rule or '?'})"
+        lines.append(f"{e.observed_at or 'time unknown'}  {e.id}: “{e.text}” [{value}] — "
+                     f"source {e.source or 'unknown'} ({e.source_class}), epoch "
+                     f"{e.epoch or 'unknown'}; now {fate}")
+    for entry in ledger:
+        if entry.entry_type in ("import", "read_scans"):
+            continue
+        lines.append(narrate(entry))
+    return lines
 
 
 def _verdict_id(user_id: str, c: Conflict) -> tuple:
