@@ -337,8 +337,8 @@ def stats_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | No
 
 @main.command("demo")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the JSON report (default: contrascan-demo-report.json in "
-                   "the data directory's parent).")
+              help="Where to write the JSON report (default: demo-report.json beside the "
+                   "embedded data directory).")
 @click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 50),
               help="Read-time scans to show.")
 @_store_options

@@ -30,9 +30,18 @@ def demo_records_path() -> Path:
     return Path(str(resources.files("scanner.data").joinpath(DEMO_FILE)))
 
 
-def default_report_path() -> Path:
-    """``<user data dir>/contrascan/demo-report.json``."""
-    return Path(platformdirs.user_data_dir("contrascan", appauthor=False)) / "demo-report.json"
+def default_report_path(data_dir: Path | None = None, weaviate_url: str | None = None) -> Path:
+    """Where the demo writes its report when ``--out`` is not given.
+
+    ``demo-report.json`` beside the embedded data directory (so two data directories keep
+    two reports), or in the user's data directory when a ``--weaviate-url`` is used.
+    """
+    if weaviate_url:
+        return Path(platformdirs.user_data_dir("contrascan", appauthor=False)) / \
+            "demo-report.json"
+    from scanner.store.server import default_data_dir
+
+    return (data_dir or default_data_dir()).parent / "demo-report.json"
 
 
 def verdict_counts(report: ScanReport) -> dict[str, int]:
@@ -47,7 +56,7 @@ def run_demo(*, out: Path | None, queries: int, weaviate_url: str | None,
     """Run the demo; returns the document written to ``out``."""
     say = (lambda *a, **k: None) if as_json else click.echo
     records, rejected = read_jsonl(demo_records_path())
-    out = out or default_report_path()
+    out = out or default_report_path(data_dir, weaviate_url)
     started = time.perf_counter()
     with open_service(weaviate_url, data_dir, quiet=as_json) as service:
         say(f"importing {len(records)} memories of {len({r.user_id for r in records})} users "

@@ -40,6 +40,8 @@ def load_model(name: str = DEFAULT_MODEL):
     """Load a SentenceTransformer once per process, on the CPU, without hub access."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer
 
     try:

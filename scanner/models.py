@@ -60,11 +60,11 @@ class MemoryRecord(_Frozen):
     priority: int | None = None
     source_trust: float | None = Field(default=None, ge=0.0, le=1.0)
 
-    @field_validator("text")
+    @field_validator("text", "id", "user_id")
     @classmethod
-    def _text_not_blank(cls, value: str) -> str:
+    def _not_blank(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("text is blank")
+            raise ValueError("is blank")
         return value
 
     @field_validator("source", "epoch", "group")

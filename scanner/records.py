@@ -42,11 +42,23 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
                           reason=reason) from err
 
 
-def iter_jsonl(lines: Iterable[str]) -> Iterator[MemoryRecord | RecordError]:
-    """Records, or the error for each bad line, in input order. Blank lines are skipped and
-    an id seen before is rejected (``id``: duplicate id)."""
+def iter_jsonl(lines: Iterable[str | bytes]) -> Iterator[MemoryRecord | RecordError]:
+    """Records, or the error for each bad line, in input order. Lines may be bytes (decoded
+    one by one as UTF-8, a leading byte-order mark dropped, so one bad line costs only
+    itself). Blank lines are skipped and an id seen before is rejected (``id``: duplicate
+    id)."""
     first_line: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as err:
+                yield RecordError(line=number, record_id=None, field="<line>",
+                                  reason=f"not UTF-8 (byte {err.start + 1}: "
+                                         f"{raw[err.start:err.start + 1]!r})")
+                continue
+        elif number == 1:
+            raw = raw.removeprefix("\ufeff")
         if not raw.strip():
             continue
         try:
@@ -68,11 +80,12 @@ def iter_jsonl(lines: Iterable[str]) -> Iterator[MemoryRecord | RecordError]:
         yield record
 
 
-def read_jsonl(source: str | Path | IO[str]) -> tuple[list[MemoryRecord], list[RejectedLine]]:
+def read_jsonl(source: str | Path | IO[str] | IO[bytes]
+               ) -> tuple[list[MemoryRecord], list[RejectedLine]]:
     """Read a JSON Lines file of memory records.
 
     Args:
-        source: a path, or an open text stream.
+        source: a path (read as bytes, each line decoded as UTF-8), or an open stream.
 
     Returns:
         ``(records, rejected)``; every line ends up in exactly one of the two.
@@ -81,7 +94,7 @@ def read_jsonl(source: str | Path | IO[str]) -> tuple[list[MemoryRecord], list[R
         OSError: the file cannot be opened (nothing else is raised for bad content).
     """
     if isinstance(source, (str, Path)):
-        with open(source, encoding="utf-8") as stream:
+        with open(source, "rb") as stream:
             return read_jsonl(stream)
     records: list[MemoryRecord] = []
     rejected: list[RejectedLine] = []

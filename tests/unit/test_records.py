@@ -88,3 +88,21 @@ def test_missing_file_is_one_line_error(tmp_path):
 def test_memory_record_rejects_unknown_fields():
     with pytest.raises(Exception):
         MemoryRecord(id="a", text="b", user_id="c", colour="x")
+
+
+def test_non_utf8_line_and_bom_cost_only_themselves(tmp_path):
+    good = json.dumps(GOOD).encode()
+    other = json.dumps(dict(GOOD, id="m3")).encode()
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + good + b"\n" + b'{"id": "m2", "text": "caf\xe9"}\n'
+                     + other + b"\n")
+    records, rejected = read_jsonl(path)
+    assert [r.id for r in records] == ["m1", "m3"]
+    assert [(b.line, b.field) for b in rejected] == [(2, "<line>")]
+    assert "not UTF-8" in rejected[0].reason
+
+
+def test_blank_user_id_is_rejected():
+    with pytest.raises(RecordError) as err:
+        parse_record(dict(GOOD, user_id="   "))
+    assert err.value.field == "user_id"
