@@ -328,9 +328,18 @@ class TripleExtractor:
         """Triples of one text, deduplicated, in text order."""
         return self.triples_from_doc(self.nlp(truecase(text)))
 
-    def extract_many(self, texts: Iterable[str], batch_size: int = 256) -> list[list[Triple]]:
-        """Triples for many texts, parsed in batches with ``nlp.pipe``; one list per text."""
-        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size)
+    def extract_many(self, texts: Iterable[str], batch_size: int = 256,
+                     n_process: int = 1) -> list[list[Triple]]:
+        """Triples for many texts, parsed in batches with ``nlp.pipe``; one list per text.
+
+        Args:
+            texts: the texts.
+            batch_size: texts per parser batch.
+            n_process: parser processes (spaCy multiprocessing; each loads the pipeline, so
+                it pays off only for many thousands of texts).
+        """
+        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size,
+                             n_process=n_process)
         return [self.triples_from_doc(doc) for doc in docs]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
