@@ -87,7 +87,9 @@ def markdown_table(document: dict) -> str:
         f"{document['models']['weaviate']['server_version']}; "
         f"{document['relations']['counterfact_cases']:,} CounterFact cases"
         f"{' (sample)' if sample else ''}, {cf_eval:,} edit+val pairs; "
-        f"{document['run_seconds'] / 60:.1f} min on {document['environment']['cpu_count']} "
+        f"{document['run_seconds'] / 60:.1f} min"
+        f"{' (embeddings from cache)' if document.get('embeddings_from_cache') else ''} on "
+        f"{document['environment']['cpu_count']} "
         f"cores; commit `{(document['environment'].get('contrascan_commit') or '?')[:10]}`.",
         "",
         f"Mean cosine to the fact: paraphrase **{_f(head['mean_cosine_paraphrase'])}**, "

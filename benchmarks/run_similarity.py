@@ -66,13 +66,20 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def _git_commit() -> str | None:
+def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], check=True,
+        out = subprocess.run(["git", "-C", str(REPO), *args], check=True,
                              capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None
+    return out.stdout
+
+
+def _uncommitted() -> list[str] | None:
+    """Tracked files of the measured packages that differ from the commit (the extractor may
+    be mid-change in a shared tree; the commit alone would not say what was measured)."""
+    out = _git("status", "--porcelain", "--", "extractors", "scanner", "benchmarks")
+    return None if out is None else sorted(line[3:] for line in out.splitlines() if line)
 
 
 def _strip(prefix: str, metrics: dict) -> dict:
@@ -134,19 +141,21 @@ def _count(pairs: Sequence[P.Pair]) -> dict:
     return json.loads(json.dumps(out))
 
 
-def _embed(texts: list[str], model: str, cache_dir: Path | None) -> np.ndarray:
+def _embed(texts: list[str], model: str, cache_dir: Path | None) -> tuple[np.ndarray, bool]:
+    """``(len(texts), 384)`` float32 L2-normalised vectors, and whether they came from the
+    cache (keyed by the model name and every text, so any change of either misses)."""
     from scanner.embeddings import Embedder
 
     key = hashlib.sha256(("\x1e".join([model, *texts])).encode("utf-8")).hexdigest()[:24]
     path = cache_dir / f"embeddings-{key}.npy" if cache_dir else None
     if path is not None and path.exists():
         _say(f"embeddings from cache {path}")
-        return np.load(path)
+        return np.load(path), True
     vectors = Embedder(model, batch_size=128).encode(texts)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.save(path, vectors)
-    return vectors
+    return vectors, False
 
 
 def _model_info(model: str) -> dict:
@@ -245,22 +254,28 @@ def figures(out_dir: Path, pairs: Sequence[P.Pair], detectors: dict[str, np.ndar
     paths = []
     bins = np.linspace(-0.2, 1.0, 61)
 
-    # 1. cosine per CounterFact class (evaluation split)
-    fig, ax = plt.subplots(figsize=(9, 5))
+    # 1. cosine per CounterFact class (evaluation split), with the training threshold
+    groups, names = [], []
     for kind in P.COUNTERFACT_CLASSES:
-        for label_name, cond in (("", lambda p: p.label is not None),
-                                 (" (possible)", lambda p: p.label is None)):
+        for suffix, cond in (("", lambda p: p.label is not None),
+                             (" — non-functional (possible)", lambda p: p.label is None)):
             rows = [i for i, p in enumerate(pairs) if p.dataset == "counterfact"
                     and p.split == P.EVAL and p.kind == kind and cond(p)]
-            if len(rows) < 5:
-                continue
-            ax.hist(cosine[rows], bins=bins, density=True, histtype="step", linewidth=1.5,
-                    linestyle="--" if label_name else "-",
-                    label=f"{kind}{label_name} (n={len(rows)})")
+            if len(rows) >= 2:
+                groups.append(cosine[rows])
+                names.append(f"{kind.replace('_', ' ')}{suffix}\n(n={len(rows):,}, "
+                             f"mean {cosine[rows].mean():.3f})")
+    fig, ax = plt.subplots(figsize=(10, 0.75 * len(groups) + 1.5))
+    positions = list(range(len(groups), 0, -1))
+    ax.violinplot(groups, positions=positions, orientation="horizontal", showmedians=True,
+                  widths=0.85)
+    ax.set_yticks(positions, names, fontsize=8)
+    threshold = results["cosine"]["threshold"]
+    ax.axvline(threshold, color="black", linestyle="--", linewidth=1,
+               label=f"best-F1 threshold on train: {threshold:.3f}")
     ax.set_xlabel("cosine similarity (all-MiniLM-L6-v2)")
-    ax.set_ylabel("density")
-    ax.set_title("CounterFact edit+val: cosine similarity per pair class")
-    ax.legend(fontsize=7)
+    ax.set_title("CounterFact edit+val: cosine similarity of each pair class")
+    ax.legend(fontsize=8, loc="lower left")
     path = out_dir / "cosine_by_class.png"
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -338,8 +353,8 @@ def run(args: argparse.Namespace) -> Path:
     _say(f"{len(pairs)} pairs, {len(index)} distinct sentences")
 
     t0 = time.perf_counter()
-    vectors = _embed(index.texts, args.model,
-                     None if args.no_cache else REPO / "results" / ".cache")
+    vectors, cached = _embed(index.texts, args.model,
+                             None if args.no_cache else REPO / "results" / ".cache")
     stages["embed"] = time.perf_counter() - t0
     _say(f"embedded in {stages['embed']:.0f} s")
 
@@ -415,8 +430,10 @@ def run(args: argparse.Namespace) -> Path:
         "seed": args.seed,
         "run_seconds": round(time.perf_counter() - started, 1),
         "stage_seconds": {k: round(v, 1) for k, v in stages.items()},
+        "embeddings_from_cache": cached,
         "environment": {"python": platform.python_version(), "platform": platform.platform(),
-                        "cpu_count": os.cpu_count(), "contrascan_commit": _git_commit(),
+                        "cpu_count": os.cpu_count(), "contrascan_commit": (_git("rev-parse", "HEAD") or "").strip() or None,
+                        "uncommitted_changes": _uncommitted(),
                         "packages": {d: _version(d) for d in PACKAGES}},
         "models": {**_model_info(args.model),
                    "weaviate": {"server_version": retrieval.server_version,
