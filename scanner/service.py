@@ -277,8 +277,13 @@ class Service:
                 related = {m.record.id: m
                            for m in self.store.sharing_keys(user_id, keys, limit=check_limit)}
                 related.update((m.record.id, m) for m in new)
-                report = self._scan_stored([related[k] for k in sorted(related)])
-                self._record_verdicts(user_id, report.conflicts)
+                memories = [related[k] for k in sorted(related)]
+                report = self._scan_stored(memories)
+                if report.conflicts:
+                    report = self._with_ledger_settlements(user_id, memories, report)
+                    self._record_verdicts(user_id, report.conflicts)
+                    self._record_ledger(user_id, report)
+                metrics.PROCESS.observe_scan("write_time", report)
                 reports.append(report)
             return result, merge_reports(reports)
 

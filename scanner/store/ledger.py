@@ -25,7 +25,7 @@ from typing import Any
 
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
-from weaviate.classes.query import Filter
+from weaviate.classes.query import Filter, QueryReference
 from weaviate.classes.tenants import Tenant
 from weaviate.exceptions import WeaviateBaseError
 
@@ -236,6 +236,17 @@ class LedgerStore:
             for obj in res.objects:
                 out[str(obj.uuid)] = self._entry(obj)
         return out
+
+    def references(self, user_id: str, entry_id: str) -> list[str]:
+        """Memory ids the stored entry's ``concerns`` references resolve to, sorted."""
+        if not self._has(user_id):
+            return []
+        obj = self._tenant(user_id).query.fetch_object_by_id(
+            entry_id, return_references=QueryReference(link_on="concerns",
+                                                       return_properties=["memory_id"]))
+        if obj is None or not obj.references or "concerns" not in obj.references:
+            return []
+        return sorted(o.properties["memory_id"] for o in obj.references["concerns"].objects)
 
     def for_memories(self, user_id: str, memory_ids: Sequence[str], *,
                      limit: int = 10_000) -> list[LedgerEntry]:

@@ -419,6 +419,23 @@ class MemoryStore:
         if failures:
             raise StoreWriteError(failures, len(updates) - len(failures))
 
+    def supersedes_edges(self, user_id: str) -> dict[str, list[str]]:
+        """memory id -> memory ids its ``supersedes`` edges point at, duplicates kept (for
+        audits: a duplicate edge would show twice), over a whole tenant with the cursor API."""
+        if tenant_name(user_id) not in set(self.tenants()):
+            return {}
+        uuid_to_id: dict[str, str] = {}
+        raw: dict[str, list[str]] = {}
+        for obj in self._tenant(user_id).iterator(
+                return_properties=["memory_id"], cache_size=1000,
+                return_references=QueryReference(link_on="supersedes", return_properties=[])):
+            mid = obj.properties["memory_id"]
+            uuid_to_id[str(obj.uuid)] = mid
+            refs = obj.references.get("supersedes") if obj.references else None
+            if refs is not None and refs.objects:
+                raw[mid] = [str(t.uuid) for t in refs.objects]
+        return {mid: [uuid_to_id.get(t, t) for t in targets] for mid, targets in raw.items()}
+
     def import_times(self, user_id: str) -> dict[str, str]:
         """memory id -> ISO UTC time of the import it came with, for every memory of a tenant
         (streamed with the cursor API)."""
