@@ -37,6 +37,8 @@ from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
+from scanner.store.failures import translate_unreachable
+from scanner.store.server import import_lock
 
 DEFAULT_COLLECTION = "ContrascanMemory"
 STATUS_ACTIVE = "active"
@@ -99,6 +101,7 @@ def _properties_array(props: Mapping[str, str]) -> list[str]:
     return [f"{k}={v}" for k, v in sorted(props.items())]
 
 
+@translate_unreachable
 class MemoryStore:
     """Memories of every user in one multi-tenant collection.
 
@@ -107,7 +110,8 @@ class MemoryStore:
         collection: collection name (tests use unique names).
 
     Raises:
-        WeaviateUnavailable: from any method, when the server does not answer.
+        WeaviateUnavailable: from any method, when the server does not answer (client, httpx
+            and gRPC errors that mean so are translated: :mod:`scanner.store.failures`).
     """
 
     def __init__(self, client: weaviate.WeaviateClient, collection: str = DEFAULT_COLLECTION):
@@ -190,6 +194,10 @@ class MemoryStore:
                         imported_at: datetime | None = None) -> ImportResult:
         """Store new memories; ids already stored are left untouched (status and edges kept).
 
+        A batch insert replaces an object that exists (an upsert), so each batch is checked
+        and inserted under :func:`scanner.store.server.import_lock`: of two imports of the same
+        ids, in any processes on this machine, exactly one writes each id.
+
         Args:
             records: the memories.
             triples: ``triples[i]`` for ``records[i]`` (stored so scans never re-parse).
@@ -213,14 +221,18 @@ class MemoryStore:
             for start in range(0, len(idx), batch_size):
                 chunk = idx[start:start + batch_size]
                 uuids = [object_uuid(user_id, records[i].id) for i in chunk]
-                existing = self._existing(col, uuids)
-                todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
+                with import_lock(self.client):
+                    existing = self._existing(col, uuids)
+                    todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
+                    if todo:
+                        with col.batch.fixed_size(batch_size=batch_size,
+                                                  concurrent_requests=1) as b:
+                            for i, u in todo:
+                                b.add_object(
+                                    properties=self._properties(records[i], triples[i], now),
+                                    vector=vectors[i].tolist(), uuid=u)
                 result.unchanged += len(chunk) - len(todo)
                 if todo:
-                    with col.batch.fixed_size(batch_size=batch_size, concurrent_requests=1) as b:
-                        for i, u in todo:
-                            b.add_object(properties=self._properties(records[i], triples[i], now),
-                                         vector=vectors[i].tolist(), uuid=u)
                     failed = {str(f.object_.uuid): f.message for f in col.batch.failed_objects}
                     for i, u in todo:
                         if u in failed:

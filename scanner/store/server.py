@@ -10,6 +10,32 @@ Two ways to reach a server:
 
 :func:`open_client` picks one of the two for the CLI and the service.
 
+**Sharing one embedded server between processes.** The process that starts the server (the
+*owner*) holds an exclusive ``flock`` on ``<data_dir>/.contrascan.lock``; any other contrascan
+process on the same data dir (a *guest*) connects to the owner's server and, for as long as its
+client is open, holds a shared ``flock`` on ``<data_dir>/.contrascan-guests.lock``. The owner
+does not hand its server over: when it closes (also at interpreter exit), it waits until it can
+take that file exclusively, i.e. until no guest uses the server, logging ``waiting for N other
+contrascan process(es) using this Weaviate``; after ``guest_wait_s`` (default 10 min) it stops the
+server anyway and says so. While it holds the file exclusively no new guest can join: a process
+arriving then waits for the data dir lock and starts a fresh server itself. The kernel drops a
+``flock`` when its process dies, so a killed guest never blocks an owner. A new owner that finds
+a server orphaned by a killed owner waits the same way for that server's guests before stopping
+it. A long-running guest (``contrascan serve``) keeps an owner waiting for the whole wait: start
+it first, so that it owns the server. Not covered: a Ctrl-C in the owner's terminal reaches the server too (it is in the owner's
+process group, started by weaviate-client) and stops it at once; guests then fail with a
+one-line :class:`~scanner.errors.WeaviateUnavailable`.
+
+**Imports from several processes.** Weaviate has no create-if-absent write: batch inserts are
+upserts that replace a stored object whole (its ``status`` and ``supersedes`` edges included).
+:func:`import_lock` serialises the check-then-insert of imports across processes: a ``flock`` on
+``<data_dir>/.contrascan-import.lock`` for the embedded server (every writer is a contrascan
+process on this machine), and on a file under the user's cache dir keyed by host and port for a
+server reached by URL, which covers the processes of one user on one machine only. Imports of
+the same ids into one server by URL from several machines (or users) can still race: both may
+find an id absent and both insert it, the second replacing the first together with any verdict
+written in between. Run such imports from one machine.
+
 Sources cited below: ``client:PATH`` is a file of the installed weaviate-client 4.24.1
 (``weaviate/PATH``); ``repo:PATH`` is a file of weaviate/weaviate at tag v1.39.0;
 ``weaviate#N`` is an issue of weaviate/weaviate; ``WEAVIATE.md`` is /work/shared/WEAVIATE.md.
@@ -35,6 +61,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -42,12 +69,14 @@ import warnings
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 import weaviate
 from weaviate.classes.init import Auth
+from weaviate.connect import ConnectionParams
 from weaviate.embedded import EmbeddedOptions
 from weaviate.exceptions import WeaviateBaseError
 
@@ -79,8 +108,16 @@ API_KEY_ENV = "CONTRASCAN_WEAVIATE_API_KEY"
 
 LOCK_FILE_NAME = ".contrascan.lock"
 """File in the data dir that the owning process holds an exclusive ``flock`` on."""
+GUESTS_LOCK_FILE_NAME = ".contrascan-guests.lock"
+"""File in the data dir that every guest process holds a shared ``flock`` on while it uses the
+owner's server; the owner takes it exclusively before it stops the server."""
+IMPORT_LOCK_FILE_NAME = ".contrascan-import.lock"
+"""File in the data dir that :func:`import_lock` holds an exclusive ``flock`` on."""
 STATE_FILE_NAME = ".contrascan-server.json"
-"""File in the data dir with the owner's ``{pid, server_pid, port, grpc_port, version}``."""
+"""File in the data dir with the owner's ``{pid, server_pid, port, grpc_port, version,
+data_dir}``."""
+GUEST_WAIT_S = 600.0
+"""Default seconds an owner waits for its guests to finish before it stops the server anyway."""
 LOG_FILE_NAME = "weaviate-server.log"
 """File in the data dir that receives the embedded server's stdout and stderr."""
 
@@ -363,6 +400,64 @@ def _flocked(path: Path) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
+# --------------------------------------------------------------------------- clients we made
+
+
+@dataclass(frozen=True)
+class _ClientInfo:
+    where: str  # the server, as messages name it
+    import_lock: Path  # the file :func:`import_lock` flocks
+
+
+_CLIENTS: weakref.WeakKeyDictionary[weaviate.WeaviateClient, _ClientInfo] = (
+    weakref.WeakKeyDictionary()
+)
+_PROCESS_IMPORT_LOCK = threading.Lock()
+
+
+def _register(client: weaviate.WeaviateClient, where: str, import_lock_file: Path) -> None:
+    _CLIENTS[client] = _ClientInfo(where=where, import_lock=import_lock_file)
+
+
+def _client_info(client: Any) -> _ClientInfo | None:
+    try:
+        return _CLIENTS.get(client)
+    except TypeError:  # not weak-referenceable (None, a mock)
+        return None
+
+
+def describe(client: weaviate.WeaviateClient) -> str:
+    """The server of ``client`` as messages name it.
+
+    Returns:
+        e.g. ``"the embedded Weaviate of /data (127.0.0.1:8079)"`` or ``"Weaviate at
+        http://host:8080"``; ``"Weaviate"`` for a client this module did not create.
+    """
+    info = _client_info(client)
+    return info.where if info is not None else "Weaviate"
+
+
+@contextlib.contextmanager
+def import_lock(client: weaviate.WeaviateClient) -> Iterator[None]:
+    """Hold the cross-process import lock of ``client``'s server for the block.
+
+    Imports hold it around "which of these ids are stored?" + "insert the others", so that no
+    two imports insert the same id (see the module docstring for what it covers). The file is
+    ``<data_dir>/.contrascan-import.lock`` for an embedded server, and
+    ``<user cache dir>/locks/import-<digest of scheme, host and port>.lock`` for a server
+    reached by URL. A client this module did not create gets a lock of this process only.
+    Threads of one process exclude each other too (each call opens its own descriptor).
+    """
+    info = _client_info(client)
+    if info is None:
+        with _PROCESS_IMPORT_LOCK:
+            yield
+        return
+    info.import_lock.parent.mkdir(parents=True, exist_ok=True)
+    with _flocked(info.import_lock):
+        yield
+
+
 # --------------------------------------------------------------------------- ports, processes
 
 
@@ -509,6 +604,68 @@ def server_pids(data_dir: Path) -> list[int]:
     return sorted(pids)
 
 
+def _server_ports(pid: int, environ: dict[str, str]) -> set[int]:
+    """Ports a Weaviate server process listens on: ``--port`` of its command line (how
+    weaviate-client starts it), ``GRPC_PORT`` and the cluster ports of its environment."""
+    args = _process_args(pid)
+    ports = {int(v) for k, v in environ.items()
+             if (k == "GRPC_PORT" or k in cluster_ports(DEFAULT_PORT)) and v.isdigit()}
+    for flag, value in zip(args, args[1:]):
+        if flag == "--port" and value.isdigit():
+            ports.add(int(value))
+    return ports
+
+
+def _contrascan_server_on(port: int) -> tuple[Path, int | None] | None:
+    """The data dir (and its owner's pid, if its state file names one) of a contrascan embedded
+    server that uses ``port`` for REST, gRPC or the cluster, or ``None`` (also without
+    ``/proc``, or when that server belongs to another user)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        environ = dict(item.decode("utf-8", "replace").partition("=")[::2] for item in raw if item)
+        data_path = environ.get("PERSISTENCE_DATA_PATH")
+        if (environ.get("CLUSTER_HOSTNAME") != CLUSTER_HOSTNAME or not data_path
+                or not _is_weaviate_process(int(entry.name))
+                or port not in _server_ports(int(entry.name), environ)):
+            continue
+        state = _read_state(Path(data_path)) or {}
+        owner = state.get("pid")
+        return Path(data_path), owner if isinstance(owner, int) else None
+    return None
+
+
+def _shared_lock_holders(path: Path) -> list[int] | None:
+    """Pids of the processes holding a shared ``flock`` on ``path``, read from ``/proc/locks``
+    (Linux); ``None`` when that cannot be read."""
+    try:
+        st = path.stat()
+        table = Path("/proc/locks").read_text()
+    except OSError:
+        return None
+    wanted = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    pids = set()
+    for line in table.splitlines():
+        # "1: FLOCK  ADVISORY  READ 15833 fe:00:9977917 0 EOF"; waiters have "->" after "1:"
+        fields = line.split()
+        if len(fields) < 6 or fields[1:4] != ["FLOCK", "ADVISORY", "READ"]:
+            continue
+        try:
+            major, minor, inode = fields[5].split(":")
+            if (int(major, 16), int(minor, 16), int(inode)) == wanted:
+                pids.add(int(fields[4]))
+        except ValueError:
+            continue
+    return sorted(pids)
+
+
 def _pid_gone(pid: int) -> bool:
     try:
         os.waitpid(pid, os.WNOHANG)  # reap it if it is our own child
@@ -626,16 +783,76 @@ def _output_to(log_path: Path) -> Iterator[None]:
             os.close(fd)
 
 
+def _join_as_guest(data_dir: Path) -> int | None:
+    """Register this process as a guest of the data dir's server: a descriptor holding a shared
+    ``flock`` on the guests lock file, or ``None`` when the owner holds it exclusively (it is
+    stopping its server)."""
+    fd = os.open(data_dir / GUESTS_LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as err:
+        os.close(fd)
+        if err.errno not in (errno.EAGAIN, errno.EACCES):
+            raise
+        return None
+    return fd
+
+
+def _wait_for_guests(data_dir: Path, wait_s: float, say: Log) -> int | None:
+    """Wait until no guest uses the data dir's server, then keep new ones out.
+
+    Returns:
+        A descriptor holding the guests lock file exclusively (close it once the server is
+        stopped and the data dir lock released), or ``None`` when guests still held it after
+        ``wait_s`` seconds (both outcomes are logged).
+    """
+    path = data_dir / GUESTS_LOCK_FILE_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    deadline = time.monotonic() + wait_s
+    waited = False
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if waited:
+                    say("the other contrascan processes are done; stopping Weaviate")
+                return fd
+            except OSError as err:
+                if err.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+            holders = _shared_lock_holders(path)
+            who = (f"{len(holders)} other contrascan process(es)" if holders
+                   else "other contrascan process(es)")
+            if not waited:
+                pids = f"pid {', '.join(map(str, holders))}; " if holders else ""
+                say(f"waiting for {who} using this Weaviate to finish ({pids}data dir "
+                    f"{data_dir}; at most {wait_s:.0f} s)")
+                waited = True
+            if time.monotonic() >= deadline:
+                say(f"{who} still using this Weaviate after {wait_s:.0f} s; stopping it anyway")
+                os.close(fd)
+                return None
+            time.sleep(0.2)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class _OwnedEmbeddedClient(weaviate.WeaviateClient):
     """Embedded-mode client that also owns the data dir lock; ``close()`` releases it.
 
-    ``close()`` first lets the client stop the server (``terminate()`` + ``wait()``,
-    client:embedded.py ``stop``), then removes the state file and releases the lock.
+    ``close()`` first waits for the guests (:func:`_wait_for_guests`), then lets the client stop
+    the server (``terminate()`` + ``wait()``, client:embedded.py ``stop``), then removes the
+    state file and releases the data dir lock, and last the guests lock. The server is stopped
+    even when the wait is interrupted (e.g. Ctrl-C).
     """
 
-    def __init__(self, *, lock_fd: int, data_dir: Path, **kwargs: Any) -> None:
+    def __init__(self, *, lock_fd: int, data_dir: Path, guest_wait_s: float, log: Log,
+                 **kwargs: Any) -> None:
         self._contrascan_lock_fd: int | None = lock_fd
         self._contrascan_data_dir = data_dir
+        self._contrascan_guest_wait_s = guest_wait_s
+        self._contrascan_log = log
         try:
             super().__init__(**kwargs)  # starts the server
         except BaseException:
@@ -649,10 +866,20 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
         return getattr(embedded, "process", None)
 
     def close(self) -> None:  # type: ignore[override]
-        try:
+        if self._contrascan_lock_fd is None:  # closed before, or never owned
             super().close()
+            return
+        guests_fd = None
+        try:
+            guests_fd = _wait_for_guests(self._contrascan_data_dir,
+                                         self._contrascan_guest_wait_s, self._contrascan_log)
         finally:
-            self._release_data_dir()
+            try:
+                super().close()
+            finally:
+                self._release_data_dir()
+                if guests_fd is not None:
+                    os.close(guests_fd)
 
     def _release_data_dir(self) -> None:
         fd, self._contrascan_lock_fd = self._contrascan_lock_fd, None
@@ -663,6 +890,30 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
             if state and state.get("pid") == os.getpid():
                 (self._contrascan_data_dir / STATE_FILE_NAME).unlink(missing_ok=True)
         finally:
+            os.close(fd)
+
+
+class _GuestClient(weaviate.WeaviateClient):
+    """Client of a server that another process owns; holds this process's guest registration
+    (see :func:`_join_as_guest`) until ``close()``. Closing it leaves the server running."""
+
+    def __init__(self, *, guest_fd: int | None, **kwargs: Any) -> None:
+        self._contrascan_guest_fd = guest_fd
+        try:
+            super().__init__(**kwargs)  # no request yet
+        except BaseException:
+            self._release_guest()
+            raise
+
+    def close(self) -> None:  # type: ignore[override]
+        try:
+            super().close()
+        finally:
+            self._release_guest()
+
+    def _release_guest(self) -> None:
+        fd, self._contrascan_guest_fd = self._contrascan_guest_fd, None
+        if fd is not None:
             os.close(fd)
 
 
@@ -686,30 +937,39 @@ def _verify_version(client: weaviate.WeaviateClient, version: str) -> None:
 
 
 def _connect_to_owner(
-    data_dir: Path, state: dict[str, Any], version: str
+    data_dir: Path, state: dict[str, Any], version: str, guest_fd: int | None
 ) -> weaviate.WeaviateClient:
-    """A plain client of the server another process owns; closing it leaves that server up."""
+    """A client of the server another process (or this one) owns; closing it leaves that
+    server up. Owns ``guest_fd`` (the guest registration, ``None`` when the owner is this
+    process) from here on: the client releases it on ``close()``."""
+    port, grpc_port = int(state["port"]), int(state["grpc_port"])
+    client = _GuestClient(
+        guest_fd=guest_fd,
+        connection_params=ConnectionParams.from_params(
+            http_host="127.0.0.1", http_port=port, http_secure=False,
+            grpc_host="127.0.0.1", grpc_port=grpc_port, grpc_secure=False,
+        ),
+        # readiness was checked; this also skips the PyPI query (client:connect/v4.py)
+        skip_init_checks=True,
+    )
     try:
-        client = weaviate.connect_to_local(
-            host="127.0.0.1",
-            port=int(state["port"]),
-            grpc_port=int(state["grpc_port"]),
-            # readiness was checked; this also skips the PyPI query (client:connect/v4.py)
-            skip_init_checks=True,
-        )
-    except WeaviateBaseError as err:
-        raise DataDirectoryBusy(str(data_dir), state.get("pid")) from err
-    try:
+        client.connect()
         _verify_version(client, version)
-    except BaseException:
+    except BaseException as err:
         client.close()
+        if isinstance(err, WeaviateBaseError):
+            raise DataDirectoryBusy(str(data_dir), state.get("pid")) from err
         raise
+    owner = state.get("pid")
+    _register(client, f"the embedded Weaviate of {data_dir} (127.0.0.1:{port}"
+                      + (f", started by process {owner})" if owner else ")"),
+              data_dir / IMPORT_LOCK_FILE_NAME)
     return client
 
 
 def _start_owned(
     data_dir: Path, lock_fd: int, port: int, grpc_port: int, version: str,
-    startup_timeout_s: float, say: Log,
+    startup_timeout_s: float, guest_wait_s: float, say: Log,
 ) -> weaviate.WeaviateClient:
     """Start the embedded server while holding the data dir lock (see connect_embedded).
 
@@ -720,16 +980,8 @@ def _start_owned(
     state: dict[str, Any] = {"pid": os.getpid(), "server_pid": None, "port": port,
                              "grpc_port": grpc_port, "version": version, "data_dir": str(data_dir)}
     try:
-        _stop_orphans(data_dir, say)
-        roles = {"REST": port, "gRPC": grpc_port, **cluster_ports(port)}
-        for role, number in roles.items():
-            if _port_in_use(number):
-                raise WeaviateUnavailable(
-                    f"port {number} ({role} of the embedded Weaviate) is in use by another "
-                    "program",
-                    "pass another --port / --grpc-port (the four ports below the REST port are "
-                    "used too), or stop that program",
-                )
+        _stop_orphans(data_dir, say, guest_wait_s)
+        _check_ports_free(data_dir, port, grpc_port)
         _write_state(data_dir, state)
         options = EmbeddedOptions(
             hostname="127.0.0.1",
@@ -745,8 +997,8 @@ def _start_owned(
             # Starts the server and waits up to 30 s for both ports to accept TCP
             # (client:embedded.py ``wait_till_listening``).
             client = _OwnedEmbeddedClient(
-                lock_fd=lock_fd, data_dir=data_dir, embedded_options=options,
-                skip_init_checks=True,
+                lock_fd=lock_fd, data_dir=data_dir, guest_wait_s=guest_wait_s, log=say,
+                embedded_options=options, skip_init_checks=True,
             )
     except BaseException as err:
         for pid in server_pids(data_dir):
@@ -791,21 +1043,54 @@ def _start_owned(
     except BaseException:
         client.close()
         raise
+    _register(client, f"the embedded Weaviate of {data_dir} (127.0.0.1:{port})",
+              data_dir / IMPORT_LOCK_FILE_NAME)
     return client
 
 
-def _stop_orphans(data_dir: Path, say: Log) -> None:
+def _check_ports_free(data_dir: Path, port: int, grpc_port: int) -> None:
+    """Raise :class:`WeaviateUnavailable` naming the first port of the server that is taken,
+    and who holds it when that is the embedded server of another contrascan data dir."""
+    roles = {"REST": port, "gRPC": grpc_port, **cluster_ports(port)}
+    for role, number in roles.items():
+        if not _port_in_use(number):
+            continue
+        hint = ("pass other ports with --port / --grpc-port (or CONTRASCAN_PORT / "
+                "CONTRASCAN_GRPC_PORT; the four ports below the REST port are used too)")
+        other = _contrascan_server_on(number)
+        if other is not None and other[0] != data_dir:
+            owner = f", started by process {other[1]}" if other[1] else ""
+            raise WeaviateUnavailable(
+                f"port {number} ({role} of the embedded Weaviate) is in use by the embedded "
+                f"Weaviate of another contrascan data directory, {other[0]}{owner}",
+                f"{hint}, or --data-dir {other[0]} to share that server",
+            )
+        raise WeaviateUnavailable(
+            f"port {number} ({role} of the embedded Weaviate) is in use by another program",
+            f"{hint}, or stop that program",
+        )
+
+
+def _stop_orphans(data_dir: Path, say: Log, guest_wait_s: float) -> None:
     """Stop servers left running on ``data_dir`` by an owner that died without closing them
-    (e.g. SIGKILL: the server is a child process and outlives it)."""
+    (e.g. SIGKILL: the server is a child process and outlives it), once the guests that still
+    use them are done (:func:`_wait_for_guests`)."""
     previous = _read_state(data_dir)
     orphans = set(server_pids(data_dir))
     recorded = previous.get("server_pid") if previous else None
     if isinstance(recorded, int) and _is_weaviate_process(recorded):
         orphans.add(recorded)
-    for pid in sorted(orphans):
-        owner = previous.get("pid") if previous else None
-        say(f"stopping Weaviate server {pid} left running on {data_dir} by process {owner}")
-        _stop_process(pid)
+    if not orphans:
+        return
+    guests_fd = _wait_for_guests(data_dir, guest_wait_s, say)
+    try:
+        for pid in sorted(orphans):
+            owner = previous.get("pid") if previous else None
+            say(f"stopping Weaviate server {pid} left running on {data_dir} by process {owner}")
+            _stop_process(pid)
+    finally:
+        if guests_fd is not None:
+            os.close(guests_fd)
 
 
 def connect_embedded(
@@ -815,6 +1100,7 @@ def connect_embedded(
     grpc_port: int = DEFAULT_GRPC_PORT,
     version: str = WEAVIATE_VERSION,
     startup_timeout_s: float = 120,
+    guest_wait_s: float = GUEST_WAIT_S,
     log: Log | None = None,
 ) -> weaviate.WeaviateClient:
     """Start (or join) the embedded Weaviate server of ``data_dir`` and connect to it.
@@ -827,11 +1113,15 @@ def connect_embedded(
     ``weaviate.connect_to_embedded`` builds, client:connect/helpers.py), with the settings of
     ``_server_environment`` (fixed node name and ports, so Raft survives restarts, weaviate#5491).
     The server's stdout/stderr go to ``<data_dir>/weaviate-server.log``. Closing the returned
-    client stops the server, removes the state file and releases the lock.
+    client waits until no other process uses the server (at most ``guest_wait_s``), then stops
+    the server, removes the state file and releases the lock.
 
     Any other process (or a second call in this one) finds the lock taken, reads the owner's
-    ports from the state file and returns a plain ``weaviate.connect_to_local`` client of that
-    server; closing it leaves the server running. That client breaks when the owner exits.
+    ports from the state file and returns a client of that server (the same as
+    ``weaviate.connect_to_local``); closing it leaves the server running. A client in another
+    process than the owner registers as a guest (a shared ``flock`` on
+    ``<data_dir>/.contrascan-guests.lock`` until it is closed), so that the owner keeps the
+    server up for it (module docstring).
 
     Process notes (verified on Linux): the server is our child in our process group, so Ctrl-C
     stops it as well (it shuts down cleanly; ``close()`` reaps it); after a SIGKILL of our
@@ -849,7 +1139,10 @@ def connect_embedded(
         startup_timeout_s: seconds to wait for ``/v1/.well-known/ready``, either for our own
             server or for another owner's. The client separately allows 30 s for the ports to
             open (client:embedded.py).
-        log: receives progress messages (e.g. an orphaned server being stopped).
+        guest_wait_s: as the owner, how long closing waits for guests before it stops the
+            server anyway (and before stopping a server orphaned by a killed owner).
+        log: receives progress messages (e.g. an orphaned server being stopped, or the owner
+            waiting for its guests when it is closed).
 
     Returns:
         A connected client.
@@ -857,9 +1150,10 @@ def connect_embedded(
     Raises:
         DataDirectoryBusy: another live process holds the lock and its server does not answer
             within ``startup_timeout_s``.
-        WeaviateUnavailable: a port is taken by another program, the binary is missing and
-            cannot be downloaded, or the server fails to start, to become ready or reports a
-            version other than ``version``.
+        WeaviateUnavailable: a port is taken (by another program, or by the server of another
+            contrascan data dir, which the message names), the binary is missing and cannot be
+            downloaded, or the server fails to start, to become ready or reports a version
+            other than ``version``.
         ConfigurationError: ``version`` or ``port`` is invalid, or ``grpc_port`` collides with
             the REST or cluster ports.
     """
@@ -871,21 +1165,24 @@ def connect_embedded(
     data_dir.mkdir(parents=True, exist_ok=True)
     lock_fd = os.open(data_dir / LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        owner_state = _lock_or_find_owner(lock_fd, data_dir, startup_timeout_s)
+        joined = _lock_or_find_owner(lock_fd, data_dir, startup_timeout_s)
     except BaseException:
         os.close(lock_fd)
         raise
-    if owner_state is not None:
+    if joined is not None:
         os.close(lock_fd)
-        return _connect_to_owner(data_dir, owner_state, version)
-    return _start_owned(data_dir, lock_fd, port, grpc_port, version, startup_timeout_s, say)
+        return _connect_to_owner(data_dir, joined[0], version, joined[1])
+    return _start_owned(data_dir, lock_fd, port, grpc_port, version, startup_timeout_s,
+                        guest_wait_s, say)
 
 
 def _lock_or_find_owner(
     lock_fd: int, data_dir: Path, timeout_s: float
-) -> dict[str, Any] | None:
-    """Take the data dir lock (``None``) or return the state of a live owner whose server is
-    ready, polling up to ``timeout_s`` seconds (the owner may still be starting it)."""
+) -> tuple[dict[str, Any], int | None] | None:
+    """Take the data dir lock (``None``), or join a live owner whose server is ready: its
+    state, and this process's guest registration (:func:`_join_as_guest`; ``None`` when the
+    owner is this process). Polls up to ``timeout_s`` seconds: the owner may still be starting
+    its server, or be stopping it (then the lock comes free and this process starts one)."""
     deadline = time.monotonic() + timeout_s
     while True:
         try:
@@ -895,8 +1192,19 @@ def _lock_or_find_owner(
             if err.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
         state = _read_state(data_dir)  # the owner writes it before starting its server
-        if state and isinstance(state.get("port"), int) and _is_ready(state["port"]):
-            return state
+        if state and isinstance(state.get("port"), int):
+            if state.get("pid") == os.getpid():
+                if _is_ready(state["port"]):
+                    return state, None
+            else:
+                guest_fd = _join_as_guest(data_dir)
+                if guest_fd is not None:
+                    # Registered: whoever owns the server now waits for us before stopping it.
+                    # Read the state again, it may have changed hands before we registered.
+                    state = _read_state(data_dir)
+                    if state and isinstance(state.get("port"), int) and _is_ready(state["port"]):
+                        return state, guest_fd
+                    os.close(guest_fd)
         if time.monotonic() > deadline:
             raise DataDirectoryBusy(str(data_dir), state.get("pid") if state else None)
         time.sleep(0.25)
@@ -942,7 +1250,7 @@ def connect_url(url: str, *, api_key_env: str = API_KEY_ENV) -> weaviate.Weaviat
             # "Dep005: You are using weaviate-client version X. The latest version is Y": advice
             # from the PyPI query; the client version is pinned in pyproject.toml.
             warnings.filterwarnings("ignore", message="Dep005", category=DeprecationWarning)
-            return weaviate.connect_to_custom(
+            client = weaviate.connect_to_custom(
                 http_host=parts.hostname,
                 http_port=rest_port or (443 if secure else 80),
                 http_secure=secure,
@@ -953,8 +1261,20 @@ def connect_url(url: str, *, api_key_env: str = API_KEY_ENV) -> weaviate.Weaviat
             )
     except WeaviateBaseError as err:
         raise WeaviateUnavailable(
-            f"cannot connect to Weaviate at {shown} (gRPC port {grpc_port})", str(err)
+            f"cannot connect to Weaviate at {shown} (gRPC port {grpc_port})", one_line(str(err))
         ) from err
+    lock_key = f"{parts.scheme}://{parts.hostname}:{rest_port or (443 if secure else 80)}"
+    _register(client, f"Weaviate at {shown}",
+              Path(platformdirs.user_cache_dir("contrascan", appauthor=False)) / "locks"
+              / f"import-{hashlib.sha256(lock_key.encode()).hexdigest()[:16]}.lock")
+    return client
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` with its whitespace runs (newlines included) collapsed to one space, cut to
+    ``limit`` characters: error details from the client span lines."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 # --------------------------------------------------------------------------- defaults, CLI glue

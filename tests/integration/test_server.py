@@ -13,10 +13,13 @@ import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
+from scanner.models import Conflict, ConflictKey, MemoryRecord
 from scanner.store import server
+from scanner.store.memories import STATUS_SUPERSEDED, MemoryStore, object_uuid
 
 pytestmark = pytest.mark.integration
 
@@ -173,3 +176,198 @@ def test_connect_url_errors_are_one_line_scanner_errors():
     closed_port, closed_grpc = server.free_ports()
     with pytest.raises(WeaviateUnavailable):
         server.connect_url(f"http://127.0.0.1:{closed_port}?grpc_port={closed_grpc}")
+
+
+# --------------------------------------------------------------------------- guests
+
+
+_IMPORTER = """
+        import os, time
+        from pathlib import Path
+        import numpy as np
+        from scanner.models import MemoryRecord
+        from scanner.store import server
+        from scanner.store.memories import MemoryStore
+"""  # indented as the snippets of the tests below, which textwrap.dedent together
+
+
+def test_closing_the_owner_waits_for_a_guest_process_to_finish(tmp_path):
+    port, grpc_port = server.free_ports()
+    said: list[str] = []
+    owner = server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port, log=said.append)
+    guest = _spawn(_IMPORTER + f"""
+        client = server.connect_embedded(Path({str(tmp_path)!r}))
+        store = MemoryStore(client, "GuestProbe")
+        store.ensure_schema()
+        print("ready", flush=True)
+        written = 0
+        for batch in range(4):  # about 4 s of work, all of it after the owner starts closing
+            records = [MemoryRecord(id=f"g{{batch}}-{{i}}", text=f"fact {{batch}} {{i}}",
+                                    user_id="guest-user") for i in range(10)]
+            written += store.import_memories(records, [[] for _ in records],
+                                             np.ones((10, 8), dtype=np.float32)).written
+        client.close()
+        print("written", written, flush=True)
+    """)
+    try:
+        started = time.monotonic()
+        owner.close()  # returns once the guest is done
+        waited = time.monotonic() - started
+        out, _ = guest.communicate(timeout=120)
+    finally:
+        _reap(guest)
+
+    assert guest.returncode == 0
+    assert out.split() == ["written", "40"]
+    assert waited > 2
+    assert any(line.startswith("waiting for 1 other contrascan process(es) using this Weaviate")
+               and str(guest.pid) in line for line in said), said
+    assert server.server_pids(tmp_path) == []
+    assert _lock_is_free(tmp_path)
+    with server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port) as client:
+        assert MemoryStore(client, "GuestProbe").count("guest-user") == 40
+    assert server.server_pids(tmp_path) == []
+
+
+def test_the_owner_stops_the_server_anyway_after_the_guest_wait(tmp_path):
+    port, grpc_port = server.free_ports()
+    said: list[str] = []
+    owner = server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port, guest_wait_s=1,
+                                    log=said.append)
+    guest = _spawn(f"""
+        import time
+        from pathlib import Path
+        from scanner.store import server
+        client = server.connect_embedded(Path({str(tmp_path)!r}))
+        print("ready", flush=True)
+        time.sleep(600)
+    """)
+    try:
+        started = time.monotonic()
+        owner.close()
+        assert time.monotonic() - started < 30
+        assert server.server_pids(tmp_path) == []
+        assert said[-1] == ("1 other contrascan process(es) still using this Weaviate after 1 s; "
+                            "stopping it anyway")
+    finally:
+        _reap(guest)
+
+
+def test_a_guest_that_closed_or_died_does_not_hold_the_owner(tmp_path):
+    port, grpc_port = server.free_ports()
+    said: list[str] = []
+    owner = server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port, log=said.append)
+    guest = _spawn(f"""
+        import time
+        from pathlib import Path
+        from scanner.store import server
+        client = server.connect_embedded(Path({str(tmp_path)!r}))
+        print("ready", flush=True)
+        time.sleep(600)
+    """)
+    guest.send_signal(signal.SIGKILL)
+    _reap(guest)
+    in_process_guest = server.connect_embedded(tmp_path)  # the owner's own process: no wait
+    started = time.monotonic()
+    owner.close()
+    assert time.monotonic() - started < 15
+    assert not any("waiting" in line for line in said)
+    assert server.server_pids(tmp_path) == []
+    in_process_guest.close()
+
+
+# --------------------------------------------------------------------------- concurrent imports
+
+
+def _import_twice_at_once(data_dir: Path, go: Path, n: int) -> list[list[int]]:
+    """Run two processes that import the same ``n`` records into ``ImportRace`` at the same
+    moment; their ``[written, unchanged, failed]``."""
+    code = _IMPORTER + f"""
+        client = server.connect_embedded(Path({str(data_dir)!r}))
+        store = MemoryStore(client, "ImportRace")
+        records = [MemoryRecord(id=f"m{{i}}", text=f"fact number {{i}}", user_id="racer")
+                   for i in range({n})]
+        vectors = np.ones(({n}, 8), dtype=np.float32)
+        print("ready", flush=True)
+        while not os.path.exists({str(go)!r}):
+            time.sleep(0.005)
+        result = store.import_memories(records, [[] for _ in records], vectors, batch_size=20)
+        client.close()
+        print(result.written, result.unchanged, len(result.failures), flush=True)
+    """
+    procs = [_spawn(code), _spawn(code)]
+    try:
+        go.touch()
+        outs = [proc.communicate(timeout=300)[0] for proc in procs]
+    finally:
+        for proc in procs:
+            _reap(proc)
+    go.unlink()
+    assert [proc.returncode for proc in procs] == [0, 0]
+    return [[int(x) for x in out.split()] for out in outs]
+
+
+def test_two_processes_importing_the_same_ids_write_each_id_once(tmp_path):
+    data_dir, go, n = tmp_path / "data", tmp_path / "go", 60
+    port, grpc_port = server.free_ports()
+    with server.connect_embedded(data_dir, port=port, grpc_port=grpc_port) as owner:
+        store = MemoryStore(owner, "ImportRace")
+        store.ensure_schema()
+
+        counts = _import_twice_at_once(data_dir, go, n)
+        assert sum(c[0] for c in counts) == n  # written
+        assert sum(c[1] for c in counts) == n  # unchanged
+        assert sum(c[2] for c in counts) == 0  # failed
+        assert store.count("racer") == n
+
+        key = ConflictKey(user_id="racer", subject="fact", relation="number")
+        store.apply_conflicts("racer", [Conflict(
+            key=key, kind="value_mismatch", members=["m0", "m1"],
+            values={"m0": "0", "m1": "1"}, verdict="resolved", winner="m1",
+            superseded=["m0"], rule="recency")])
+
+        counts = _import_twice_at_once(data_dir, go, n)
+        assert counts == [[0, n, 0], [0, n, 0]]
+        loser, winner = store.get("racer", "m0"), store.get("racer", "m1")
+        assert (loser.status, loser.retired_rule) == (STATUS_SUPERSEDED, "recency")
+        assert winner.supersedes == [object_uuid("racer", "m0")]
+        assert store.count("racer") == n
+
+
+# --------------------------------------------------------------------------- store errors
+
+
+def test_a_port_of_another_data_dirs_server_is_named_with_that_dir(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    port, grpc_port = server.free_ports()
+    _, other_grpc = server.free_ports()
+    with server.connect_embedded(first, port=port, grpc_port=grpc_port):
+        with pytest.raises(WeaviateUnavailable) as raised:
+            server.connect_embedded(second, port=port, grpc_port=other_grpc)
+    assert str(raised.value).startswith(
+        f"port {port} (REST of the embedded Weaviate) is in use by the embedded Weaviate of "
+        f"another contrascan data directory, {first}, started by process {os.getpid()} (")
+    assert f"--data-dir {first} to share that server" in str(raised.value)
+    assert not isinstance(raised.value, DataDirectoryBusy)
+    assert _lock_is_free(second)
+
+
+def test_a_server_that_went_away_is_weaviate_unavailable_not_a_client_error(tmp_path):
+    port, grpc_port = server.free_ports()
+    owner = server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port)
+    try:
+        client = server.connect_url(f"http://127.0.0.1:{port}?grpc_port={grpc_port}")
+        store = MemoryStore(client, "GoneProbe")
+        store.ensure_schema()
+    finally:
+        owner.close()  # a URL client is no guest: the server stops
+    try:
+        with pytest.raises(WeaviateUnavailable) as raised:  # REST: httpx.ConnectError inside
+            store.import_memories([MemoryRecord(id="m1", text="a fact", user_id="new-user")],
+                                  [[]], np.ones((1, 8), dtype=np.float32))
+        assert str(raised.value) == (f"cannot reach Weaviate at http://127.0.0.1:{port} "
+                                     "(connection refused)")
+        assert "\n" not in str(raised.value)
+    finally:
+        client.close()
+
