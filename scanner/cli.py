@@ -27,16 +27,59 @@ def _json_option(func: Callable) -> Callable:
                         help="Print the SPEC §5 report as JSON on stdout.")(func)
 
 
-def _store_options(func: Callable) -> Callable:
-    func = click.option("--weaviate-url", envvar="CONTRASCAN_WEAVIATE_URL", default=None,
-                        help="Use this Weaviate instead of the embedded default, e.g. "
-                             "http://127.0.0.1:8080 (API key from CONTRASCAN_WEAVIATE_API_KEY)."
-                        )(func)
-    func = click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
-                        envvar="CONTRASCAN_DATA_DIR", default=None,
-                        help="Data directory of the embedded Weaviate (default: the user's "
-                             "data dir).")(func)
-    return func
+_STORE_PORTS = "contrascan.store_ports"
+"""Key in click's ``Context.meta``: the embedded server's ports of the current command, as
+``{"port" | "grpc_port": (value, from_environment)}`` (see :func:`_store_options`)."""
+
+
+def _store_options(func: Callable | None = None, *, port_flag: str = "--port",
+                   grpc_port_flag: str = "--grpc-port") -> Callable:
+    """--weaviate-url, --data-dir, and the embedded server's --port / --grpc-port.
+
+    The two ports are not passed to the command: they are kept in the click context's ``meta``
+    for :func:`_open_service`. ``serve`` calls them --weaviate-port / --weaviate-grpc-port (its
+    --port is the sidecar's own): ``@_store_options(port_flag=..., grpc_port_flag=...)``.
+    """
+    if func is None:
+        return functools.partial(_store_options, port_flag=port_flag,
+                                 grpc_port_flag=grpc_port_flag)
+
+    @functools.wraps(func)
+    def keep_ports(*args: Any, weaviate_port: int | None = None,
+                   weaviate_grpc_port: int | None = None, **kwargs: Any) -> Any:
+        from click.core import ParameterSource
+
+        ctx = click.get_current_context()
+        ctx.meta[_STORE_PORTS] = {
+            key: (value, ctx.get_parameter_source(name) is ParameterSource.ENVIRONMENT)
+            for key, name, value in (("port", "weaviate_port", weaviate_port),
+                                     ("grpc_port", "weaviate_grpc_port", weaviate_grpc_port))
+        }
+        return func(*args, **kwargs)
+
+    keep_ports.__click_params__ = list(getattr(func, "__click_params__", []))  # type: ignore
+    command: Callable = keep_ports
+    command = click.option(
+        grpc_port_flag, "weaviate_grpc_port", type=click.IntRange(1, 65535),
+        envvar="CONTRASCAN_GRPC_PORT", default=None,
+        help="gRPC port of the embedded Weaviate (default 50050; env CONTRASCAN_GRPC_PORT).",
+    )(command)
+    command = click.option(
+        port_flag, "weaviate_port", type=click.IntRange(1029, 65535),
+        envvar="CONTRASCAN_PORT", default=None,
+        help="REST port of the embedded Weaviate (default 8079; env CONTRASCAN_PORT); the four "
+             "ports below it are its cluster ports. Another port lets a second data dir run "
+             "its own server.",
+    )(command)
+    command = click.option("--weaviate-url", envvar="CONTRASCAN_WEAVIATE_URL", default=None,
+                           help="Use this Weaviate instead of the embedded default, e.g. "
+                                "http://127.0.0.1:8080 (API key from "
+                                "CONTRASCAN_WEAVIATE_API_KEY).")(command)
+    command = click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+                           envvar="CONTRASCAN_DATA_DIR", default=None,
+                           help="Data directory of the embedded Weaviate (default: the user's "
+                                "data dir).")(command)
+    return command
 
 
 def _policy_options(func: Callable) -> Callable:
@@ -51,18 +94,39 @@ def _policy_options(func: Callable) -> Callable:
 
 
 def _errors_to_exit(func: Callable) -> Callable:
+    """Library errors, and errors of the Weaviate client, httpx and gRPC (a server that went
+    away), become one line on stderr and exit code 1."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except ScannerError as err:
-            click.echo(f"contrascan: {err}", err=True)
-            sys.exit(EXIT_ERROR)
+            _fail(err)
         except OSError as err:
             click.echo(f"contrascan: {err.strerror or err}: {err.filename or ''}".rstrip(": "),
                        err=True)
             sys.exit(EXIT_ERROR)
+        except Exception as err:
+            failure = _store_failure(err)
+            if failure is None:
+                raise
+            _fail(failure)
     return wrapper
+
+
+def _fail(err: Exception) -> None:
+    click.echo(f"contrascan: {' '.join(str(err).split())}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _store_failure(err: Exception) -> ScannerError | None:
+    """``err`` as a :class:`scanner.errors.WeaviateUnavailable` when it is an error of the
+    Weaviate client, httpx or gRPC (:mod:`scanner.store.failures`), else ``None``."""
+    if not any(name in sys.modules for name in ("weaviate", "httpx", "grpc")):
+        return None  # cannot be one of theirs; spare the import
+    from scanner.store.failures import as_unavailable
+
+    return as_unavailable(err)
 
 
 def _engine(single_epoch: bool = False, recency_override: bool = False):
@@ -150,13 +214,32 @@ def _progress(total: int, label: str, enabled: bool):
 
 
 def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: bool = False,
-                  single_epoch: bool = False, recency_override: bool = False):
-    """Context manager yielding a :class:`scanner.service.Service` on the chosen store."""
+                  single_epoch: bool = False, recency_override: bool = False,
+                  port: int | None = None, grpc_port: int | None = None):
+    """Context manager yielding a :class:`scanner.service.Service` on the chosen store.
+
+    ``port`` and ``grpc_port`` (the embedded server's) default to the current command's
+    --port / --grpc-port (:func:`_store_options`). With ``weaviate_url`` the values from
+    CONTRASCAN_PORT / CONTRASCAN_GRPC_PORT are dropped (they are for the embedded default);
+    ports given on the command line are an error. Client errors raised inside the block
+    become :class:`scanner.errors.WeaviateUnavailable` naming the server.
+    """
     from contextlib import contextmanager
 
     from scanner.service import Service
+    from scanner.store.failures import as_unavailable
     from scanner.store.memories import MemoryStore
-    from scanner.store.server import open_client
+    from scanner.store.server import describe, open_client
+
+    if port is None and grpc_port is None:
+        ctx = click.get_current_context(silent=True)
+        given = ctx.meta.get(_STORE_PORTS, {}) if ctx is not None else {}
+
+        def pick(key: str) -> int | None:
+            value, from_env = given.get(key, (None, False))
+            return None if weaviate_url and from_env else value
+
+        port, grpc_port = pick("port"), pick("grpc_port")
 
     def say(line: str) -> None:
         if not quiet:
@@ -164,8 +247,15 @@ def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: boo
 
     @contextmanager
     def opened():
-        with open_client(weaviate_url=weaviate_url, data_dir=data_dir, log=say) as client:
-            yield Service(MemoryStore(client), engine=_engine(single_epoch, recency_override))
+        with open_client(weaviate_url=weaviate_url, data_dir=data_dir, port=port,
+                         grpc_port=grpc_port, log=say) as client:
+            try:
+                yield Service(MemoryStore(client), engine=_engine(single_epoch, recency_override))
+            except Exception as err:
+                failure = as_unavailable(err, describe(client))
+                if failure is None:
+                    raise
+                raise failure from err
 
     return opened()
 
@@ -391,7 +481,7 @@ def setup_weaviate_cmd() -> None:
               help="Threads per model forward pass (OMP_NUM_THREADS; default 1, or the "
                    "variable when set): requests run in parallel instead, and Weaviate keeps "
                    "its cores.")
-@_store_options
+@_store_options(port_flag="--weaviate-port", grpc_port_flag="--weaviate-grpc-port")
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
               recency_override: bool, compute_threads: int | None, weaviate_url: str | None,

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from scanner.cli import main
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
 from scanner.models import Conflict, ConflictKey, MemoryRecord
 from scanner.store import server
@@ -371,3 +373,73 @@ def test_a_server_that_went_away_is_weaviate_unavailable_not_a_client_error(tmp_
     finally:
         client.close()
 
+
+# --------------------------------------------------------------------------- CLI: ports, errors
+
+
+def _cli(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(main, list(args), env=env)
+
+
+def _one_error_line(result) -> str:
+    """The single ``contrascan: …`` line a failed command printed (no traceback)."""
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("contrascan: ")
+    return line
+
+
+def test_a_second_data_dir_runs_its_own_server_on_the_ports_given(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    port, grpc_port = server.free_ports()
+    with socket.socket() as squatter, \
+            server.connect_embedded(first, port=port, grpc_port=grpc_port):
+        try:  # keep the defaults (8079, 50050) from the command: only --port can make it work
+            squatter.bind(("127.0.0.1", server.DEFAULT_PORT))
+            squatter.listen()
+        except OSError:
+            pass  # taken already, which does as well
+        other_port, other_grpc = server.free_ports()
+        result = _cli("batch-scan", "--json", "--data-dir", str(second),
+                      "--port", str(other_port), "--grpc-port", str(other_grpc))
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["scanned"] == 0
+        env = {"CONTRASCAN_PORT": str(other_port), "CONTRASCAN_GRPC_PORT": str(other_grpc)}
+        assert _cli("batch-scan", "--json", "--data-dir", str(second), env=env).exit_code == 0
+    assert server.server_pids(first) == server.server_pids(second) == []
+
+
+def test_the_cli_names_the_data_dir_whose_server_holds_a_port(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    port, grpc_port = server.free_ports()
+    other_port, other_grpc = server.free_ports()
+    with server.connect_embedded(first, port=port, grpc_port=grpc_port):
+        line = _one_error_line(_cli("batch-scan", "--data-dir", str(second), "--port", str(port),
+                                    "--grpc-port", str(other_grpc)))
+        assert f"port {port} (REST of the embedded Weaviate) is in use by the embedded " \
+               f"Weaviate of another contrascan data directory, {first}" in line
+        env = {"CONTRASCAN_PORT": str(other_port), "CONTRASCAN_GRPC_PORT": str(grpc_port)}
+        line = _one_error_line(_cli("batch-scan", "--data-dir", str(second), env=env))
+        assert f"port {grpc_port} (gRPC of the embedded Weaviate) is in use by the embedded " \
+               f"Weaviate of another contrascan data directory, {first}" in line
+
+
+def test_ports_do_not_apply_to_a_weaviate_url(tmp_path):
+    port, grpc_port = server.free_ports()
+    url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
+    with server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port):
+        env = {"CONTRASCAN_PORT": "9100", "CONTRASCAN_GRPC_PORT": "9200"}  # dropped for a URL
+        result = _cli("batch-scan", "--json", "--weaviate-url", url, env=env)
+        assert result.exit_code == 0, result.output
+        line = _one_error_line(_cli("batch-scan", "--weaviate-url", url, "--port", "9100"))
+        assert "apply to the embedded server only" in line
+
+
+def test_a_url_where_nothing_listens_is_one_line_and_exit_1():
+    port, grpc_port = server.free_ports()
+    line = _one_error_line(_cli("batch-scan", "--weaviate-url",
+                                f"http://127.0.0.1:{port}?grpc_port={grpc_port}"))
+    assert f"cannot connect to Weaviate at http://127.0.0.1:{port}" in line
+    assert "Connection refused" in line
