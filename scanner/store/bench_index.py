@@ -105,8 +105,12 @@ def retrieval_scores(texts: Sequence[str], vectors: np.ndarray,
         raise WeaviateUnavailable("no weaviate-server binary: run `make setup` (needs Go)")
     started = time.perf_counter()
     data_dir = Path(tempfile.mkdtemp(prefix="contrascan-bench-"))
-    port, grpc_port = server.free_ports()
-    client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
+    try:
+        port, grpc_port = server.free_ports()
+        client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
+    except BaseException:
+        shutil.rmtree(data_dir, ignore_errors=True)
+        raise
     seconds["start"] = time.perf_counter() - started
     try:
         version = str(client.get_meta().get("version", ""))
