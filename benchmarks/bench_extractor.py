@@ -36,7 +36,9 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from benchmarks.pairs import DATA_DIR  # noqa: E402
+
+DATA = DATA_DIR
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TARGETS = {"same_wording_recall": 0.98, "reworded_recall": 0.80, "non_conflict_flagged": 0.02,
            "persona_share_of_ceiling": 0.90, "sentences_per_second": 1500}

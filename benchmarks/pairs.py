@@ -52,10 +52,20 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+import os
 from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data"
-"""``../shared/data`` next to the checkout (override with ``--data-dir``)."""
+def _data_dir() -> Path:
+    for candidate in (os.environ.get("CONTRASCAN_SHARED"),
+                      Path(__file__).resolve().parents[2] / "shared", "/work/shared"):
+        if candidate and (Path(candidate) / "data").is_dir():
+            return Path(candidate) / "data"
+    return Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+DATA_DIR = _data_dir()
+"""``../shared/data`` next to the checkout, else ``$CONTRASCAN_SHARED/data``, else
+``/work/shared/data`` (override with ``--data-dir``)."""
 
 COUNTERFACT_SPLITS = ("train", "edit", "val")
 TRAIN = "train"

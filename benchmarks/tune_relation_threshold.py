@@ -22,7 +22,9 @@ import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "counterfact"
+from benchmarks.pairs import DATA_DIR  # noqa: E402
+
+DATA = DATA_DIR / "counterfact"
 
 
 def main() -> None:
