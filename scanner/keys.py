@@ -121,6 +121,7 @@ def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[Gro
 
 
 _RATIO = 0.85  # similar_subjects' difflib threshold
+_SMALL = 4  # up to this many subjects, every pair is a candidate (at most 6 comparisons)
 
 
 def similar_candidates(subjects: Sequence[str]) -> list[tuple[int, int]]:
@@ -141,6 +142,8 @@ def similar_candidates(subjects: Sequence[str]) -> list[tuple[int, int]]:
         Sorted candidate index pairs; the caller confirms each with :func:`similar_subjects`.
     """
     n = len(subjects)
+    if n <= _SMALL:  # fewer pairs than the index costs: let the caller compare them all
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
     out: set[tuple[int, int]] = set()
     words = [frozenset(s.split()) for s in subjects]
     postings: dict[str, list[int]] = defaultdict(list)

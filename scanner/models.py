@@ -82,9 +82,12 @@ class MemoryRecord(_Frozen):
         return [f for f in ("source", "observed_at", "epoch") if getattr(self, f) is None]
 
     def scope(self) -> Scope:
-        """The scope this record lives in: two records conflict only inside one scope."""
-        return Scope(user_id=self.user_id, group=self.group,
-                     properties=tuple(sorted(self.properties.items())))
+        """The scope this record lives in: two records conflict only inside one scope.
+
+        Built without re-validation: every field comes from this already validated record
+        (grouping calls it once per record, so a batch scan calls it for every memory)."""
+        return Scope.model_construct(user_id=self.user_id, group=self.group,
+                                     properties=tuple(sorted(self.properties.items())))
 
 
 class Scope(_Frozen):

@@ -8,6 +8,7 @@ Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.ledger
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 import uuid as uuidlib
@@ -21,7 +22,7 @@ from typing import Any
 
 from scanner import metrics
 from scanner.detect import normalised_text
-from scanner.keys import group_by_key, near_key_pairs
+from scanner.keys import GroupKey, near_key_pairs
 from scanner.ledger import (
     CONFLICT_TYPES,
     LedgerEntry,
@@ -41,9 +42,10 @@ from scanner.store.ledger import LedgerStore, LedgerWrite
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
 from scanner.errors import UnknownMemory
-from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
+from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport, Scope
 from scanner.records import read_jsonl
 from scanner.store.memories import (
+    SCAN_PROPERTIES,
     STATUS_ACTIVE,
     STATUS_SUPERSEDED,
     AppliedEffects,
@@ -502,45 +504,52 @@ class Service:
             ledger_batch_size: ledger entries per batch request.
 
         Returns:
-            Counts, writes and time of this tenant.
+            Counts, writes and time of this tenant. The cyclic garbage collector is paused
+            meanwhile (see :class:`_GcPaused`).
 
         Raises:
             WeaviateUnavailable, StoreWriteError: the store failed; nothing written so far is
                 lost, and a re-run completes the work (every write is idempotent).
         """
+        with _GcPaused():
+            return self._scan_tenant(user_id, progress=progress, on_written=on_written,
+                                     keep_report=keep_report, apply=apply,
+                                     cache_size=cache_size,
+                                     ledger_batch_size=ledger_batch_size)
+
+    def _scan_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
+                     on_written: Callable[[int], None] | None, keep_report: bool,
+                     apply: bool, cache_size: int, ledger_batch_size: int) -> TenantScan:
+        """The work of :meth:`scan_tenant`, with the garbage collector paused."""
         started = time.perf_counter()
+        aliases = self.engine.config.aliases
         items: list[tuple[MemoryRecord, list[Any]]] = []
         states: dict[str, tuple[str, str | None]] = {}
-        first_text: dict[int, str] = {}
-        same_text: set[str] = set()
+        # one pass: key -> first member, and the keys that have a second member
+        first_member: dict[tuple, str] = {}
+        shared: set[tuple] = set()
         pending = 0
-        for mem in self.store.iterate(user_id, cache_size=cache_size):
+        for mem in self.store.iterate(user_id, cache_size=cache_size,
+                                      properties=SCAN_PROPERTIES, prefetch=True):
             record = mem.record
             items.append((record, mem.triples))
             if mem.status != STATUS_ACTIVE:
                 states[record.id] = (mem.status, mem.retired_rule)
-            sig = hash((record.scope(), normalised_text(record.text)))
-            seen = first_text.setdefault(sig, record.id)
-            if seen != record.id:
-                same_text.update((seen, record.id))
+            if mem.triples:
+                scope = (record.group, tuple(sorted(record.properties.items())))
+                for t in mem.triples:
+                    key = (scope, aliases.resolve(t.subject), t.relation)
+                    if first_member.setdefault(key, record.id) != record.id:
+                        shared.add(key)
             pending += 1
             if progress is not None and pending >= 500:
                 progress(pending)
                 pending = 0
         if progress is not None and pending:
             progress(pending)
-        del first_text
-        groups = group_by_key(items, self.engine.config.aliases)
-        relevant = set(same_text)
-        for assertions in groups.values():
-            ids = {a.record.id for a in assertions}
-            if len(ids) > 1:
-                relevant |= ids
-        for left, right in near_key_pairs(groups):
-            relevant.update(a.record.id for a in groups[left])
-            relevant.update(a.record.id for a in groups[right])
-        del groups
-        subset = [(r, t) for r, t in items if r.id in relevant]
+        relevant = self._relevant(items, first_member, shared, user_id)
+        del first_member, shared
+        subset = items if relevant is None else [(r, t) for r, t in items if r.id in relevant]
         report = self.engine.scan([r for r, _ in subset], [t for _, t in subset])
         retired = {mid for mid, (status, _) in states.items() if status == STATUS_SUPERSEDED}
         withhold = set(report.withhold) | retired
@@ -571,6 +580,52 @@ class Service:
                           applied=applied, ledger=written,
                           seconds=time.perf_counter() - started,
                           report=report if keep_report else None)
+
+    def _relevant(self, items: Sequence[tuple[MemoryRecord, Sequence[Any]]],
+                  first_member: Mapping[tuple, str], shared: set[tuple],
+                  user_id: str) -> set[str] | None:
+        """Ids of the memories that can take part in a conflict or a duplicate, or None when
+        that is most of them (then scanning all is cheaper than finding out which).
+
+        Candidates: memories holding a key another memory holds, memories holding a key whose
+        subject is string-similar to another key's (``subject_unconfirmed``), and memories
+        whose normalised text another memory of the same scope repeats.
+        """
+        aliases = self.engine.config.aliases
+
+        def scope_of(record: MemoryRecord) -> tuple:
+            return (record.group, tuple(sorted(record.properties.items())))
+
+        relevant: set[str] = set()
+        if shared:
+            for record, triples in items:
+                scope = scope_of(record)
+                if any((scope, aliases.resolve(t.subject), t.relation) in shared
+                       for t in triples):
+                    relevant.add(record.id)
+        if len(relevant) * 10 > len(items) * 9:
+            return None
+        scopes: dict[tuple, Scope] = {}
+        group_keys = {}
+        for key in first_member:
+            (group, props), subject, relation = key
+            if (group, props) not in scopes:
+                scopes[(group, props)] = Scope(user_id=user_id, group=group, properties=props)
+            group_keys[GroupKey(scopes[(group, props)], subject, relation)] = key
+        near = set()
+        for left, right in near_key_pairs(group_keys):
+            near.update((group_keys[left], group_keys[right]))
+        first_text: dict[int, str] = {}
+        for record, triples in items:
+            scope = scope_of(record)
+            if near and any((scope, aliases.resolve(t.subject), t.relation) in near
+                            for t in triples):
+                relevant.add(record.id)
+            seen = first_text.setdefault(hash((scope, normalised_text(record.text))),
+                                         record.id)
+            if seen != record.id:
+                relevant.update((seen, record.id))
+        return relevant
 
     def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
         """Write verdicts (edges and status, under :attr:`writes`) unless this process has
@@ -699,6 +754,36 @@ class Service:
             imported.update(((uid, mid), t) for mid, t in self.store.import_times(uid).items())
             entries.extend(e for e in self.ledger.iterate(uid))
         return compute_stats(entries, imported)
+
+
+_GC_LOCK = threading.Lock()
+_GC_HOLDERS = 0
+
+
+class _GcPaused:
+    """Pause the cyclic garbage collector while batch scans run (re-entrant across threads).
+
+    A batch scan builds tens of thousands of small, long-lived, acyclic objects per tenant
+    (records, triples, verdicts); CPython's generational collector then keeps re-walking them
+    in full collections, which costs a third of the scan. Reference counting still frees
+    everything; the collector resumes when the last scan ends."""
+
+    _restore = True
+
+    def __enter__(self) -> None:
+        global _GC_HOLDERS
+        with _GC_LOCK:
+            if _GC_HOLDERS == 0:
+                _GcPaused._restore = gc.isenabled()
+                gc.disable()
+            _GC_HOLDERS += 1
+
+    def __exit__(self, *exc: object) -> None:
+        global _GC_HOLDERS
+        with _GC_LOCK:
+            _GC_HOLDERS -= 1
+            if _GC_HOLDERS == 0 and _GcPaused._restore:
+                gc.enable()
 
 
 _ORDER = {"import": 0, "resolution": 1, "possible": 1, "quarantine": 1, "escalation": 1,

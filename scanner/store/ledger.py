@@ -164,7 +164,13 @@ class LedgerStore:
             return result
         col = self._tenant(user_id, create=True)
         if existing is None:
-            existing = self.fetch(user_id, list(todo))
+            # digests first: an unchanged entry costs neither its body nor a comparison
+            stored = self.digests(user_id, list(todo))
+            differ = [eid for eid, digest in stored.items() if digest != todo[eid].digest()]
+            # (each new entry's digest is computed once more when written: few are)
+            existing = self.fetch(user_id, differ)
+            result.unchanged += len(stored) - len(differ)
+            todo = {eid: e for eid, e in todo.items() if eid not in stored or eid in existing}
         now = datetime.now(timezone.utc)
         rows = []
         for eid in sorted(todo):
@@ -219,6 +225,26 @@ class LedgerStore:
         body = json.loads(p["body_json"])
         return LedgerEntry.model_validate({**body, "recorded_at": p.get("recorded_at"),
                                            "updated_at": p.get("updated_at")})
+
+    def digests(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, str]:
+        """entry id -> stored content digest, for the stored ones among ``entry_ids``."""
+        if not entry_ids or not self._has(user_id):
+            return {}
+        col = self._tenant(user_id)
+        out = {}
+        ids = sorted(set(entry_ids))
+        if len(ids) > _CHUNK:  # many: one cursor pass over the tenant's ledger is cheaper
+            wanted = set(ids)
+            for o in col.iterator(return_properties=["digest"], cache_size=2 * _CHUNK):
+                if str(o.uuid) in wanted:
+                    out[str(o.uuid)] = o.properties.get("digest") or ""
+            return out
+        for start in range(0, len(ids), _CHUNK):
+            part = ids[start:start + _CHUNK]
+            res = col.query.fetch_objects(filters=Filter.by_id().contains_any(part),
+                                          limit=len(part), return_properties=["digest"])
+            out.update((str(o.uuid), o.properties.get("digest") or "") for o in res.objects)
+        return out
 
     def fetch(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, LedgerEntry]:
         """The stored entries among ``entry_ids`` (missing ones are absent from the result)."""

@@ -36,7 +36,7 @@ from weaviate.util import generate_uuid5
 from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
-from scanner.models import Conflict, MemoryRecord
+from scanner.models import Conflict, MemoryRecord, SourceClass
 from scanner.store.failures import translate_unreachable
 from scanner.store.server import import_lock
 
@@ -44,6 +44,11 @@ DEFAULT_COLLECTION = "ContrascanMemory"
 STATUS_ACTIVE = "active"
 STATUS_SUPERSEDED = "superseded"
 STATUS_UNRESOLVED = "unresolved"
+SCAN_PROPERTIES = ("memory_id", "text", "user_id", "scope_group", "properties_json", "source",
+                   "source_class", "observed_at", "epoch", "confidence", "priority",
+                   "source_trust", "triples_json", "status", "retired_rule")
+"""The properties a scan reads (everything a :class:`StoredMemory` holds; not the search
+helpers ``keys``/``scope_properties`` nor ``imported_at``)."""
 _TENANT_OK = re.compile(r"^[A-Za-z0-9\-_]{1,64}$")
 
 
@@ -431,6 +436,20 @@ class MemoryStore:
         if failures:
             raise StoreWriteError(failures, len(updates) - len(failures))
 
+    def cursor_count(self, user_id: str, *, cache_size: int = 1000,
+                     properties: Sequence[str] | None = SCAN_PROPERTIES) -> int:
+        """Stream a tenant with the cursor API as a batch scan does (same pages, same
+        properties, no vectors) and only count the objects: the raw iteration rate a batch
+        scan is measured against (``benchmarks/bench_batch_scan.py``)."""
+        if tenant_name(user_id) not in set(self.tenants()):
+            return 0
+        n = 0
+        for _ in self._tenant(user_id).iterator(
+                cache_size=cache_size,
+                return_properties=list(properties) if properties is not None else None):
+            n += 1
+        return n
+
     def supersedes_edges(self, user_id: str) -> dict[str, list[str]]:
         """memory id -> memory ids its ``supersedes`` edges point at, duplicates kept (for
         audits: a duplicate edge would show twice), over a whole tenant with the cursor API."""
@@ -598,12 +617,30 @@ class MemoryStore:
         except Exception:  # noqa: BLE001 - any failure to answer means "not ready"
             return False
 
-    def iterate(self, user_id: str, *, cache_size: int = 1000) -> Iterator[StoredMemory]:
-        """Every memory of one tenant, streamed with the cursor API (no filters allowed)."""
+    def iterate(self, user_id: str, *, cache_size: int = 1000,
+                properties: Sequence[str] | None = None,
+                prefetch: bool = False) -> Iterator[StoredMemory]:
+        """Every memory of one tenant, streamed with the cursor API (no filters allowed).
+
+        Args:
+            user_id: the tenant's user.
+            cache_size: objects per cursor page.
+            properties: only these properties (default all); :data:`SCAN_PROPERTIES` is
+                what a scan needs.
+            prefetch: read the next pages in a background thread while the caller works on
+                this one (at most two pages are held), so the server's time to answer
+                overlaps the caller's; errors surface in the caller.
+        """
         if tenant_name(user_id) not in set(self.tenants()):
             return
-        for obj in self._tenant(user_id).iterator(cache_size=cache_size):
-            yield self._to_memory(obj)
+        objects = self._tenant(user_id).iterator(
+            cache_size=cache_size,
+            return_properties=list(properties) if properties is not None else None)
+        if not prefetch:
+            for obj in objects:
+                yield self._to_memory(obj)
+            return
+        yield from _prefetched((self._to_memory(o) for o in objects), 2 * cache_size)
 
     def count(self, user_id: str | None = None) -> int:
         """Objects in one tenant, or in all tenants."""
@@ -621,11 +658,17 @@ class MemoryStore:
     def _to_memory(obj) -> StoredMemory:
         p = obj.properties
         observed = p.get("observed_at")
-        record = MemoryRecord(
+        if isinstance(observed, datetime):
+            observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
+                observed.replace(tzinfo=timezone.utc)
+        # Stored values were validated at import (MemoryRecord), so they are not validated
+        # again on every read: a batch scan reads every memory of a tenant.
+        record = MemoryRecord.model_construct(
             id=p["memory_id"], text=p["text"], user_id=p["user_id"],
             group=p.get("scope_group") or None,
             properties=json.loads(p.get("properties_json") or "{}"),
-            source=p.get("source") or None, source_class=p.get("source_class") or "inference",
+            source=p.get("source") or None,
+            source_class=SourceClass(p.get("source_class") or "inference"),
             observed_at=observed, epoch=p.get("epoch") or None,
             confidence=p.get("confidence"), priority=p.get("priority"),
             source_trust=p.get("source_trust"))
@@ -637,6 +680,52 @@ class MemoryStore:
         return StoredMemory(record=record, triples=triples, status=p.get("status") or "active",
                             uuid=str(obj.uuid), score=score, supersedes=refs,
                             retired_rule=p.get("retired_rule") or None)
+
+
+def _prefetched(items: Iterator[Any], bound: int) -> Iterator[Any]:
+    """``items`` produced by a background thread, at most ``bound`` ahead of the consumer."""
+    import queue
+    import threading
+
+    done = object()
+    buffer: queue.Queue = queue.Queue(maxsize=bound)
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def produce() -> None:
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        buffer.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+        except BaseException as err:  # noqa: BLE001 - handed to the consumer
+            failure.append(err)
+        finally:
+            while not stop.is_set():
+                try:
+                    buffer.put(done, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+
+    worker = threading.Thread(target=produce, name="contrascan-cursor", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = buffer.get()
+            if item is done:
+                break
+            yield item
+        if failure:
+            raise failure[0]
+    finally:
+        stop.set()
+        worker.join()
 
 
 def to_uuid(value: str) -> str:
