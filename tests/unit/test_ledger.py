@@ -11,6 +11,18 @@ import pytest
 from extractors import Cardinality, Triple
 from scanner.detect import CandidatePair, stances
 from scanner.keys import Assertion, GroupKey, similar_candidates, similar_subjects
+from scanner.ledger import (
+    compute_stats,
+    conflict_entry_id,
+    entries_for,
+    import_entry,
+    narrate,
+    read_scans_entry,
+    reconcile_settled,
+    settlement_entry_id,
+    should_replace,
+    verdict_effects,
+)
 from scanner.models import MemoryRecord
 from scanner.policy import PolicyConfig, Strategy, clarification_question, decide
 from scanner.scan import scan_records
@@ -184,3 +196,111 @@ def test_similar_candidates_lose_no_pair_that_brute_force_finds():
     found = [(i, j) for i, j in similar_candidates(subjects)
              if similar_subjects(subjects[i], subjects[j])]
     assert found == brute and len(brute) > 20
+
+
+# -- ledger entries, effects, narration, statistics (pure) --------------------------------
+
+
+def _timeout_scan():
+    old = record("m1", value="30 s", epoch="deploy-4", source="file:service.yaml",
+                 source_class="observation")
+    new = record("m2", value="5 s", days=7, epoch="deploy-7", source="tool:probe",
+                 source_class="observation")
+    probe = record("m3", value="5 s", days=8, epoch="deploy-7", source="tool:probe",
+                   source_class="observation")
+    return scan((old, "30 s"), (new, "5 s")), scan((old, "30 s"), (new, "5 s"), (probe, "5 s"))
+
+
+def test_entry_ids_depend_on_pair_and_rule_only():
+    before, after = _timeout_scan()
+    (change,) = before.conflicts
+    first = {e.entry_id: e for e in entries_for("ops-1", before.conflicts, before.events)}
+    again = {e.entry_id: e for e in entries_for("ops-1", before.conflicts, before.events)}
+    assert first == again and list(first) == [conflict_entry_id("ops-1", change)]
+    later = {e.entry_id: e for e in entries_for("ops-1", after.conflicts, after.events)}
+    assert conflict_entry_id("ops-1", change) in later  # the same pair keeps its id
+    assert conflict_entry_id("ops-2", change) != conflict_entry_id("ops-1", change)
+    assert settlement_entry_id("ops-1", change) != conflict_entry_id("ops-1", change)
+
+
+def test_epoch_change_entries_and_their_settlement_show_both_steps():
+    before, after = _timeout_scan()
+    (opened,) = entries_for("ops-1", before.conflicts, before.events)
+    assert (opened.entry_type, opened.status, opened.settled_by) == ("epoch_change", "open",
+                                                                     None)
+    assert opened.event["from"]["value"] == "30 s" and opened.event["to"]["epoch"] == "deploy-7"
+    assert opened.request["in_epoch"] == "deploy-7" and opened.question
+    entries = {e.entry_id: e for e in entries_for("ops-1", after.conflicts, after.events)}
+    closed = entries[opened.entry_id]
+    done = entries[closed.settled_by]
+    assert closed.status == "settled" and done.settles == closed.entry_id
+    assert (done.entry_type, done.rule, done.settler, done.superseded, done.confirmed) == (
+        "settlement", "reobservation", "m3", ["m1"], ["m2"])
+    assert done.values["m3"] == "5 s" and done.inputs["m3"]["source"] == "tool:probe"
+    assert should_replace(closed, opened) and not should_replace(opened, closed)
+    assert not should_replace(opened, opened)
+    story = narrate(closed) + "\n" + narrate(done)
+    assert "“30 s” under deploy-4" in story and "“5 s” under deploy-7" in story
+    assert "settled the epoch change m1 / m2" in story and "retired m1" in story
+
+
+def test_effects_of_verdicts():
+    _, after = _timeout_scan()
+    fx = verdict_effects(after.conflicts)
+    assert fx.edges == {"m3": {"m1"}} and fx.retire == {"m1": "reobservation"}
+    assert fx.unresolved == set() and fx.confirmed == {"m2", "m3"}
+    resolved = scan((record("a"), "celadon"), (record("b", days=2), "tenmoku"))
+    assert verdict_effects(resolved.conflicts).retire == {"a": "recency"}
+    tie = scan((record("a"), "celadon"), (record("b", source="wiki"), "tenmoku"))
+    assert verdict_effects(tie.conflicts).unresolved == {"a", "b"}
+
+
+def test_a_partial_view_keeps_what_the_ledger_settled():
+    before, after = _timeout_scan()
+    stored = {e.entry_id: e for e in entries_for("ops-1", after.conflicts, after.events)}
+    (open_pair,) = before.conflicts  # a read-time scan that did not see m3
+    (kept,) = reconcile_settled("ops-1", before.conflicts, stored)
+    assert (kept.settled_by, kept.superseded, kept.question) == ("m3", ["m1"], None)
+    assert reconcile_settled("ops-1", before.conflicts, {}) == [open_pair]
+
+
+def test_stats_by_relation_verdict_rule_import_and_read_time_share():
+    _, after = _timeout_scan()
+    t1, t2 = T0.isoformat(), (T0 + timedelta(days=8)).isoformat()
+    entries = entries_for("ops-1", after.conflicts, after.events) + [
+        import_entry("ops-1", T0, written=2, unchanged=0, failed=0),
+        read_scans_entry("ops-1", "p1", scans=4, with_conflict=1, started_at=T0),
+        read_scans_entry("ops-1", "p2", scans=6, with_conflict=2, started_at=T0)]
+    stats = compute_stats(entries, {("ops-1", "m1"): t1, ("ops-1", "m2"): t1,
+                                    ("ops-1", "m3"): t2})
+    assert stats.conflicts == 2 and stats.by_verdict == {"epoch_change": 2}
+    assert stats.by_rule == {"epoch_change": 2} and stats.by_relation == {"preferred glaze": 2}
+    assert (stats.open, stats.settled) == (0, 2)
+    rates = {i.imported_at: (i.memories, i.conflicts) for i in stats.imports}
+    assert rates == {t1: (2, 1), t2: (1, 1)}  # m1/m2 came first; m1/m3 arrived with m3
+    assert (stats.read_scans, stats.read_scans_with_conflict) == (10, 3)
+    assert stats.read_scan_conflict_share == pytest.approx(0.3)
+    assert stats.to_json_dict()["imports"][1]["rate"] == 1.0
+
+
+def test_process_metrics_expose_scans_conflicts_and_writes():
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from scanner.metrics import ScanCounters, StoreStatsCollector
+
+    counters = ScanCounters()
+    registry = CollectorRegistry()
+    registry.register(counters)
+    _, after = _timeout_scan()
+    counters.observe_scan("read_time", after)
+    counters.observe_writes(entries={"settlement": 2}, edges=1, statuses=1)
+    counters.observe_batch(memories=100, seconds=0.5)
+    registry.register(StoreStatsCollector(lambda: compute_stats([], {}), ttl_s=0))
+    text = generate_latest(registry).decode()
+    assert 'contrascan_scan_runs_total{mode="read_time"} 1.0' in text
+    assert 'contrascan_scan_incompatible_total{mode="read_time"} 1.0' in text
+    assert ('contrascan_scan_conflicts_total{mode="read_time",rule="epoch_change",'
+            'verdict="epoch_change"} 2.0') in text
+    assert 'contrascan_ledger_entries_written_total{entry_type="settlement"} 2.0' in text
+    assert "contrascan_scan_last_batch_memories_per_second 200.0" in text
+    assert "contrascan_store_read_scan_conflict_share 0.0" in text
