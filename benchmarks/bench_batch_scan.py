@@ -25,8 +25,9 @@ Triples are extracted once per demo text and vectors embedded once per demo text
 after its text, and keeps the demo record's triples and vector ("triples already
 extracted"). Tenants hold ``--tenant-size`` memories each (default 10,000), so 100,000
 memories are ten tenants: a batch scan's memory is bounded by one tenant's keys, and the
-figures show whether it grows with the number of memories. Memories are written with
-:meth:`~scanner.store.memories.MemoryStore.import_memories` directly.
+figures show whether it grows with the number of memories. Each size gets its own collection
+(so its first scan meets only unscanned tenants), dropped after its measurements. Memories
+are written with :meth:`~scanner.store.memories.MemoryStore.import_memories` directly.
 
 Weaviate is a throw-away embedded server (the pinned version) in a temporary directory on
 free ports, stopped and deleted at the end, unless ``--weaviate-url`` names one (then a
@@ -316,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-size", type=int, default=1000, help="objects per cursor page")
     parser.add_argument("--weaviate-url", default=None,
                         help="use this Weaviate instead of a throw-away embedded one")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each size's collections (default: drop them when measured)")
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/batch_scan/<UTC time>)")
     parser.add_argument("--measure", choices=("raw", "scan"), help=argparse.SUPPRESS)
@@ -340,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     from scanner.store import server
+    from scanner.store.ledger import ledger_collection_name
     from scanner.store.memories import MemoryStore
 
     tmp = None
@@ -354,25 +358,22 @@ def main(argv: list[str] | None = None) -> int:
         client = owner
         url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
     load_before = os.getloadavg()
-    collection = "BenchBatch" + uuid.uuid4().hex[:8]
     rows: list[dict[str, Any]] = []
     try:
         say("extracting and embedding the demo templates once")
         templates, triples, vectors, digest = demo_templates()
-        store = MemoryStore(client, collection)
-        store.ensure_schema()
         evaluator = BatchScanEvaluator()
-        tenants_done = 0
         import_seconds = 0.0
         for size in sizes:
+            collection = "BenchBatch" + uuid.uuid4().hex[:8]
+            store = MemoryStore(client, collection)
+            store.ensure_schema()
             n_tenants = size // tenant_size
-            while tenants_done < n_tenants:
-                secs = import_tenant(store, tenants_done, tenant_size, templates, triples,
-                                     vectors)
+            for index in range(n_tenants):
+                secs = import_tenant(store, index, tenant_size, templates, triples, vectors)
                 import_seconds += secs
-                say(f"imported tenant {tenant_user(tenants_done)} ({tenant_size} memories, "
+                say(f"imported tenant {tenant_user(index)} ({tenant_size} memories, "
                     f"{secs:.1f} s)")
-                tenants_done += 1
             users = [tenant_user(i) for i in range(n_tenants)]
             say(f"{size} memories in {n_tenants} tenant(s): raw cursor (warm-up, then 2 runs)")
             child(url, collection, users, "raw", args.workers, args.cache_size)
@@ -393,6 +394,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"memories": size, "tenants": n_tenants, "raw": raw, "raw_runs": raws,
                          "first": first, "rescan": rescan, "rescan_runs": rescans,
                          "figures": figures})
+            if not args.keep:
+                for name in (collection, ledger_collection_name(collection)):
+                    if client.collections.exists(name):
+                        client.collections.delete(name)
     finally:
         if owner is not None:
             owner.close()

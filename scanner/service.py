@@ -505,23 +505,41 @@ class Service:
 
         Returns:
             Counts, writes and time of this tenant. The cyclic garbage collector is paused
-            meanwhile (see :class:`_GcPaused`).
+            while the tenant is read and scanned, not while verdicts are written (see
+            :class:`_GcPaused`).
 
         Raises:
             WeaviateUnavailable, StoreWriteError: the store failed; nothing written so far is
                 lost, and a re-run completes the work (every write is idempotent).
         """
-        with _GcPaused():
-            return self._scan_tenant(user_id, progress=progress, on_written=on_written,
-                                     keep_report=keep_report, apply=apply,
-                                     cache_size=cache_size,
-                                     ledger_batch_size=ledger_batch_size)
-
-    def _scan_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
-                     on_written: Callable[[int], None] | None, keep_report: bool,
-                     apply: bool, cache_size: int, ledger_batch_size: int) -> TenantScan:
-        """The work of :meth:`scan_tenant`, with the garbage collector paused."""
         started = time.perf_counter()
+        with _GcPaused():
+            scanned, report, states = self._read_and_scan(user_id, progress=progress,
+                                                          keep_report=keep_report,
+                                                          cache_size=cache_size)
+        applied, written = AppliedEffects(), LedgerWrite()
+        if apply and report.conflicts:
+            effects = verdict_effects(report.conflicts)
+            with self.writes:
+                applied = self.store.apply_effects(user_id, effects, states=states,
+                                                   full_view=True)
+                written = self.ledger.write(user_id, entries_for(user_id, report.conflicts,
+                                                                 report.events),
+                                            batch_size=ledger_batch_size, on_written=on_written)
+            metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
+                                           statuses=applied.statuses_changed)
+        metrics.PROCESS.observe_scan("batch", report)
+        return TenantScan(user_id=user_id, scanned=scanned, conflicts=len(report.conflicts),
+                          by_verdict=dict(Counter(c.verdict for c in report.conflicts)),
+                          applied=applied, ledger=written,
+                          seconds=time.perf_counter() - started,
+                          report=report if keep_report else None)
+
+    def _read_and_scan(self, user_id: str, *, progress: Callable[[int], None] | None,
+                       keep_report: bool, cache_size: int
+                       ) -> tuple[int, ScanReport, dict[str, tuple[str, str | None]]]:
+        """The cursor pass and the pure scan of :meth:`scan_tenant`: memories read, the report
+        and the status of every memory that is not ``active``."""
         aliases = self.engine.config.aliases
         items: list[tuple[MemoryRecord, list[Any]]] = []
         states: dict[str, tuple[str, str | None]] = {}
@@ -563,23 +581,7 @@ class Service:
         else:
             report = report.model_copy(update={"scanned": len(items), "cite": [],
                                                "withhold": [], "unresolved": []})
-        applied, written = AppliedEffects(), LedgerWrite()
-        if apply and report.conflicts:
-            effects = verdict_effects(report.conflicts)
-            with self.writes:
-                applied = self.store.apply_effects(user_id, effects, states=states,
-                                                   full_view=True)
-                written = self.ledger.write(user_id, entries_for(user_id, report.conflicts,
-                                                                 report.events),
-                                            batch_size=ledger_batch_size, on_written=on_written)
-            metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
-                                           statuses=applied.statuses_changed)
-        metrics.PROCESS.observe_scan("batch", report)
-        return TenantScan(user_id=user_id, scanned=len(items), conflicts=len(report.conflicts),
-                          by_verdict=dict(Counter(c.verdict for c in report.conflicts)),
-                          applied=applied, ledger=written,
-                          seconds=time.perf_counter() - started,
-                          report=report if keep_report else None)
+        return len(items), report, states
 
     def _relevant(self, items: Sequence[tuple[MemoryRecord, Sequence[Any]]],
                   first_member: Mapping[tuple, str], shared: set[tuple],
