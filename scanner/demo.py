@@ -91,6 +91,15 @@ def run_demo(*, out: Path | None, queries: int, weaviate_url: str | None,
                 from scanner.render import render_report
                 say(f"\nread-time scan for {first.user_id}: {query!r}")
                 render_report(scan.report, title=query)
+        explained = None
+        change = next((c for c in batch.conflicts if c.verdict == "epoch_change"), None)
+        if change is not None:  # what the ledger says about a value that changed epochs
+            explained = service.history_report(change.members[0], change.key.user_id)
+            say(f"\nhistory of {change.members[0]} (contrascan history {change.members[0]} "
+                f"--user {change.key.user_id}):")
+            for line in explained.story:
+                say(f"  {line}")
+        stats = service.stats()
     document = {
         "data": {"file": str(demo_records_path()), "memories": len(records),
                  "rejected": len(rejected)},
@@ -99,6 +108,8 @@ def run_demo(*, out: Path | None, queries: int, weaviate_url: str | None,
         "batch_scan": {"seconds": t_scan, "by_verdict": verdict_counts(batch),
                        "report": batch.to_json_dict()},
         "read_time_scans": read_time,
+        "history_example": explained.to_json_dict() if explained is not None else None,
+        "stats": stats.to_json_dict(),
         "seconds_total": time.perf_counter() - started,
     }
     out.parent.mkdir(parents=True, exist_ok=True)

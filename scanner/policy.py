@@ -40,6 +40,7 @@ visible.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -327,6 +328,23 @@ def _surface(canonical: str, *texts: str) -> str:
     return canonical
 
 
+_PREPOSITIONS = frozenset({"in", "at", "on", "to", "for", "with", "from", "of", "by", "about",
+                           "into", "as", "under", "over"})
+
+
+def _verb_like(relation: str, texts: Sequence[str]) -> bool:
+    """Whether a relation reads as a verb ("live in", "like": "Does Sam still live in …?")
+    rather than a noun ("headquarters", "native language": "Is the headquarters of … still
+    …?"): it ends in a preposition, or it is one word the texts use as a verb form."""
+    words = relation.split()
+    if not words:
+        return False
+    if len(words) > 1:
+        return words[-1] in _PREPOSITIONS
+    form = re.compile(rf"\b{re.escape(words[0])}(?:s|es|d|ed|ing)?\b", re.IGNORECASE)
+    return any(form.search(t) for t in texts)
+
+
 def _older_newer(pair: CandidatePair) -> tuple[Stance, Stance]:
     """The two stances ordered by ``observed_at`` (unknown times first, then by id)."""
     def when(s: Stance) -> tuple:
@@ -362,7 +380,7 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
     if pair.subject_unconfirmed and pair.other_key is not None:
         other = _surface(pair.other_key.subject, *texts)
         return f"Are “{who}” and “{other}” the same?"
-    attribute = older.attribute or newer.attribute
+    attribute = older.attribute or newer.attribute or not _verb_like(relation, texts)
     if pair.kind == "polarity":
         contested = sorted((older.asserted & newer.denied) | (older.denied & newer.asserted))
         obj = _surface(contested[0], *texts) if contested else ""
@@ -380,6 +398,8 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
         return shown
 
     old, new = value(older), value(newer)
+    if relation == "be" or relation.startswith("be "):
+        return f"Are you still {old}, or {new}?" if me else f"Is {who} still {old}, or {new}?"
     if attribute:
         owner = f"the {relation}" if me else f"the {relation} of {who}"
         return f"Is {owner} still {old}, or {new}?"
