@@ -78,7 +78,10 @@ class LedgerStore:
         try:
             if self.client.collections.exists(self.name):
                 return
-            field_text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD)
+            field_text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD,
+                              index_searchable=False)
+            stored = dict(data_type=DataType.TEXT, index_filterable=False,
+                          index_searchable=False)  # read back, never filtered on
             self.client.collections.create(
                 self.name,
                 vector_config=Configure.Vectors.self_provided(),
@@ -86,25 +89,25 @@ class LedgerStore:
                                                              auto_tenant_creation=False),
                 properties=[
                     Property(name="entry_type", **field_text),
-                    Property(name="user_id", **field_text),
                     Property(name="status", **field_text),
                     Property(name="verdict", **field_text),
                     Property(name="rule", **field_text),
-                    Property(name="kind", **field_text),
-                    Property(name="severity", **field_text),
                     Property(name="subject", **field_text),
                     Property(name="relation", **field_text),
-                    Property(name="scope_group", **field_text),
-                    Property(name="members", data_type=DataType.TEXT_ARRAY,
-                             tokenization=Tokenization.FIELD),
                     Property(name="concerns_ids", data_type=DataType.TEXT_ARRAY,
-                             tokenization=Tokenization.FIELD),
-                    Property(name="settled_by", **field_text),
-                    Property(name="settles", **field_text),
-                    Property(name="digest", **field_text),
+                             tokenization=Tokenization.FIELD, index_searchable=False),
                     Property(name="recorded_at", data_type=DataType.DATE,
                              index_range_filters=True),
-                    Property(name="updated_at", data_type=DataType.DATE),
+                    Property(name="user_id", **stored),
+                    Property(name="kind", **stored),
+                    Property(name="severity", **stored),
+                    Property(name="scope_group", **stored),
+                    Property(name="members", data_type=DataType.TEXT_ARRAY,
+                             index_filterable=False, index_searchable=False),
+                    Property(name="settled_by", **stored),
+                    Property(name="settles", **stored),
+                    Property(name="digest", **stored),
+                    Property(name="updated_at", data_type=DataType.DATE, index_filterable=False),
                     Property(name="body_json", data_type=DataType.TEXT,
                              index_filterable=False, index_searchable=False),
                 ],
