@@ -62,7 +62,7 @@ def _store_options(func: Callable | None = None, *, port_flag: str = "--port",
     command = click.option(
         grpc_port_flag, "weaviate_grpc_port", type=click.IntRange(1, 65535),
         envvar="CONTRASCAN_GRPC_PORT", default=None,
-        help="gRPC port of the embedded Weaviate (default 50050; env CONTRASCAN_GRPC_PORT).",
+        help="gRPC port of the embedded Weaviate (default 8074; env CONTRASCAN_GRPC_PORT).",
     )(command)
     command = click.option(
         port_flag, "weaviate_port", type=click.IntRange(1029, 65535),

@@ -88,8 +88,10 @@ is always passed explicitly."""
 
 DEFAULT_PORT = 8079
 """Embedded server REST port; its four cluster ports are the four ports below it."""
-DEFAULT_GRPC_PORT = 50050
-"""Embedded server gRPC port (weaviate-client's ``connect_to_embedded`` default)."""
+DEFAULT_GRPC_PORT = 8074
+"""Embedded server gRPC port: the port below the cluster ports, outside Linux's ephemeral range
+(32768–60999), where an outgoing connection's local port can make a fixed port such as the
+client's default 50050 unavailable at random (seen here while tests ran)."""
 DEFAULT_URL_GRPC_PORT = 50051
 """gRPC port assumed for :func:`connect_url` when the URL names none (Weaviate's default)."""
 
@@ -1308,7 +1310,7 @@ def open_client(
         weaviate_url: use this server (:func:`connect_url`); the other options must be unset.
         data_dir: embedded data dir; default :func:`default_data_dir`.
         port: embedded REST port; default 8079 (cluster ports 8075-8078).
-        grpc_port: embedded gRPC port; default 50050.
+        grpc_port: embedded gRPC port; default 8074.
         log: receives provisioning progress (:func:`ensure_binary` may build for minutes).
 
     Yields:

@@ -396,7 +396,7 @@ def test_a_second_data_dir_runs_its_own_server_on_the_ports_given(tmp_path):
     port, grpc_port = server.free_ports()
     with socket.socket() as squatter, \
             server.connect_embedded(first, port=port, grpc_port=grpc_port):
-        try:  # keep the defaults (8079, 50050) from the command: only --port can make it work
+        try:  # keep the defaults (8079, 8074) from the command: only --port can make it work
             squatter.bind(("127.0.0.1", server.DEFAULT_PORT))
             squatter.listen()
         except OSError:
