@@ -513,10 +513,18 @@ class Service:
                 lost, and a re-run completes the work (every write is idempotent).
         """
         started = time.perf_counter()
-        with _GcPaused():
-            scanned, report, states = self._read_and_scan(user_id, progress=progress,
-                                                          keep_report=keep_report,
-                                                          cache_size=cache_size)
+        # the ledger's digests are read while the memories are (they decide what to rewrite)
+        digests = ThreadPoolExecutor(max_workers=1) if apply else None
+        pending = digests.submit(self.ledger.all_digests, user_id) if digests else None
+        try:
+            with _GcPaused():
+                scanned, report, states = self._read_and_scan(user_id, progress=progress,
+                                                              keep_report=keep_report,
+                                                              cache_size=cache_size)
+            stored = pending.result() if pending is not None else None
+        finally:
+            if digests is not None:
+                digests.shutdown(wait=True)
         applied, written = AppliedEffects(), LedgerWrite()
         if apply and report.conflicts:
             effects = verdict_effects(report.conflicts)
@@ -525,7 +533,8 @@ class Service:
                                                    full_view=True)
                 written = self.ledger.write(user_id, entries_for(user_id, report.conflicts,
                                                                  report.events),
-                                            batch_size=ledger_batch_size, on_written=on_written)
+                                            batch_size=ledger_batch_size, digests=stored,
+                                            on_written=on_written)
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
         metrics.PROCESS.observe_scan("batch", report)

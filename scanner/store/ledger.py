@@ -18,7 +18,7 @@ Layout, mirroring the memory collection (see ``../shared/WEAVIATE.md`` §4–5):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -141,6 +141,7 @@ class LedgerStore:
     # -- writes ---------------------------------------------------------------------------
     def write(self, user_id: str, entries: Iterable[LedgerEntry], *, batch_size: int = 500,
               existing: dict[str, LedgerEntry] | None = None,
+              digests: Mapping[str, str] | None = None,
               on_written: Callable[[int], None] | None = None) -> LedgerWrite:
         """Upsert entries of one tenant in batches; unchanged entries are not written.
 
@@ -153,6 +154,8 @@ class LedgerStore:
             entries: entries of that user (duplicates by id are written once).
             batch_size: objects per batch request.
             existing: the stored entries by id, when the caller already fetched them.
+            digests: entry id -> stored digest for every stored entry of the tenant, when the
+                caller already read them (:meth:`all_digests`).
             on_written: called with the number of objects after each batch request.
 
         Returns:
@@ -168,7 +171,8 @@ class LedgerStore:
         col = self._tenant(user_id, create=True)
         if existing is None:
             # digests first: an unchanged entry costs neither its body nor a comparison
-            stored = self.digests(user_id, list(todo))
+            stored = ({eid: digests[eid] for eid in todo if eid in digests}
+                      if digests is not None else self.digests(user_id, list(todo)))
             differ = [eid for eid, digest in stored.items() if digest != todo[eid].digest()]
             # (each new entry's digest is computed once more when written: few are)
             existing = self.fetch(user_id, differ)
@@ -228,6 +232,14 @@ class LedgerStore:
         body = json.loads(p["body_json"])
         return LedgerEntry.model_validate({**body, "recorded_at": p.get("recorded_at"),
                                            "updated_at": p.get("updated_at")})
+
+    def all_digests(self, user_id: str) -> dict[str, str]:
+        """entry id -> stored digest of every entry of a tenant (one cursor pass)."""
+        if not self._has(user_id):
+            return {}
+        return {str(o.uuid): o.properties.get("digest") or ""
+                for o in self._tenant(user_id).iterator(return_properties=["digest"],
+                                                        cache_size=2 * _CHUNK)}
 
     def digests(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, str]:
         """entry id -> stored content digest, for the stored ones among ``entry_ids``."""
