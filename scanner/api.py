@@ -754,6 +754,13 @@ def create_app(service: Service | None = None, *,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         with ExitStack() as stack:
             opened = service if service is not None else stack.enter_context(service_factory())
+            if not getattr(app.state, "store_metrics_registered", False):
+                # the process-wide scan counters and the store's ledger statistics
+                # (scanner.metrics), next to this app's own request metrics
+                from scanner import metrics as process_metrics
+
+                process_metrics.register(metrics.registry, opened)
+                app.state.store_metrics_registered = True
             if warm_up:
                 _warm_up(opened)
             executor = ThreadPoolExecutor(max_workers=settings.batch_workers,
