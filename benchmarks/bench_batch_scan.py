@@ -58,9 +58,10 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from benchmarks.provenance import git_state, package_versions
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -254,24 +255,12 @@ def child(url: str, collection: str, users: list[str], mode: str, workers: int,
 
 
 def _versions() -> dict[str, str]:
-    out = {}
-    for dist in ("contrascan", "weaviate-client", "pydantic", "spacy",
-                 "sentence-transformers", "numpy"):
-        try:
-            out[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[dist] = "missing"
-    return out
+    return package_versions(("contrascan", "weaviate-client", "pydantic", "spacy",
+                 "sentence-transformers", "numpy"))
 
 
 def _git() -> dict[str, Any]:
-    def run(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
-                                  timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    return {"commit": run("rev-parse", "HEAD"), "dirty": bool(run("status", "--porcelain"))}
+    return git_state(REPO)
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> Path | None:

@@ -62,9 +62,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from benchmarks.provenance import git_state, package_versions
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -363,24 +364,12 @@ def batch_scan_through_sidecar(http: httpx.Client, timeout_s: float = 1800) -> d
 
 
 def _versions() -> dict[str, str]:
-    out = {}
-    for dist in ("contrascan", "weaviate-client", "fastapi", "starlette", "uvicorn", "httpx",
-                 "pydantic", "sentence-transformers", "torch", "spacy", "prometheus-client"):
-        try:
-            out[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[dist] = "missing"
-    return out
+    return package_versions(("contrascan", "weaviate-client", "fastapi", "starlette", "uvicorn", "httpx",
+                 "pydantic", "sentence-transformers", "torch", "spacy", "prometheus-client"))
 
 
 def _git() -> dict[str, Any]:
-    def run(*args: str) -> str:
-        try:
-            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
-                                  timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    return {"commit": run("rev-parse", "HEAD"), "dirty": bool(run("status", "--porcelain"))}
+    return git_state(REPO)
 
 
 def plot_cdf(latency: dict[str, Any], path: Path) -> Path | None:
