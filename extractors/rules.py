@@ -181,7 +181,8 @@ _CONDITIONAL_MARKS = {"if", "unless", "whether", "though", "although"}
 
 def _is_question(sent: Span) -> bool:
     """A question asserts nothing: "Do I live in Lisbon?"."""
-    return sent.text.rstrip().endswith("?")
+    last = next((t for t in reversed(sent) if not t.is_space), None)
+    return last is not None and last.text.endswith("?")
 
 
 def _hypothetical(head: Token) -> bool:
