@@ -26,12 +26,11 @@ from typing import Any
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
 from weaviate.classes.query import Filter, QueryReference
-from weaviate.classes.tenants import Tenant
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import StoreWriteError, WeaviateUnavailable
 from scanner.ledger import LedgerEntry, should_replace
-from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, tenant_name
+from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
 
 LEDGER_SUFFIX = "Ledger"
 _CHUNK = 1000  # ids per filter query
@@ -118,12 +117,7 @@ class LedgerStore:
             raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
 
     def _tenant(self, user_id: str, *, create: bool = False):
-        name = tenant_name(user_id)
-        col = self.client.collections.use(self.name)
-        if create and name not in self._known_tenants:
-            col.tenants.create([Tenant(name=name)])
-            self._known_tenants.add(name)
-        return col.with_tenant(name)
+        return open_tenant(self.client, self.name, user_id, self._known_tenants, create=create)
 
     def tenants(self) -> list[str]:
         """Tenant names that have a ledger, sorted."""

@@ -66,6 +66,27 @@ def tenant_name(user_id: str) -> str:
     return f"{prefix}-{digest}"
 
 
+def open_tenant(client: weaviate.WeaviateClient, collection: str, user_id: str,
+                known: set[str], *, create: bool = False):
+    """``collection`` scoped to ``user_id``'s tenant.
+
+    Args:
+        client: a connected client.
+        collection: a multi-tenant collection name.
+        user_id: the user; mapped with :func:`tenant_name`.
+        known: tenant names this caller already created (updated in place), so the create
+            call is made once per tenant and process.
+        create: create the tenant when it is not known yet (the server treats a repeated
+            create as a no-op).
+    """
+    name = tenant_name(user_id)
+    col = client.collections.use(collection)
+    if create and name not in known:
+        col.tenants.create([Tenant(name=name)])
+        known.add(name)
+    return col.with_tenant(name)
+
+
 def object_uuid(user_id: str, memory_id: str) -> str:
     """Deterministic object UUID (uuid5) for a memory: re-imports address the same object."""
     return generate_uuid5(f"{user_id}\x1f{memory_id}")
@@ -169,12 +190,7 @@ class MemoryStore:
             raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
 
     def _tenant(self, user_id: str, *, create: bool = False):
-        name = tenant_name(user_id)
-        col = self.client.collections.use(self.name)
-        if create and name not in self._known_tenants:
-            col.tenants.create([Tenant(name=name)])
-            self._known_tenants.add(name)
-        return col.with_tenant(name)
+        return open_tenant(self.client, self.name, user_id, self._known_tenants, create=create)
 
     def tenants(self) -> list[str]:
         """Tenant names, sorted."""
