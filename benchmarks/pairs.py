@@ -51,9 +51,12 @@ import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from extractors.lexicon import RELATIONS as LEXICON_RELATIONS
+
 
 def _data_dir() -> Path:
     for candidate in (os.environ.get("CONTRASCAN_SHARED"),
@@ -82,6 +85,8 @@ COUNTERFACT_CLASSES = (PARAPHRASE, SAME_WORDING, REWORDED, OTHER_SUBJECT, OTHER_
                        MULTI_VALUED)
 """The six CounterFact pair classes of issue 5, in its order."""
 CONFLICT_CLASSES = (SAME_WORDING, REWORDED)
+REPHRASE_WITH_CONTEXT = "rephrase_with_context"
+REPHRASE_BARE = "rephrase_bare"
 
 NLI_ENTAILMENT = "synonym_entailment"
 NLI_CONTRADICTION = "one_word_contradiction"
@@ -107,6 +112,9 @@ class Pair:
         relation_id: Wikidata property id ("P103") when known, else "".
         functional: the relation holds one value at a time.
         pool: retrieval pool: the small store the pair's sentences share in Weaviate.
+        variant: for pairs holding CounterFact's reworded fact (classes 1 and 3), where the
+            rewording comes from: ``rephrase_with_context`` or ``rephrase_bare`` (see
+            :attr:`CounterFactCase.rephrase_with_context`); else "".
     """
 
     pair_id: str
@@ -120,6 +128,7 @@ class Pair:
     relation_id: str = ""
     functional: bool = True
     pool: str = ""
+    variant: str = ""
 
 
 def sha256_file(path: Path) -> str:
@@ -166,6 +175,20 @@ class CounterFactCase:
     def reworded(self) -> str:
         """The reworded fact: last sentence of ``rephrase_prompt`` + ground truth."""
         return complete(last_sentence(self.rephrase_prompt, self.subject), self.ground_truth)
+
+    @property
+    def rephrase_with_context(self) -> bool:
+        """True when ``rephrase_prompt`` has a sentence before the rewording.
+
+        ROME's CounterFact (Meng et al. 2022) has two kinds of rewordings: *paraphrase
+        prompts*, a reworded relation template prefixed by an unrelated generated sentence
+        ("The family then returned to Price. The headquarter of X is located in"), and
+        *generation prompts*, bare and often stating an associated fact rather than the
+        relation ("X currently lives in" for a place of birth, "X is my favorite product out
+        of everything created by" for a manufacturer). This copy's ``rephrase_prompt`` mixes
+        both; the prefix tells them apart (16% of cases have one).
+        """
+        return last_sentence(self.rephrase_prompt, self.subject) != self.rephrase_prompt.strip()
 
     @property
     def neighbour(self) -> str:
@@ -248,8 +271,8 @@ def sample_cases(cases: Sequence[CounterFactCase], n: int | None,
     return [c for c in cases if c.subject in chosen]
 
 
-# ParaRel relation ids -> why they are treated as functional (one value at a time).
-FUNCTIONAL_RELATIONS: dict[str, str] = {
+RELATION_REASONS: dict[str, str] = {
+    # functional in the product's table (extractors.lexicon.RELATIONS)
     "P17": "country: a place or organisation lies in one country",
     "P19": "place of birth: one birth",
     "P20": "place of death: one death",
@@ -257,6 +280,8 @@ FUNCTIONAL_RELATIONS: dict[str, str] = {
     "P30": "continent: one (transcontinental states are the exception)",
     "P36": "capital: one seat of government",
     "P103": "native language: one mother tongue",
+    "P108": "employer: one current employer (SPEC §1 lists 'works at' as functional); "
+            "2 of 148 training subjects have two",
     "P127": "owned by: one owner at a time",
     "P131": "located in the administrative entity: one at a given level",
     "P138": "named after: one namesake",
@@ -264,39 +289,52 @@ FUNCTIONAL_RELATIONS: dict[str, str] = {
     "P159": "headquarters location: one head office",
     "P176": "manufacturer: one maker of a product",
     "P178": "developer: one developer of a product",
+    "P264": "record label: one current label; no training subject has two",
     "P276": "location: one place",
     "P364": "original language of a work: one",
     "P407": "language of a work: one",
+    "P413": "position played: one position per player in CounterFact (1 of 512 training "
+            "subjects has two)",
     "P449": "original broadcaster: one first network",
     "P495": "country of origin: one",
     "P740": "location of formation: one founding place",
-    "P1001": "applies to jurisdiction: one",
     "P1376": "capital of: a city is the capital of one territory",
-}
-"""Wikidata properties of CounterFact treated as functional, with the reason. A counterfactual
-update on one of these cannot hold together with the fact."""
-
-MULTI_VALUED_RELATIONS: dict[str, str] = {
+    # multi-valued in the product's table
     "P37": "official language: many countries have several",
     "P39": "position held: a career holds several",
     "P47": "shares border with: several neighbours",
     "P101": "field of work: several",
     "P106": "occupation: several (actor and singer)",
-    "P108": "employer: several over a career",
     "P136": "genre: several",
     "P190": "twin city: several",
-    "P264": "record label: several over a career",
     "P279": "subclass of: several",
     "P361": "part of: several wholes",
-    "P413": "position played: players play several",
     "P463": "member of: several organisations",
     "P530": "diplomatic relation: many countries",
     "P937": "work location: several",
+    "P1001": "applies to jurisdiction: a law or office can apply to several",
     "P1303": "instrument: several",
     "P1412": "languages spoken, written or signed: several",
 }
-"""Wikidata properties of CounterFact whose subjects hold several values at once: a
-counterfactual object may be true alongside the fact, so those pairs are *possible*."""
+"""Why each Wikidata property of the ParaRel lexicon has the cardinality the product gives it.
+The cardinality itself is not decided here: it is read from the product's own table
+(:data:`extractors.lexicon.RELATIONS`, the table ``Engine.scan`` uses), so the benchmark labels
+a counterfactual pair a conflict exactly when the product's contract (SPEC §1) says two values
+of that relation cannot both hold. The training counts quoted are subjects of
+``counterfact-train.json`` with several true objects under one relation (recorded in every
+run's JSON as ``counterfact_train_evidence``)."""
+
+FUNCTIONAL_RELATIONS: dict[str, str] = {
+    rid: RELATION_REASONS[rid] for rid, (_, card) in sorted(LEXICON_RELATIONS.items())
+    if card == "functional"}
+"""Wikidata properties the product treats as functional (one value at a time), with the
+reason. A counterfactual update on one of these cannot hold together with the fact."""
+
+MULTI_VALUED_RELATIONS: dict[str, str] = {
+    rid: RELATION_REASONS[rid] for rid, (_, card) in sorted(LEXICON_RELATIONS.items())
+    if card != "functional"}
+"""Wikidata properties the product treats as multi-valued: a counterfactual object may be true
+alongside the fact, so those pairs are *possible* (label ``None``)."""
 
 
 def load_pararel_templates(data_dir: Path = DATA_DIR) -> dict[str, frozenset[str]]:
@@ -402,6 +440,44 @@ def build_relation_map(train_cases: Iterable[CounterFactCase],
                        source=source, pararel=dict(pararel))
 
 
+TEMPLATE_VOTE_SHARE = 0.5
+"""A training template is also read as a second relation when that relation got at least this
+share of the winner's votes (``'{} is developed by'``: P176 65, P178 64 votes, so both), as
+ParaRel itself files one pattern under several relations (``'[X] is located in [Y].'``)."""
+
+
+def template_patterns(relations: RelationMap, *,
+                      min_share: float = TEMPLATE_VOTE_SHARE) -> list[tuple[str, str]]:
+    """The training templates of ``relations`` as extraction patterns for the product.
+
+    ``'The mother tongue of {} is'`` mapped to P103 becomes ``("native language", "The mother
+    tongue of [X] is [Y].")`` in ParaRel's slot syntax, the relation named as the product's
+    lexicon names it (:data:`extractors.lexicon.RELATIONS`). Only templates seen in training
+    cases are used (:func:`build_relation_map` reads ``counterfact-train.json`` alone), so this
+    is a relation table built on the training split, which issue 5 allows. Templates that span
+    two sentences (``'Where is {}? It is located in'``) are left out: patterns match one
+    sentence.
+
+    Args:
+        relations: the template table.
+        min_share: see :data:`TEMPLATE_VOTE_SHARE`.
+
+    Returns:
+        ``(relation, pattern)`` pairs, sorted, ready for ``scanner.config.PatternSetting``.
+    """
+    out: set[tuple[str, str]] = set()
+    for template, votes in relations.votes.items():
+        if re.search(r"[.?!]\s", template) or template.count("{}") != 1:
+            continue
+        top = max(votes.values())
+        for relation_id, n in votes.items():
+            if n < min_share * top or relation_id not in LEXICON_RELATIONS:
+                continue
+            pattern = template.replace("{}", "[X]").rstrip() + " [Y]."
+            out.add((LEXICON_RELATIONS[relation_id][0], pattern))
+    return sorted(out)
+
+
 def is_functional(relation_id: str) -> bool:
     """Whether a Wikidata relation id is in :data:`FUNCTIONAL_RELATIONS`."""
     return relation_id in FUNCTIONAL_RELATIONS
@@ -435,17 +511,19 @@ def counterfact_pairs(cases: Sequence[CounterFactCase], relations: RelationMap) 
         pool = f"cf:{case.subject}"
         conflict = 1 if functional else None
 
-        def pair(kind: str, left: str, right: str, label: int | None,
+        variant = REPHRASE_WITH_CONTEXT if case.rephrase_with_context else REPHRASE_BARE
+
+        def pair(kind: str, left: str, right: str, label: int | None, variant: str = "",
                  _case: CounterFactCase = case, _rid: str = rid, _split: str = split,
                  _functional: bool = functional, _pool: str = pool) -> Pair:
             return Pair(pair_id=f"cf:{_case.case_id}:{kind}", dataset="counterfact", kind=kind,
                         label=label, left=left, right=right, split=_split,
                         relation=_case.template, relation_id=_rid, functional=_functional,
-                        pool=_pool)
+                        pool=_pool, variant=variant)
 
-        out.append(pair(PARAPHRASE, case.fact, case.reworded, 0))
+        out.append(pair(PARAPHRASE, case.fact, case.reworded, 0, variant))
         out.append(pair(SAME_WORDING, case.fact, case.update, conflict))
-        out.append(pair(REWORDED, case.reworded, case.update, conflict))
+        out.append(pair(REWORDED, case.reworded, case.update, conflict, variant))
         out.append(pair(OTHER_SUBJECT, case.fact, case.neighbour, 0))
         for other in by_subject[case.subject]:
             if other.case_id <= case.case_id:
