@@ -22,12 +22,29 @@ from scanner.engine import Engine
 from scanner.models import MemoryRecord, ScanReport
 
 FLAGGED = "flagged"
+UNCONFIRMED = "subject_unconfirmed"
 POSSIBLE = "possible"
-DUPLICATE = "duplicate"
 NONE = "none"
-OUTCOME_SCORES = {FLAGGED: 1.0, POSSIBLE: 0.5, DUPLICATE: 0.0, NONE: 0.0}
-"""Structural outcome -> score: a conflict with a verdict other than ``possible`` is 1, a
-``possible`` conflict 0.5, a duplicate or nothing 0."""
+DUPLICATE = "duplicate"
+OUTCOME_SCORES = {FLAGGED: 1.0, UNCONFIRMED: 0.75, POSSIBLE: 0.5, NONE: 0.25, DUPLICATE: 0.0}
+"""Structural outcome -> score in [0, 1], ordered by how strongly the scan's own report says
+the two records cannot both be true (SPEC §2 and §3):
+
+* ``flagged`` 1.0: a conflict on one confirmed key (a functional relation's value mismatch, or
+  a polarity conflict) with a verdict other than ``possible``;
+* ``subject_unconfirmed`` 0.75: the same, but the subjects are only string-similar, so the
+  policy quarantines it (SPEC §3 row 2);
+* ``possible`` 0.5: a value mismatch on a relation of unknown cardinality (SPEC §1), never
+  auto-resolved;
+* ``none`` 0.25: no conflict and no restatement;
+* ``duplicate`` 0.0: the scan groups the two records as restatements of each other.
+
+A ROC curve over these levels is the curve of the scan's own verdict strength; no number
+comes from the pairs. Flagging, for recall and the flagged share, means a score of at least
+:data:`FLAG_THRESHOLD` (a conflict with a verdict other than ``possible``)."""
+
+FLAG_THRESHOLD = OUTCOME_SCORES[UNCONFIRMED]
+"""Score at and above which the scan reported a conflict with a verdict (not ``possible``)."""
 
 _TOKEN = re.compile(r"\w+")
 
@@ -116,10 +133,11 @@ def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0) -> l
     """Read each pair's outcome off a scan report of :func:`pair_records` records.
 
     Returns:
-        For pairs ``offset .. offset + n_pairs - 1``: ``flagged`` when a conflict with a verdict
-        other than ``possible`` links the pair's two records, ``possible`` when only a
-        ``possible`` one does, ``duplicate`` when the scan groups them as restatements,
-        else ``none``.
+        For pairs ``offset .. offset + n_pairs - 1``, the strongest of (:data:`OUTCOME_SCORES`):
+        ``flagged`` when a conflict with a verdict other than ``possible`` links the pair's
+        two records on a confirmed subject, ``subject_unconfirmed`` when its verdict is the
+        ``subject_unconfirmed`` quarantine, ``possible`` when only a ``possible`` one does,
+        ``duplicate`` when the scan groups them as restatements, else ``none``.
     """
     found: dict[int, str] = {}
     for conflict in report.conflicts:
@@ -127,8 +145,13 @@ def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0) -> l
         if len(ids) != 2 or ids[0][:-2] != ids[1][:-2]:
             continue
         i = int(ids[0][1:-2])
-        outcome = POSSIBLE if conflict.verdict == "possible" else FLAGGED
-        if found.get(i) != FLAGGED:
+        if conflict.verdict == "possible":
+            outcome = POSSIBLE
+        elif conflict.rule == "subject_unconfirmed":
+            outcome = UNCONFIRMED
+        else:
+            outcome = FLAGGED
+        if OUTCOME_SCORES[outcome] > OUTCOME_SCORES.get(found.get(i, NONE), 0.0):
             found[i] = outcome
     for group in report.duplicates:
         for rid in group:

@@ -153,8 +153,12 @@ class ContradictionEvaluator:
 
     Calling the evaluator with ``scores`` (``(n,)`` floats in the detector's units), its
     ``direction`` (+1 / -1) and a ``threshold`` in those units returns a dict with keys
-    ``<name>_<metric>`` for the whole set, ``<name>_class_<kind>_<metric>`` per class and a
-    nested ``<name>_relations`` table. ``primary_metric`` is ``<name>_roc_auc``.
+    ``<name>_<metric>`` for the whole set, ``<name>_class_<kind>_<metric>`` per class,
+    ``<name>_class_<kind>__<variant>_<metric>`` per class and :attr:`Pair.variant` where pairs
+    have one, and a nested ``<name>_relations`` table (per relation template: counts, ROC AUC,
+    recall, flagged negatives and, per class, the share flagged) and, when pairs carry
+    Wikidata ids, the same table per id as ``<name>_relation_ids``. ``primary_metric`` is
+    ``<name>_roc_auc``.
     """
 
     greater_is_better = True
@@ -187,11 +191,16 @@ class ContradictionEvaluator:
 
         kinds = sorted({p.kind for p in self.pairs})
         kind_of = np.array([p.kind for p in self.pairs])
+        variant_of = np.array([p.variant for p in self.pairs])
         pos_mask = labelled & (labels == 1)
         neg_mask = labelled & (labels == 0)
-        for kind in kinds:
-            mine = kind_of == kind
-            key = f"{pre}_class_{kind}"
+        groups = [(kind, kind_of == kind) for kind in kinds]
+        groups += [(f"{kind}__{variant}", (kind_of == kind) & (variant_of == variant))
+                   for kind in kinds for variant in sorted(set(variant_of[kind_of == kind]))
+                   if variant]
+        for group, mine in groups:
+            kind = group.split("__")[0]
+            key = f"{pre}_class_{group}"
             out[f"{key}_n"] = int(mine.sum())
             out[f"{key}_mean_score"] = _clean(float(scores[mine].mean())) if mine.any() else None
             labelled_mine = mine & labelled
@@ -219,6 +228,10 @@ class ContradictionEvaluator:
                                 np.isclose(scores[subset], level).mean())
         out[f"{pre}_relations"] = self._by_group(
             lambda p: p.relation, labels, labelled, oriented, scores, oriented_t)
+        if any(p.relation_id for p in self.pairs):
+            out[f"{pre}_relation_ids"] = self._by_group(
+                lambda p: p.relation_id or "unmapped", labels, labelled, oriented, scores,
+                oriented_t)
         return out
 
     def _by_group(self, group_of: Callable[[Pair], str], labels: np.ndarray,
@@ -245,6 +258,14 @@ class ContradictionEvaluator:
                 entry["recall"] = float(flagged[pos].mean()) if pos.any() else None
                 entry["flagged_negatives"] = (float(flagged[~pos].mean())
                                               if (~pos).any() else None)
+                classes: dict[str, dict] = {}
+                for kind in sorted({self.pairs[i].kind for i in rows}):
+                    in_kind = rows_a[[self.pairs[i].kind == kind for i in rows]]
+                    kept = in_kind[labelled[in_kind]]
+                    classes[kind] = {"n": int(in_kind.size), "labelled": int(kept.size),
+                                     "flagged": (float((oriented[kept] >= oriented_t).mean())
+                                                 if kept.size else None)}
+                entry["classes"] = classes
             table[group] = entry
         return table
 

@@ -13,7 +13,9 @@ from sklearn.metrics import (average_precision_score, f1_score, precision_score,
                              roc_auc_score)
 
 from benchmarks import pairs as P
-from benchmarks.detectors import (DUPLICATE, FLAGGED, NONE, POSSIBLE, StructuralDetector,
+from benchmarks.detectors import (DUPLICATE, FLAG_THRESHOLD, FLAGGED, NONE, OUTCOME_SCORES,
+                                  POSSIBLE, UNCONFIRMED, StructuralDetector,
+                                  outcomes_from_report,
                                   jaccard, pair_records)
 from benchmarks.evaluators import (ContradictionEvaluator, ThresholdChooser, at_threshold,
                                    average_precision, best_f1_threshold, choose_orientation,
@@ -82,6 +84,52 @@ def test_relation_map_is_built_on_train_only(counterfact, relations):
     # an ambiguous ParaRel pattern is settled by training votes, among its own relations
     assert relations.relation_id("{} is located in") in {"P17", "P131", "P30", "P276"}
     assert set(P.FUNCTIONAL_RELATIONS).isdisjoint(P.MULTI_VALUED_RELATIONS)
+
+
+def test_functional_relations_are_the_products_table():
+    from extractors.lexicon import RELATIONS
+    from extractors.relations import DEFAULT_TABLE, Cardinality
+
+    assert set(P.RELATION_REASONS) == set(RELATIONS)
+    assert set(P.FUNCTIONAL_RELATIONS) | set(P.MULTI_VALUED_RELATIONS) == set(RELATIONS)
+    for rid, (name, _) in RELATIONS.items():
+        functional = DEFAULT_TABLE.cardinality(name) is Cardinality.functional
+        assert P.is_functional(rid) == functional, (rid, name)
+    # SPEC §1: "works at" is functional, so the employer relation is too
+    assert P.is_functional("P108") and not P.is_functional("P106")
+
+
+@needs_data
+def test_template_patterns_come_from_training_templates(counterfact, relations):
+    from extractors.lexicon import RELATIONS
+
+    patterns = P.template_patterns(relations)
+    names = {name for name, _ in RELATIONS.values()}
+    assert ("native language", "The mother tongue of [X] is [Y].") in patterns
+    assert all(rel in names and text.count("[X]") == text.count("[Y]") == 1
+               for rel, text in patterns)
+    train_templates = {c.template for c in counterfact if c.split == P.TRAIN}
+    assert {text.replace("[X]", "{}")[:-len(" [Y].")] for _, text in patterns} <= train_templates
+    assert not any("?" in text for _, text in patterns)
+    # an ambiguous template is read as every relation with at least half the winner's votes
+    developed = {rel for rel, text in patterns if text == "[X] is developed by [Y]."}
+    assert developed == {"manufacturer", "developer"}
+    assert len(P.template_patterns(relations, min_share=1.0)) < len(patterns)
+
+
+@needs_data
+def test_rewordings_with_and_without_a_context_sentence(counterfact, relations):
+    by_id = {c.case_id: c for c in counterfact}
+    assert not by_id[0].rephrase_with_context  # "Where Danielle Darrieux is from, people ..."
+    assert by_id[1].rephrase_with_context  # "Regarding individual vitamin ... Edwin of ..."
+    built = P.counterfact_pairs([by_id[0], by_id[1]], relations)
+    variants = {(p.pair_id, p.variant) for p in built if p.variant}
+    assert variants == {("cf:0:paraphrase", P.REPHRASE_BARE),
+                        ("cf:0:contradiction_reworded", P.REPHRASE_BARE),
+                        ("cf:1:paraphrase", P.REPHRASE_WITH_CONTEXT),
+                        ("cf:1:contradiction_reworded", P.REPHRASE_WITH_CONTEXT)}
+    share = sum(c.rephrase_with_context for c in counterfact) / len(counterfact)
+    assert 0.15 < share < 0.17
 
 
 @needs_data
@@ -235,6 +283,29 @@ def test_evaluator_matches_scikit_learn_and_keeps_possible_apart():
         evaluator(SCORES)
 
 
+def test_evaluator_reports_variants_and_classes_per_relation():
+    kinds = ["neg" if lab == 0 else "pos" for lab in LABELS]
+    pairs = [P.Pair(pair_id=str(i), dataset="t", kind=k, label=int(lab), left="a", right="b",
+                    split="test", relation="r", relation_id="P1" if i < 6 else "",
+                    variant="v" if i < 4 else "")
+             for i, (lab, k) in enumerate(zip(LABELS, kinds))]
+    out = ContradictionEvaluator(pairs, "t", positive_kinds=["pos"], min_group=1)(
+        SCORES, threshold=0.5)
+    flagged = SCORES >= 0.5
+    for kind in ("pos", "neg"):
+        rows = [i for i in range(4) if kinds[i] == kind]
+        if rows:
+            assert out[f"t_class_{kind}__v_n"] == len(rows)
+            assert out[f"t_class_{kind}__v_flagged"] == pytest.approx(flagged[rows].mean())
+    classes = out["t_relations"]["r"]["classes"]
+    for kind in ("pos", "neg"):
+        rows = [i for i in range(10) if kinds[i] == kind]
+        assert classes[kind] == {"n": len(rows), "labelled": len(rows),
+                                 "flagged": pytest.approx(flagged[rows].mean())}
+    assert set(out["t_relation_ids"]) == {"P1", "unmapped"}
+    assert out["t_relation_ids"]["P1"]["n"] == 6
+
+
 def test_threshold_chooser_picks_direction_and_threshold_on_its_pairs():
     chooser = ThresholdChooser(_pairs(list(LABELS), ["k"] * 10), "train")
     assert chooser.primary_metric == "train_f1"
@@ -268,7 +339,7 @@ def test_structural_detector_on_hand_made_pairs(engine, tmp_path: Path):
     for outcome, (_, _, allowed) in zip(outcomes, HAND_MADE):
         assert outcome in allowed
     scores, again = detector.scores(pairs)
-    assert again == outcomes and scores[0] == 1.0 and scores[2] == 0.0
+    assert again == outcomes and scores[0] == 1.0 and scores[2] == OUTCOME_SCORES[NONE]
 
     # the same records through `contrascan scan-file`'s method give the same conflicts
     path = tmp_path / "pairs.jsonl"
@@ -282,8 +353,29 @@ def test_structural_detector_on_hand_made_pairs(engine, tmp_path: Path):
     possible = {tuple(c.members) for c in report.conflicts if c.verdict == "possible"}
     for i, outcome in enumerate(outcomes):
         members = (f"p{i}-a", f"p{i}-b")
-        assert (members in flagged) == (outcome == FLAGGED)
+        assert (members in flagged) == (outcome in (FLAGGED, UNCONFIRMED))
         assert (members in possible) == (outcome == POSSIBLE)
+
+
+def test_outcomes_read_the_strongest_verdict_of_each_pair():
+    from scanner.models import Conflict, ConflictKey, ScanReport
+
+    def conflict(i: int, verdict: str, rule: str | None) -> Conflict:
+        key = ConflictKey(user_id=f"bench-{i}", subject="x", relation="r")
+        return Conflict(key=key, kind="value_mismatch", members=[f"p{i}-a", f"p{i}-b"],
+                        values={f"p{i}-a": "a", f"p{i}-b": "b"}, verdict=verdict, rule=rule)
+
+    report = ScanReport(scanned=12, conflicts=[
+        conflict(0, "resolved", "recency"), conflict(1, "quarantined", "subject_unconfirmed"),
+        conflict(2, "possible", "unknown_cardinality"), conflict(4, "possible", None),
+        conflict(4, "quarantined", "subject_unconfirmed"), conflict(5, "resolved", "recency")],
+        duplicates=[["p3-a", "p3-b"], ["p5-a", "p5-b"]])
+    outcomes = outcomes_from_report(report, 6)
+    assert outcomes == [FLAGGED, UNCONFIRMED, POSSIBLE, DUPLICATE, UNCONFIRMED, FLAGGED]
+    assert outcomes_from_report(report, 2, offset=4) == [UNCONFIRMED, FLAGGED]
+    order = [OUTCOME_SCORES[o] for o in (FLAGGED, UNCONFIRMED, POSSIBLE, NONE, DUPLICATE)]
+    assert order == sorted(order, reverse=True) and len(set(order)) == 5
+    assert FLAG_THRESHOLD == OUTCOME_SCORES[UNCONFIRMED]
 
 
 # ---------------------------------------------------------------------------- README table
@@ -302,7 +394,7 @@ def _document() -> dict:
     structural["counterfact_eval"].update({
         f"class_{P.PARAPHRASE}_n": 10, f"class_{P.PARAPHRASE}_share_flagged": 0.0,
         f"class_{P.PARAPHRASE}_share_possible": 0.1,
-        f"class_{P.PARAPHRASE}_share_none_or_duplicate": 0.9, "roc_auc": 0.98,
+        f"class_{P.PARAPHRASE}_share_none": 0.9, "roc_auc": 0.98,
         f"class_{P.SAME_WORDING}_flagged": 0.99, f"class_{P.REWORDED}_flagged": 0.5,
         "flagged_negatives": 0.01})
     return {"command": "python -m benchmarks.run_similarity --sample 10", "sample": 10,
