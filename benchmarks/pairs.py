@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractors.lexicon import RELATIONS as LEXICON_RELATIONS
+from extractors.relations import DEFAULT_TABLE, Cardinality
 
 
 def _data_dir() -> Path:
@@ -272,7 +273,7 @@ def sample_cases(cases: Sequence[CounterFactCase], n: int | None,
 
 
 RELATION_REASONS: dict[str, str] = {
-    # functional in the product's table (extractors.lexicon.RELATIONS)
+    # functional in the product's table (extractors.relations.DEFAULT_TABLE)
     "P17": "country: a place or organisation lies in one country",
     "P19": "place of birth: one birth",
     "P20": "place of death: one death",
@@ -298,8 +299,10 @@ RELATION_REASONS: dict[str, str] = {
     "P449": "original broadcaster: one first network",
     "P495": "country of origin: one",
     "P740": "location of formation: one founding place",
-    "P1376": "capital of: a city is the capital of one territory",
     # multi-valued in the product's table
+    "P1376": "capital of: a city is the capital of nested territories (Lisbon: Portugal, "
+             "Lisbon District); all 56 training P36 cases have a neighbour fact naming the "
+             "same city as another territory's capital",
     "P37": "official language: many countries have several",
     "P39": "position held: a career holds several",
     "P47": "shares border with: several neighbours",
@@ -318,21 +321,22 @@ RELATION_REASONS: dict[str, str] = {
 }
 """Why each Wikidata property of the ParaRel lexicon has the cardinality the product gives it.
 The cardinality itself is not decided here: it is read from the product's own table
-(:data:`extractors.lexicon.RELATIONS`, the table ``Engine.scan`` uses), so the benchmark labels
+(:data:`extractors.relations.DEFAULT_TABLE`, which ``Engine.scan`` uses, applied to each
+property's name in :data:`extractors.lexicon.RELATIONS`), so the benchmark labels
 a counterfactual pair a conflict exactly when the product's contract (SPEC §1) says two values
 of that relation cannot both hold. The training counts quoted are subjects of
 ``counterfact-train.json`` with several true objects under one relation (recorded in every
 run's JSON as ``counterfact_train_evidence``)."""
 
 FUNCTIONAL_RELATIONS: dict[str, str] = {
-    rid: RELATION_REASONS[rid] for rid, (_, card) in sorted(LEXICON_RELATIONS.items())
-    if card == "functional"}
+    rid: RELATION_REASONS[rid] for rid, (name, _) in sorted(LEXICON_RELATIONS.items())
+    if DEFAULT_TABLE.cardinality(name) is Cardinality.functional}
 """Wikidata properties the product treats as functional (one value at a time), with the
 reason. A counterfactual update on one of these cannot hold together with the fact."""
 
 MULTI_VALUED_RELATIONS: dict[str, str] = {
-    rid: RELATION_REASONS[rid] for rid, (_, card) in sorted(LEXICON_RELATIONS.items())
-    if card != "functional"}
+    rid: RELATION_REASONS[rid] for rid in sorted(LEXICON_RELATIONS)
+    if rid not in FUNCTIONAL_RELATIONS}
 """Wikidata properties the product treats as multi-valued: a counterfactual object may be true
 alongside the fact, so those pairs are *possible* (label ``None``)."""
 
@@ -456,7 +460,9 @@ def template_patterns(relations: RelationMap, *,
     cases are used (:func:`build_relation_map` reads ``counterfact-train.json`` alone), so this
     is a relation table built on the training split, which issue 5 allows. Templates that span
     two sentences (``'Where is {}? It is located in'``) are left out: patterns match one
-    sentence.
+    sentence. A template read as ``located in`` is also read as ``continent`` and the other
+    way round, because the product tells the two apart by the object, not the wording
+    (:data:`extractors.lexicon.CONTINENTS`): "X is in Asia" is the continent relation.
 
     Args:
         relations: the template table.
@@ -474,8 +480,15 @@ def template_patterns(relations: RelationMap, *,
             if n < min_share * top or relation_id not in LEXICON_RELATIONS:
                 continue
             pattern = template.replace("{}", "[X]").rstrip() + " [Y]."
-            out.add((LEXICON_RELATIONS[relation_id][0], pattern))
+            name = LEXICON_RELATIONS[relation_id][0]
+            out.add((name, pattern))
+            if name in _BY_OBJECT:
+                out.add((_BY_OBJECT[name], pattern))
     return sorted(out)
+
+
+_BY_OBJECT = {"located in": "continent", "continent": "located in"}
+"""Lexicon relations that one wording shares, told apart by the object (continent or not)."""
 
 
 def is_functional(relation_id: str) -> bool:
