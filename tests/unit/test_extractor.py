@@ -114,6 +114,37 @@ def test_extract_many_matches_extract(extractor):
     assert extractor.extract_many(texts) == [extractor.extract(t) for t in texts]
 
 
+def test_extract_many_in_two_processes_matches_one(extractor):
+    texts = [sentence for sentence, _ in TABLE] * 3
+    one = extractor.extract_many(texts, batch_size=16)
+    assert extractor.extract_many(texts, batch_size=16, n_process=2) == one
+    assert len(one) == len(texts)
+
+
+# Sentences with the tags the attribute ruler's rules key on: contractions ("ai n't", "gon
+# na", "let 's"), whitespace tokens, possessives, modals, numbers, punctuation.
+RULER_SENTENCES = [
+    "I ain't gonna do it, let's go.", "You gotta see this  \n\n now!", "She's 34 years old.",
+    "The user's favourite colour is green; mine isn't.", "Won't they?", "It costs $2,000.",
+    "We'd've moved to Lisbon by 2021 if we could.", "i am a nurse and i love my two dogs.",
+    "Beta was acquired by Acme in 2021.", "Don't forget: retry_timeout = 30s",
+]
+
+
+def test_indexed_attribute_ruler_matches_spacy(extractor):
+    """The pipeline's indexed attribute ruler sets what spaCy's own ruler sets."""
+    import spacy
+
+    from extractors.pipeline import DEFAULT_PIPELINE, IndexedAttributeRuler
+
+    assert isinstance(extractor.nlp.get_pipe("attribute_ruler"), IndexedAttributeRuler)
+    reference = spacy.load(DEFAULT_PIPELINE, exclude=["ner"])
+    texts = RULER_SENTENCES + [sentence for sentence, _ in TABLE]
+    for ours, theirs in zip(extractor.nlp.pipe(texts), reference.pipe(texts)):
+        assert [(t.pos_, str(t.morph), t.lemma_) for t in ours] == [
+            (t.pos_, str(t.morph), t.lemma_) for t in theirs], ours.text
+
+
 @pytest.mark.parametrize(("text", "canonical"), [
     ("$2,000,000", "2000000 usd"), ("2M USD", "2000000 usd"),
     ("2 million dollars", "2000000 usd"), ("€3.5bn", "3500000000 eur"),
