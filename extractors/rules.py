@@ -19,6 +19,7 @@ parsed sentence; every predicate head (root, conjunct, clausal complement) is vi
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 from collections.abc import Iterable, Iterator
 
@@ -336,11 +337,33 @@ class TripleExtractor:
         Args:
             texts: the texts.
             batch_size: texts per parser batch.
-            n_process: parser processes (spaCy multiprocessing; each loads the pipeline, so
-                it pays off only for many thousands of texts).
+            n_process: worker processes. With more than one, the texts are cut into chunks and
+                each worker parses *and* extracts its chunks, returning only triples (parsed
+                ``Doc`` objects never cross a process boundary). Workers are forked, so they
+                share this extractor's loaded pipeline and tables instead of loading them
+                again; where ``fork`` is unavailable the texts are processed here.
+
+        Returns:
+            ``len(texts)`` lists of triples, in input order, equal to ``[extract(t) for t in
+            texts]``.
         """
-        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size,
-                             n_process=n_process)
+        texts = list(texts)
+        chunk = max(batch_size, -(-len(texts) // (4 * max(1, n_process))))
+        if (n_process <= 1 or len(texts) <= batch_size
+                or "fork" not in multiprocessing.get_all_start_methods()):
+            return self._extract_chunk(texts, batch_size)
+        chunks = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
+        _FORKED[:] = [self]
+        try:
+            with multiprocessing.get_context("fork").Pool(n_process) as pool:
+                parts = pool.map(_extract_in_worker,
+                                 [(part, batch_size) for part in chunks], chunksize=1)
+        finally:
+            _FORKED.clear()
+        return [triples for part in parts for triples in part]
+
+    def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
+        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size)
         return [self.triples_from_doc(doc) for doc in docs]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
@@ -867,6 +890,15 @@ class TripleExtractor:
                         m["rel"])
         words = [SPELLING.get(w, w) for w in re.sub(r"^(?:the|my|our) ", "", key).split()]
         return USER, " ".join(words)
+
+
+_FORKED: list[TripleExtractor] = []
+"""The extractor a forked worker inherits from :meth:`TripleExtractor.extract_many`."""
+
+
+def _extract_in_worker(job: tuple[list[str], int]) -> list[list[Triple]]:
+    texts, batch_size = job
+    return _FORKED[0]._extract_chunk(texts, batch_size)
 
 
 def extract(text: str) -> list[Triple]:
