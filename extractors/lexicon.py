@@ -139,13 +139,56 @@ def cardinalities() -> dict[str, str]:
     return {name: card for name, card in RELATIONS.values()}
 
 
-def match_patterns(sentence: str, patterns: Sequence[Pattern] | None = None
+_RUN = re.compile(r"[a-z]+")
+
+
+class PatternIndex:
+    """Compiled patterns indexed by one word each, so that a sentence is tried only against
+    the patterns whose literal text it can contain.
+
+    A pattern's key is the longest letter run of its anchor (its longest literal piece) that
+    is bounded by non-letters inside the anchor, hence a whole letter run of any sentence that
+    contains the anchor ("born" for "was born in"). Patterns without such a run are always
+    tried. The order of :func:`compile_patterns` (most specific first) is kept.
+
+    Args:
+        patterns: compiled patterns, most specific first.
+    """
+
+    def __init__(self, patterns: Sequence[Pattern]):
+        self.patterns = tuple(patterns)
+        self.always: list[int] = []
+        self.by_word: dict[str, list[int]] = {}
+        for n, pat in enumerate(self.patterns):
+            runs = [m for m in _RUN.finditer(pat.anchor)
+                    if m.start() > 0 and m.end() < len(pat.anchor)]
+            if not runs:
+                self.always.append(n)
+                continue
+            key = max(runs, key=lambda m: len(m.group())).group()
+            self.by_word.setdefault(key, []).append(n)
+
+    def candidates(self, low: str) -> list[Pattern]:
+        """Patterns a lower-cased sentence may instantiate, most specific first."""
+        found = set(self.always)
+        for word in set(_RUN.findall(low)):
+            found.update(self.by_word.get(word, ()))
+        return [self.patterns[n] for n in sorted(found)]
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon_index() -> PatternIndex:
+    return PatternIndex(load_patterns())
+
+
+def match_patterns(sentence: str, patterns: Sequence[Pattern] | PatternIndex | None = None
                    ) -> Iterator[tuple[Pattern, tuple[int, int], tuple[int, int]]]:
     """Patterns the whole sentence instantiates, most specific first.
 
     Args:
         sentence: one sentence.
-        patterns: compiled patterns, most specific first (default: the ParaRel lexicon).
+        patterns: compiled patterns, most specific first, or a :class:`PatternIndex` of them
+            (default: the ParaRel lexicon's index).
 
     Yields:
         ``(pattern, (x_start, x_end), (y_start, y_end))`` character spans in ``sentence``.
@@ -153,8 +196,12 @@ def match_patterns(sentence: str, patterns: Sequence[Pattern] | None = None
         best match is skipped (``"[X] plays [Y] music"`` beats ``"[X] plays [Y]"``).
     """
     low = sentence.lower()
+    if patterns is None:
+        patterns = _lexicon_index()
+    if isinstance(patterns, PatternIndex):
+        patterns = patterns.candidates(low)
     best = -1
-    for pat in (patterns if patterns is not None else load_patterns()):
+    for pat in patterns:
         if pat.literal_chars < best:
             break
         if pat.anchor and pat.anchor not in low:

@@ -29,6 +29,7 @@ from spacy.tokens import Doc, Span, Token
 from extractors.lexicon import (
     CONTINENTS,
     Pattern,
+    PatternIndex,
     compile_patterns,
     instantiations,
     load_patterns,
@@ -295,6 +296,7 @@ class TripleExtractor:
         self.patterns: tuple[Pattern, ...] = tuple(sorted(
             (load_patterns() if use_lexicon else ()) + extra,
             key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
+        self._pattern_index = PatternIndex(self.patterns)
         self._induced: dict[str, str] = {}
         if use_lexicon:
             self._induced = self._induce_relations()
@@ -392,7 +394,7 @@ class TripleExtractor:
             seen = set()
             if _is_question(sent):
                 continue
-            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self.patterns):
+            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self._pattern_index):
                 base = sent.start_char
                 x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
                 y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
