@@ -117,6 +117,8 @@ MAX_ID_CHARS = 256
 """Longest ``user_id``, memory id, group or job id, in characters (as in SPEC §4 records)."""
 MAX_PROPERTIES = 32
 """Most scope properties in one request."""
+MAX_VECTOR_DIMENSIONS = 4_096
+"""Longest query vector accepted before its length is checked against the model's."""
 DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
 """Default cap on a request body, in bytes."""
 _DRAIN_BYTES = 64 * 1024 * 1024
@@ -311,6 +313,11 @@ class ScanRequest(BaseModel):
                          description="Hybrid weight: 0 = BM25 only, 1 = vector only.")
     apply: bool = Field(True, description="Record the verdicts in the store (supersedes "
                                           "edges, status), as a batch scan does.")
+    vector: list[Annotated[float, Field(allow_inf_nan=False)]] | None = Field(
+        None, min_length=1, max_length=MAX_VECTOR_DIMENSIONS,
+        description="The query's embedding by the sidecar's model (all-MiniLM-L6-v2 by "
+                    "default: 384 values), when the agent already has it; saves the "
+                    "sidecar embedding the query. Scaling does not matter (cosine).")
 
 
 class Hit(BaseModel):
@@ -718,6 +725,11 @@ def _json(model: BaseModel, status: int = 200, headers: Mapping[str, str] | None
                     media_type="application/json", headers=headers)
 
 
+def _server_timing(timings: Mapping[str, float]) -> str:
+    """The W3C ``Server-Timing`` header value: one metric per stage, durations in ms."""
+    return ", ".join(f"{name};dur={seconds * 1e3:.3f}" for name, seconds in timings.items())
+
+
 def _warm_up(service: Service) -> None:
     """Load the spaCy pipeline and the embedding model now, not on the first request."""
     service.engine.extract([MemoryRecord(id="warm-up", text="The glaze is celadon.",
@@ -801,14 +813,23 @@ def create_app(service: Service | None = None, *,
             raise _invalid(("limit",), f"Input should be less than or equal to "
                                        f"{settings.max_limit}", "less_than_equal")
         svc = _service(request)
+        if body.vector is not None:
+            dimensions = svc.embedder.dimensions
+            if len(body.vector) != dimensions:
+                raise _invalid(("vector",), f"the query vector must have {dimensions} values "
+                                            f"(the sidecar's embedding model), got "
+                                            f"{len(body.vector)}")
+            if not any(body.vector):
+                raise _invalid(("vector",), "the query vector must not be all zeros")
         started = time.perf_counter()
         result = svc.scan(body.user_id, body.query, group=body.group,
                           properties=body.properties, limit=body.limit, alpha=body.alpha,
-                          apply=body.apply)
+                          apply=body.apply, vector=body.vector)
         metrics.observe_scan("read_time", result.report, time.perf_counter() - started)
         hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
                 for h in result.hits]
-        return _json(ScanResponse.model_construct(**dict(result.report), hits=hits))
+        return _json(ScanResponse.model_construct(**dict(result.report), hits=hits),
+                     headers={"Server-Timing": _server_timing(result.timings)})
 
     @v1.post("/memories", response_model=AddMemoriesResponse, tags=["memories"])
     def add_memories(body: AddMemoriesRequest, request: Request) -> Response:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -82,7 +82,8 @@ class Contrascan:
     # -- calls ----------------------------------------------------------------------------
     def scan(self, user_id: str, query: str, *, group: str | None = None,
              properties: Mapping[str, str] | None = None, limit: int = DEFAULT_LIMIT,
-             alpha: float = DEFAULT_ALPHA, apply: bool = True) -> ScanResponse:
+             alpha: float = DEFAULT_ALPHA, apply: bool = True,
+             vector: Sequence[float] | None = None) -> ScanResponse:
         """Read-time scan (``POST /v1/scan``) before answering ``query``.
 
         Args:
@@ -91,6 +92,9 @@ class Contrascan:
             group, properties: the rest of the scope (filters inside the tenant).
             limit: hits to scan (k); alpha: hybrid weight, 0 = BM25 only, 1 = vector only.
             apply: let the sidecar record the verdicts (supersedes edges, status).
+            vector: the query's embedding by the sidecar's model (all-MiniLM-L6-v2, 384
+                floats; a numpy array is fine), when the agent already computed it: the
+                sidecar then skips embedding the query.
 
         Returns:
             The SPEC §5 report plus ``hits`` (best first, with fused scores in [0, 1]).
@@ -101,6 +105,8 @@ class Contrascan:
         body = {"user_id": user_id, "query": query, "group": group,
                 "properties": dict(properties or {}), "limit": limit, "alpha": alpha,
                 "apply": apply}
+        if vector is not None:
+            body["vector"] = [float(x) for x in vector]
         return self._call("POST", "/v1/scan", ScanResponse, json=body)
 
     def add(self, records: Iterable[MemoryRecord | Mapping[str, Any]], *,

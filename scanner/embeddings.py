@@ -62,6 +62,13 @@ class Embedder:
         self.model_name = model
         self.batch_size = batch_size
 
+    @property
+    def dimensions(self) -> int:
+        """Length of this model's vectors (loads the model on first use)."""
+        if self.model_name == DEFAULT_MODEL:
+            return DIMENSIONS
+        return int(load_model(self.model_name).get_sentence_embedding_dimension())
+
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         """Embed texts.
 
@@ -75,3 +82,22 @@ class Embedder:
             list(texts), batch_size=self.batch_size, normalize_embeddings=True,
             convert_to_numpy=True, show_progress_bar=show_progress)
         return vectors.astype(np.float32, copy=False)
+
+
+def unit_vector(vector: Sequence[float] | np.ndarray, dimensions: int) -> np.ndarray:
+    """A caller's query embedding as the ``(dimensions,)`` float32 unit vector stored vectors
+    are compared with (cosine distance, so scaling does not change the ranking).
+
+    Raises:
+        ValueError: not one finite, non-zero vector of length ``dimensions``.
+    """
+    array = np.asarray(vector, dtype=np.float32)
+    if array.shape != (dimensions,):
+        raise ValueError(f"the query vector must have {dimensions} values, got shape "
+                         f"{array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("the query vector must hold finite numbers")
+    norm = float(np.linalg.norm(array))
+    if norm == 0.0:
+        raise ValueError("the query vector must not be all zeros")
+    return array / norm

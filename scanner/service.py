@@ -9,6 +9,7 @@ Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.ledger
 from __future__ import annotations
 
 import gc
+import logging
 import threading
 import time
 import uuid as uuidlib
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from scanner import metrics
 from scanner.detect import normalised_text
@@ -39,7 +42,7 @@ from scanner.ledger import (
 from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore, LedgerWrite
 
-from scanner.embeddings import Embedder
+from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
 from scanner.errors import UnknownMemory
 from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport, Scope
@@ -55,6 +58,8 @@ from scanner.store.memories import (
     object_uuid,
     tenant_name,
 )
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 12
 """Hits per read-time scan (seed 004 searches with ``limit=12``)."""
@@ -72,6 +77,11 @@ class ReadTimeScan:
 
     report: ScanReport
     hits: list[StoredMemory]
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per stage, in order: ``embed`` (absent when the caller sent the vector),
+    ``search`` (the hybrid query and decoding the hits), ``scan`` (keys, detection, policy),
+    ``ledger_read`` (settlements, only with conflicts), ``write`` (verdicts, only with
+    ``apply`` and conflicts not yet recorded by this process)."""
 
 
 @dataclass
@@ -185,6 +195,8 @@ class Service:
         self._tally_lock = threading.Lock()
         self._tally: dict[str, list[int]] = {}
         self._tally_flushed: dict[str, float] = {}
+        self._tally_pending: set[str] = set()
+        self._tally_writer: ThreadPoolExecutor | None = None
         self._token = uuidlib.uuid4().hex
         self._started_at = datetime.now(timezone.utc)
         self._open_checked: dict[tuple[str, str], float] = {}
@@ -292,35 +304,61 @@ class Service:
     # -- scans ----------------------------------------------------------------------------
     def scan(self, user_id: str, query: str, *, group: str | None = None,
              properties: Mapping[str, str] | None = None, limit: int = DEFAULT_LIMIT,
-             alpha: float = DEFAULT_ALPHA, apply: bool = True) -> ReadTimeScan:
+             alpha: float = DEFAULT_ALPHA, apply: bool = True,
+             vector: Sequence[float] | np.ndarray | None = None) -> ReadTimeScan:
         """Read-time scan: scoped hybrid search, then the scan over the hits' stored triples.
 
         Hits already superseded by an earlier verdict are reported under ``withhold``.
 
         Args:
             user_id: the scope's user (one tenant).
-            query: what the agent is about to answer.
+            query: what the agent is about to answer (the BM25 text).
             group, properties: the rest of the scope.
             limit: hits to scan; alpha: hybrid weight (0 BM25 … 1 vector).
             apply: write the verdicts to the store (edges, status, ledger entries) and count
                 the scan in this process's read-time tally.
+            vector: the query's ``(d,)`` embedding by this service's model, when the agent
+                already computed it for its own retrieval; it is L2-normalised here. Default:
+                the query is embedded (all-MiniLM-L6-v2 takes ~15 ms of CPU per query).
+
+        Returns:
+            The report, the hits, and the seconds spent per stage (``embed``, ``search``,
+            ``scan``, ``ledger_read``, ``write``; see :attr:`ReadTimeScan.timings`).
+
+        Raises:
+            ValueError: ``vector`` is not a finite, non-zero vector of the model's length.
 
         Pairs the ledger already records as settled by a re-observation stay settled when the
-        settling record is not among the hits.
+        settling record is not among the hits. The read-time tally is written by a background
+        thread, never on the request path.
         """
-        vector = self.embedder.encode([query])[0]
-        hits = self.store.hybrid_search(user_id, query, vector, group=group,
-                                         properties=properties, limit=limit, alpha=alpha)
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        if vector is None:
+            query_vector = self.embedder.encode([query])[0]
+            timings["embed"] = (now := time.perf_counter()) - t
+            t = now
+        else:
+            query_vector = unit_vector(vector, self.embedder.dimensions)
+        hits = self.store.hybrid_search(user_id, query, query_vector, group=group,
+                                        properties=properties, limit=limit, alpha=alpha)
+        timings["search"] = (now := time.perf_counter()) - t
+        t = now
         report = self._scan_stored(hits)
+        timings["scan"] = (now := time.perf_counter()) - t
+        t = now
         if report.conflicts:
             report = self._with_ledger_settlements(user_id, hits, report)
+            timings["ledger_read"] = (now := time.perf_counter()) - t
+            t = now
         if apply and report.conflicts:
             self._record_verdicts(user_id, report.conflicts)
             self._record_ledger(user_id, report)
+            timings["write"] = time.perf_counter() - t
         metrics.PROCESS.observe_scan("read_time", report)
         if apply:
             self._count_read_scan(user_id, report)
-        return ReadTimeScan(report=report, hits=hits)
+        return ReadTimeScan(report=report, hits=hits, timings=timings)
 
     _OPEN_RECHECK_S = 30.0
     """Seconds an open ledger entry is trusted before a read-time scan asks the ledger again."""
@@ -389,7 +427,8 @@ class Service:
         return result
 
     def _count_read_scan(self, user_id: str, report: ScanReport) -> None:
-        """Count a read-time scan in this process's tally and write the tally when due."""
+        """Count a read-time scan in this process's tally; a background thread writes the
+        tally at most every :attr:`stats_flush_seconds` per user (off the request path)."""
         incompatible = any(c.verdict != "possible" for c in report.conflicts)
         with self._tally_lock:
             counts = self._tally.setdefault(user_id, [0, 0])
@@ -397,25 +436,43 @@ class Service:
             counts[1] += int(incompatible)
             due = time.monotonic() - self._tally_flushed.get(user_id, -1e9) \
                 >= self.stats_flush_seconds
-        if due:
+            if due and user_id not in self._tally_pending:
+                self._tally_pending.add(user_id)
+                if self._tally_writer is None:
+                    self._tally_writer = ThreadPoolExecutor(
+                        max_workers=1, thread_name_prefix="contrascan-tally")
+                self._tally_writer.submit(self._flush_in_background, user_id)
+
+    def _flush_in_background(self, user_id: str) -> None:
+        try:
             self.flush_stats(user_id)
+        except Exception:  # the next due scan tries again; the tally is kept
+            logger.warning("writing the read-time scan tally of %r failed", user_id,
+                           exc_info=True)
+        finally:
+            with self._tally_lock:
+                self._tally_pending.discard(user_id)
 
     def flush_stats(self, user_id: str | None = None) -> None:
         """Write this process's read-time scan tally (one ledger entry per user and process,
-        so processes never race on a shared counter)."""
+        so processes never race on a shared counter). Scans go on counting meanwhile: the
+        counts are read under the tally lock and written outside it."""
         with self._tally_lock:
             users = [user_id] if user_id else sorted(self._tally)
-            for uid in users:
-                counts = self._tally.get(uid)
-                if not counts:
-                    continue
-                self.ledger.write(uid, [read_scans_entry(
-                    uid, self._token, scans=counts[0], with_conflict=counts[1],
-                    started_at=self._started_at)])
+            snapshot = {uid: tuple(self._tally[uid]) for uid in users if self._tally.get(uid)}
+        for uid, (scans, with_conflict) in snapshot.items():
+            self.ledger.write(uid, [read_scans_entry(
+                uid, self._token, scans=scans, with_conflict=with_conflict,
+                started_at=self._started_at)])
+            with self._tally_lock:
                 self._tally_flushed[uid] = time.monotonic()
 
     def close(self) -> None:
         """Write what is pending (the read-time scan tally). The client stays open."""
+        with self._tally_lock:
+            writer, self._tally_writer = self._tally_writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
         self.flush_stats()
 
     def batch_scan(self, user_id: str | None = None, *,

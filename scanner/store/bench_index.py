@@ -34,12 +34,14 @@ from pathlib import Path
 import numpy as np
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, Tokenization
+from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, HybridFusion, MetadataQuery
 from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from scanner.errors import WeaviateUnavailable
 from scanner.store import server
+from scanner.store.batching import insert_objects
 
 COLLECTION = "BenchSentence"
 DEFAULT_ALPHAS = (0.0, 0.5, 0.75, 1.0)
@@ -154,18 +156,14 @@ def _create(client: weaviate.WeaviateClient):
 
 def _load(collection, texts: Sequence[str], vectors: np.ndarray,
           members: dict[str, set[int]], batch_size: int) -> int:
-    count = 0
-    with collection.batch.fixed_size(batch_size=batch_size, concurrent_requests=2) as batch:
-        for pool in sorted(members):
-            for i in sorted(members[pool]):
-                batch.add_object(properties={"text": texts[i], "pool": pool, "sentence": i},
-                                 vector=vectors[i].tolist(),
-                                 uuid=generate_uuid5(f"{pool}\x1f{i}"))
-                count += 1
-    failed = collection.batch.failed_objects
+    objects = [DataObject(properties={"text": texts[i], "pool": pool, "sentence": i},
+                          vector=vectors[i].tolist(), uuid=generate_uuid5(f"{pool}\x1f{i}"))
+               for pool in sorted(members) for i in sorted(members[pool])]
+    failed = insert_objects(collection, objects, batch_size=batch_size)
     if failed:
         raise WeaviateUnavailable(f"{len(failed)} sentences failed to import: "
-                                  f"{failed[0].message}")
+                                  f"{failed[0][1]}")
+    count = len(objects)
     return count
 
 

@@ -25,11 +25,13 @@ from typing import Any
 
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
+from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, QueryReference
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import StoreWriteError, WeaviateUnavailable
 from scanner.ledger import LedgerEntry, should_replace
+from scanner.store.batching import insert_objects
 from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
 
 LEDGER_SUFFIX = "Ledger"
@@ -182,16 +184,12 @@ class LedgerStore:
             rows.append((new, old))
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]
-            with col.batch.fixed_size(batch_size=batch_size, concurrent_requests=1) as b:
-                for new, old in part:
-                    recorded = old.recorded_at if old is not None and old.recorded_at else now
-                    b.add_object(properties=self._properties(new, recorded, now),
-                                 uuid=new.entry_id,
-                                 references={"concerns": [object_uuid(user_id, m)
-                                                          for m in new.concerns()]})
-            failed = [(str(f.object_.uuid), f.message) for f in col.batch.failed_objects]
-            failed += [(str(f.reference.from_uuid), f.message)
-                       for f in col.batch.failed_references]
+            failed = insert_objects(col, [
+                DataObject(properties=self._properties(
+                    new, old.recorded_at if old is not None and old.recorded_at else now, now),
+                    uuid=new.entry_id,
+                    references={"concerns": [object_uuid(user_id, m) for m in new.concerns()]})
+                for new, old in part], batch_size=batch_size)
             if failed:
                 raise StoreWriteError(failed, result.written + result.replaced)
             for new, old in part:

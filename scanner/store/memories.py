@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
-from weaviate.classes.data import DataReference
+from weaviate.classes.data import DataObject, DataReference
 from weaviate.classes.query import Filter, HybridFusion, MetadataQuery, QueryReference
 from weaviate.classes.tenants import Tenant
 from weaviate.exceptions import WeaviateBaseError
@@ -37,6 +37,7 @@ from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord, SourceClass
+from scanner.store.batching import insert_objects
 from scanner.store.failures import translate_unreachable
 from scanner.store.server import import_lock
 
@@ -245,16 +246,12 @@ class MemoryStore:
                 with import_lock(self.client):
                     existing = self._existing(col, uuids)
                     todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
-                    if todo:
-                        with col.batch.fixed_size(batch_size=batch_size,
-                                                  concurrent_requests=1) as b:
-                            for i, u in todo:
-                                b.add_object(
-                                    properties=self._properties(records[i], triples[i], now),
-                                    vector=vectors[i].tolist(), uuid=u)
+                    failed = dict(insert_objects(col, [
+                        DataObject(properties=self._properties(records[i], triples[i], now),
+                                   vector=vectors[i].tolist(), uuid=u) for i, u in todo],
+                        batch_size=batch_size)) if todo else {}
                 result.unchanged += len(chunk) - len(todo)
                 if todo:
-                    failed = {str(f.object_.uuid): f.message for f in col.batch.failed_objects}
                     for i, u in todo:
                         if u in failed:
                             result.failures.append((records[i].id, failed[u]))

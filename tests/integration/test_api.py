@@ -103,6 +103,42 @@ def test_scan_returns_the_report_and_the_hits_with_scores(client):
     assert {h["id"]: h["status"] for h in again["hits"]}["a1"] == "superseded"
 
 
+def test_a_scan_with_the_agents_query_vector_skips_embedding_and_finds_the_same_hits(
+        client, service):
+    user = new_user("vector")
+    add(client, user, [rec("v1", "Sam lives in Lyon.", user),
+                       rec("v2", "Sam lives in Nice.", user, days=2),
+                       rec("v3", "The kiln runs at 1280 degrees.", user, days=1)])
+    query = "Where does Sam live?"
+    text_only = client.post("/v1/scan", json={"user_id": user, "query": query, "apply": False})
+    vector = (service.embedder.encode([query])[0] * 3.0).tolist()  # scale does not matter
+    with_vector = client.post("/v1/scan", json={"user_id": user, "query": query,
+                                                "apply": False, "vector": vector})
+    assert text_only.status_code == with_vector.status_code == 200, with_vector.text
+    a, b = text_only.json(), with_vector.json()
+    assert [h["id"] for h in a["hits"]] == [h["id"] for h in b["hits"]]
+    assert [h["score"] for h in a["hits"]] == pytest.approx([h["score"] for h in b["hits"]],
+                                                           abs=1e-4)
+    assert (b["cite"], b["withhold"]) == (["v2", "v3"], ["v1"])
+    # Server-Timing names the stages run; no embedding when the vector came with the request
+    stages = [part.split(";")[0] for part in
+              with_vector.headers["server-timing"].split(", ")]
+    assert stages[:2] == ["search", "scan"] and "embed" not in stages
+    assert text_only.headers["server-timing"].startswith("embed;dur=")
+
+
+def test_the_read_time_tally_is_written_off_the_request_path(service):
+    user = new_user("tally")
+    records = [MemoryRecord(**rec("t1", "Sam lives in Lyon.", user)),
+               MemoryRecord(**rec("t2", "Sam lives in Nice.", user, days=2))]
+    service.import_records(records)
+    for _ in range(3):
+        service.scan(user, "Where does Sam live?")
+    service.close()  # waits for the background writer, then writes what is pending
+    stats = service.stats(user)
+    assert stats.read_scans == 3 and stats.read_scans_with_conflict == 3
+
+
 def test_scan_reads_stored_triples_and_never_reparses(client, service):
     """A memory stored with triples its text would not give keeps those triples at scan time."""
     user = new_user("reparse")
@@ -294,6 +330,12 @@ GOOD = {"id": "g1", "text": "Sam lives in Lyon.", "user_id": "val-user"}
     ("/v1/memories", {"user_id": "val-user",
                       "records": [{**GOOD, "observed_at": "0001-01-01T00:00:00+05:00"}]},
      "records.0.observed_at", "out of range"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "vector": [0.1, 0.2]}, "vector",
+     "384 values"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "vector": [0.0] * 384}, "vector", "all zeros"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "vector": []}, "vector", "at least 1"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "vector": ["x"] * 384}, "vector.0",
+     "valid number"),
     ("/v1/batch-scans", {}, "user_id", "Field required"),
 ])
 def test_bad_bodies_are_422_naming_the_field(client, path, body, field, words):

@@ -233,9 +233,11 @@ def test_a_fresh_observation_settles_a_quarantine_and_the_ledger_shows_both_step
     assert "re-observation probe “5 s”" in story and "retired cfg (rule reobservation)" in story
 
     # a read-time scan whose hits miss nothing still agrees with the ledger, and writes
-    # nothing new; the tally of read-time scans lands in the ledger
+    # nothing new; the tally of read-time scans lands in the ledger (written in the
+    # background; closing the service waits for it)
     result = service.scan("ops-1", "retry timeout of the payments service", group="config")
     assert "cfg" in result.report.withhold and "tool" in result.report.cite
+    service.close()
     assert census(service, ["ops-1"])["by_type"].get("read_scans") == 1
 
 

@@ -203,7 +203,8 @@ def test_closing_the_owner_waits_for_a_guest_process_to_finish(tmp_path):
         store.ensure_schema()
         print("ready", flush=True)
         written = 0
-        for batch in range(4):  # about 4 s of work, all of it after the owner starts closing
+        for batch in range(4):  # over 4 s of work, all of it after the owner starts closing
+            time.sleep(1.0)
             records = [MemoryRecord(id=f"g{{batch}}-{{i}}", text=f"fact {{batch}} {{i}}",
                                     user_id="guest-user") for i in range(10)]
             written += store.import_memories(records, [[] for _ in records],
