@@ -87,7 +87,9 @@ def _class_rows(ev: dict) -> list[str]:
             if f"class_{kind}__{variant}_n" in ev:
                 groups.append((f"{kind}__{variant}", f"{kind} — {label}"))
     for group, label in groups:
-        for suffix, note in (("", ""), ("_possible", " — non-functional (possible)")):
+        suffixes = (("", ""),) if "__" in group else (
+            ("", ""), ("_possible", " — non-functional (possible)"))
+        for suffix, note in suffixes:
             key = f"class_{group}{suffix}"
             total = ev.get(f"class_{group}_n", 0)
             n = ev.get(f"class_{group}_possible_n", 0) if suffix else (
@@ -97,6 +99,24 @@ def _class_rows(ev: dict) -> list[str]:
             cells = " | ".join(_pct(ev.get(f"{key}_share_{o}")) for o in OUTCOME_COLUMNS)
             rows.append(f"| {label}{note} | {n:,} | {cells} |")
     return rows
+
+
+def _miss_rows(ev: dict, top: int = 8) -> list[str]:
+    """The relation templates with the most missed conflicts (same wording + reworded)."""
+    found = []
+    for template, entry in ev.get("relations", {}).items():
+        classes = entry.get("classes", {})
+        missed, cells = 0, []
+        for kind in P.CONFLICT_CLASSES:
+            c = classes.get(kind, {})
+            if c.get("labelled") and c.get("flagged") is not None:
+                missed += round(c["labelled"] * (1 - c["flagged"]))
+            cells.append(_pct(c.get("flagged")) if c.get("labelled") else "–")
+        if missed:
+            found.append((missed, template, entry.get("relation_id") or "–", cells))
+    found.sort(key=lambda x: (-x[0], x[1]))
+    return [f"| `{t.replace('|', '/')}` | {rid} | {cells[0]} | {cells[1]} | {n} |"
+            for n, t, rid, cells in found[:top]]
 
 
 def markdown_table(document: dict) -> str:
@@ -150,6 +170,12 @@ def markdown_table(document: dict) -> str:
                       "| class | pairs | conflict | subject unconfirmed | possible | none | "
                       "duplicate |", "|---|---|---|---|---|---|---|"]
             lines += _class_rows(ev)
+            misses = _miss_rows(ev)
+            if misses:
+                lines += ["", f"`{name}`: the relation templates with the most missed "
+                          "conflicts (functional relations, edit+val).", "",
+                          "| template | relation | recall, same wording | recall, reworded "
+                          "| missed |", "|---|---|---|---|---|"] + misses
     def verdict(value: float | None, target: float, upper: bool = False) -> str:
         if value is None:
             return "–"

@@ -417,6 +417,16 @@ def test_markdown_table_and_readme_block(tmp_path: Path):
     assert "reworded recall 50.0% vs ≥ 80% (**not met**)" in table
     assert "non-conflicts flagged 1.0% vs ≤ 2% (met)" in table
     assert "0.866" in table and "0.655" in table
+    doc = _document()
+    doc["detectors"]["structural"]["counterfact_eval"]["relations"] = {
+        "{} is in": {"relation_id": "P131", "classes": {
+            P.SAME_WORDING: {"n": 10, "labelled": 10, "flagged": 0.8},
+            P.REWORDED: {"n": 10, "labelled": 10, "flagged": 0.5},
+            P.PARAPHRASE: {"n": 10, "labelled": 10, "flagged": 0.0}}},
+        "{} has": {"relation_id": "P1", "classes": {
+            P.SAME_WORDING: {"n": 4, "labelled": 4, "flagged": 1.0}}}}
+    assert "| `{} is in` | P131 | 80.0% | 50.0% | 7 |" in markdown_table(doc)
+    assert "`{} has`" not in markdown_table(doc)
     doc = tmp_path / "similarity.json"
     doc.write_text(json.dumps(_document()), encoding="utf-8")
     readme = tmp_path / "README.md"
