@@ -52,7 +52,8 @@ SYNONYMS: dict[str, str] = {
     # residence and work
     "reside in": "live in", "live at": "live in", "be based in": "live in",
     "move to": "live in", "relocate to": "live in",
-    "work for": "work at", "be employed by": "work at", "be employed at": "work at",
+    "work for": "work at", "be employed by": "work at",
+    "be married to": "spouse", "be employed at": "work at",
     "work with": "work with",
     # language
     "mother tongue": "native language", "first language": "native language",
@@ -114,6 +115,19 @@ MULTI_VALUED: frozenset[str] = frozenset({
     "capital of",
 })
 """Relations that hold many values at once: different values never conflict."""
+
+RELATIONSHIP_NOUNS: frozenset[str] = frozenset("""
+    father mother dad mom mum parent brother sister sibling son daughter child kid baby
+    husband wife spouse partner boyfriend girlfriend fiance fiancee uncle aunt cousin nephew
+    niece grandfather grandmother grandpa grandma grandparent family friend roommate
+    neighbor boss colleague coworker dog cat pet horse
+    """.split())
+"""Nouns that name a related person or animal rather than an attribute (kinship terms and
+the like). "My father is Tom" names the value of the relation (``(user, father, tom)``), but
+"my father is a farmer" describes the father himself: with a possessor and an indefinite or
+adjectival complement, the copula predicates of the possessed entity (``(user's father, be,
+farmer)``), the predicational vs. specificational copula of Higgins (1979, "The
+Pseudo-Cleft Construction in English")."""
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from extractors.lexicon import (
     match_patterns,
 )
 from extractors.pipeline import load_pipeline
-from extractors.relations import DEFAULT_TABLE, SPELLING, RelationTable
+from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
@@ -65,6 +65,9 @@ _START_ASPECT = {"start", "begin", "continue", "keep", "resume", "take up"}
 _FORGET = {"forget", "fail", "neglect", "omit"}
 _REMEMBER = {"remember", "make sure", "ensure", "try"}
 _LIKE_VERBS = {"like", "love", "enjoy", "hate", "dislike", "prefer", "adore", "detest"}
+_DESIRE_VERBS = {"want", "hope", "plan", "wish", "intend", "aim", "dream", "aspire", "long"}
+"""Verbs whose infinitive complement is wanted, not done: "I want to move to Lisbon" says
+nothing about where the user lives; it becomes (user, want, lisbon) as "like" does."""
 _NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", "case", "det",
                       "predet", "npadvmod", "advmod", "flat"}
 _CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis", "acl"}
@@ -239,8 +242,12 @@ def _imperative(verb: Token) -> bool:
 
 
 def _age(token: Token) -> str | None:
-    """"34 years old" -> "34" (an age in years), else None."""
+    """"34 years old" -> "34" (an age in years), else None; also inside a noun phrase ("a 46
+    year old single dad")."""
     if token.lower_ != "old":
+        if token.pos_ in ("NOUN", "PROPN"):
+            return next((a for c in token.children if c.dep_ == "amod"
+                         and (a := _age(c)) is not None), None)
         return None
     for child in token.children:
         if child.dep_ == "npadvmod" and child.lemma_.lower() in ("year", "yr"):
@@ -257,6 +264,24 @@ def truecase(text: str) -> str:
     """Capitalise the pronoun "i" of lower-cased chat text, which the small parser otherwise
     tags as a noun. Same length, so character offsets stay valid."""
     return _LOWER_I.sub("I", text) if " i " in f" {text} " or "i'" in text else text
+
+
+def _predicational(subject: Token, complements: list[Token]) -> bool:
+    """True when a copula with a possessed relationship noun as subject describes that
+    person rather than naming them: an adjective or an indefinite noun phrase as complement
+    ("my father is a farmer", "my parents were very athletic"), not a name or a definite
+    description ("my father is Tom"). See ``RELATIONSHIP_NOUNS``."""
+    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not complements or not any(
+            c.dep_ == "poss" for c in subject.children):
+        return False
+    for comp in complements:
+        if comp.dep_ == "acomp" or comp.pos_ == "ADJ":
+            continue
+        det = next((c for c in comp.children if c.dep_ == "det"), None)
+        if comp.pos_ != "NOUN" or (det is not None and det.lower_ not in ("a", "an")) or any(
+                c.dep_ == "poss" for c in comp.children):
+            return False
+    return True
 
 
 def _fronted_gerund(head: Token) -> Token | None:
@@ -471,6 +496,11 @@ class TripleExtractor:
         text = _phrase(tokens)
         if text in ("user", "the user"):
             return USER
+        owner = next((c for c in token.children if c.dep_ == "poss"), None)
+        if text and owner is not None and token.pos_ in ("NOUN", "PROPN"):
+            # "my wife", "Bob's wife": the possessor stays part of who is meant
+            who = self._entity(owner)
+            return f"{who}'s {text}" if who else None
         return text or None
 
     def _relative_antecedent(self, token: Token) -> str | None:
@@ -612,7 +642,7 @@ class TripleExtractor:
             if any(c.dep_ == "auxpass" for c in head.children):
                 return self._passive(head)
             if head.dep_ == "xcomp" and _lemma(head.head) in (
-                    _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS):
+                    _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS):
                 return []  # handled from the governing verb
             return self._active(head)
         return []
@@ -669,6 +699,8 @@ class TripleExtractor:
         topic = self._topic(cop, subj)
         places = [("place", topic)] if topic else []
         split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
+        if split is not None and _predicational(subj, complements):
+            split = None  # "my father is a farmer": about the father, (user's father, be, …)
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split
@@ -701,9 +733,22 @@ class TripleExtractor:
                 if age is not None:
                     out.append(self._make(subject, "age", age, age, negated=negated,
                                           clause=cop, rule="attribute", qualifiers=places))
+                if age is not None and value_token.lower_ == "old":
+                    pass  # "34 years old" says the age only; "a 46 year old dad" says more
                 elif value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
                     out.append(self._state(subject, value_token, negated=negated, clause=cop,
                                            qualifiers=places))
+                    # "I am terrified of clowns", "I am allergic to peanuts"
+                    for prep in (c for c in value_token.children if c.dep_ == "prep"):
+                        for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                            if _is_time(pobj):
+                                continue
+                            for obj in self._objects(pobj):
+                                value, surface = self._value(obj)
+                                out.append(self._make(
+                                    subject, f"be {_word(value_token)} {prep.lower_}", value,
+                                    surface, negated=negated, clause=cop, rule="prep_object",
+                                    qualifiers=places))
                 elif (owner := next((c for c in value_token.children if c.dep_ == "poss"),
                                     None)) is not None and self._entity(owner):
                     # "Knitting is my passion" -> (user, passion, knitting)
@@ -813,7 +858,7 @@ class TripleExtractor:
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
         out: list[Triple] = []
-        if xcomp is not None and lemma in _LIKE_VERBS:
+        if xcomp is not None and lemma in _LIKE_VERBS | _DESIRE_VERBS:
             inner = self._active(xcomp, subject=subject, negated=False)
             for t in inner:
                 # "likes drinking coffee" -> like "coffee" and like "drink coffee"
@@ -834,7 +879,34 @@ class TripleExtractor:
             value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else self._value(obj)
             out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
                                   rule="svo", qualifiers=times))
+            if lemma == "have" and obj.pos_ == "NOUN" and value:
+                # "I have a weakness for ice cream", "a fear of heights": the noun's own
+                # prepositional object is what the light verb construction is about
+                for prep in (c for c in obj.children
+                             if c.dep_ == "prep" and c.lower_ in ("for", "of", "to")):
+                    for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                        for inner in self._objects(pobj):
+                            v, surf = self._value(inner)
+                            out.append(self._make(subject, f"have {value} {prep.lower_}", v,
+                                                  surf, negated=neg, clause=verb,
+                                                  rule="prep_object", qualifiers=times))
         if objects:
+            return out
+        for comp in (c for c in verb.children if c.dep_ in ("acomp", "oprd")):
+            age = _age(comp) if lemma in ("turn", "become") else None
+            if age is not None:  # "I turned 18 years old yesterday"
+                out.append(self._make(subject, "age", age, age, negated=neg, clause=verb,
+                                      rule="attribute", qualifiers=times))
+        copula = next((c for c in verb.children if c.dep_ == "xcomp"
+                       and c.lemma_.lower() in ("be", "become")), None)
+        if copula is not None:
+            # "I want to be a physical therapist" -> (user, want be, physical therapist)
+            for comp in (c for c in copula.children if c.dep_ in ("attr", "acomp")):
+                for obj in self._objects(comp):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{base} be", value, surface, negated=neg,
+                                          clause=verb, rule="svo", qualifiers=times))
+        if out:
             return out
         for prep in (c for c in verb.children if c.dep_ == "prep"
                      and c.lower_ in _OBJECT_PREPS):

@@ -68,6 +68,25 @@ TABLE = [
     ("i like to go hiking in the mornings.", [(U, "like", "hike", False)]),
     ("I can't drink milk.", [(U, "drink", "milk", True)]),
     ("I am employed by the US Postal Service.", [(U, "work at", "us postal service", False)]),
+    # relationship nouns: a name is the relation's value, a description is about the person
+    # (predicational copula, Higgins 1979)
+    ("My father is Tom.", [(U, "father", "tom", False)]),
+    ("my father is a farmer.", [("user's father", "be", "farmer", False)]),
+    ("my parents were both very athletic.", [("user's parent", "be", "athletic", False)]),
+    ("my wife spends all my money.", [("user's wife", "spend", "money", False)]),
+    ("Bob's wife lives in Paris.", [("bob's wife", "live in", "paris", False)]),
+    # adjectives with a prepositional object; light "have"; ages inside noun phrases
+    ("i am terrified of clowns.", [(U, "be terrified of", "clown", False)]),
+    ("I am allergic to peanuts.", [(U, "be allergic to", "peanut", False)]),
+    ("I am not interested in golf.", [(U, "be interested in", "golf", True)]),
+    ("i am married to a doctor.", [(U, "spouse", "doctor", False)]),
+    ("i have a weakness for fish and chips.",
+     [(U, "have weakness for", "fish", False), (U, "have weakness for", "chip", False)]),
+    ("i am a 46 year old single dad.", [(U, "age", "46", False)]),
+    ("i turned 18 years old yesterday.", [(U, "age", "18", False)]),
+    # wanting is not doing: the complement becomes the object of "want"
+    ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
+    ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
     # a mention of negation that does not deny the fact (issue "Triples that survive
     # paraphrase")
     ("Do not forget to use celadon.", [(U, "use", "celadon", False)]),
@@ -95,6 +114,14 @@ def test_sentence_to_triples(extractor, sentence, expected):
 ])
 def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     assert extractor.extract(sentence) == []
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    ("I want to move to Lisbon.", (U, "live in", "lisbon", False)),
+    ("my father is a farmer.", (U, "father", "farmer", False)),
+])
+def test_sentences_that_do_not_assert_a_fact(extractor, sentence, unwanted):
+    assert unwanted not in {t.fact for t in extractor.extract(sentence)}
 
 
 def test_time_phrases_become_qualifiers(extractor):
