@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from extractors import Triple, TripleExtractor
+from scanner.keys import GroupKey
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig, scan_records
@@ -70,11 +71,14 @@ class Engine:
 
     def scan(self, records: Sequence[MemoryRecord],
              triples: Sequence[Sequence[Triple]] | None = None, *,
-             rejected: Sequence[RejectedLine] = ()) -> ScanReport:
-        """Scan records; triples are extracted when not given."""
+             rejected: Sequence[RejectedLine] = (),
+             near_pairs: Iterable[tuple[GroupKey, GroupKey]] | None = None) -> ScanReport:
+        """Scan records; triples are extracted when not given (``near_pairs``: see
+        :func:`scanner.scan.scan_records`)."""
         if triples is None:
             triples = self.extract(records)
-        return scan_records(records, triples, self.config, rejected=rejected)
+        return scan_records(records, triples, self.config, rejected=rejected,
+                            near_pairs=near_pairs)
 
     def scan_file(self, path: str | Path) -> ScanReport:
         """Scan a JSON Lines export without any store (``contrascan scan-file``).

@@ -85,9 +85,18 @@ class MemoryRecord(_Frozen):
         """The scope this record lives in: two records conflict only inside one scope.
 
         Built without re-validation: every field comes from this already validated record
-        (grouping calls it once per record, so a batch scan calls it for every memory)."""
-        return Scope.model_construct(user_id=self.user_id, group=self.group,
-                                     properties=tuple(sorted(self.properties.items())))
+        (grouping calls it once per record, so a batch scan calls it for every memory). Equal
+        scopes are one shared object (records of a user share few scopes), so grouping keys
+        compare by identity before they compare field by field."""
+        properties = tuple(sorted(self.properties.items()))
+        key = (self.user_id, self.group, properties)
+        found = _SCOPES.get(key)
+        if found is None:
+            if len(_SCOPES) >= _SCOPES_KEPT:
+                _SCOPES.clear()
+            found = _SCOPES[key] = Scope.model_construct(user_id=self.user_id, group=self.group,
+                                                         properties=properties)
+        return found
 
 
 class Scope(_Frozen):
@@ -96,6 +105,12 @@ class Scope(_Frozen):
     user_id: str
     group: str | None = None
     properties: tuple[tuple[str, str], ...] = ()
+
+
+_SCOPES: dict[tuple, Scope] = {}
+"""Scopes handed out by :meth:`MemoryRecord.scope`, by ``(user_id, group, properties)``."""
+_SCOPES_KEPT = 4096
+"""Most scopes kept in :data:`_SCOPES` (all are forgotten at once when it is full)."""
 
 
 class ConflictKey(_Frozen):

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.detect import CandidatePair, Stance, duplicate_groups, pairs_in_group
-from scanner.keys import AliasTable, group_by_key, near_key_pairs
+from scanner.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
 
@@ -32,7 +32,8 @@ class ScanConfig:
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
                  config: ScanConfig | None = None, *,
-                 rejected: Sequence[RejectedLine] = ()) -> ScanReport:
+                 rejected: Sequence[RejectedLine] = (),
+                 near_pairs: Iterable[tuple[GroupKey, GroupKey]] | None = None) -> ScanReport:
     """Find and decide every conflict among ``records``.
 
     Args:
@@ -40,6 +41,10 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         triples: ``triples[i]`` are the triples of ``records[i]``.
         config: tables and policy.
         rejected: input lines that were not scanned, carried into the report.
+        near_pairs: the pairs of :func:`scanner.keys.near_key_pairs` when the caller already
+            found them over the keys of these records or of a superset of them (a batch scan
+            finds them during its pass, :mod:`scanner.batch`); pairs with a key that none of
+            ``records`` holds are skipped. None = find them here.
 
     Returns:
         The report, with conflicts sorted by members and every id list sorted.
@@ -56,7 +61,16 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     candidates = []
     for key in sorted(groups, key=lambda k: (k.scope.user_id, k.subject, k.relation)):
         candidates.extend(pairs_in_group(key, groups[key], config.table))
-    for left, right in near_key_pairs(groups):
+    if near_pairs is None:
+        near = near_key_pairs(groups)
+    else:  # in the order near_key_pairs(groups) gives them (ties below keep the first)
+        rank: dict[tuple, int] = {}
+        for key in groups:
+            rank.setdefault((key.scope, key.relation), len(rank))
+        near = sorted(((a, b) for a, b in near_pairs if a in groups and b in groups),
+                      key=lambda p: (rank[(p[0].scope, p[0].relation)], p[0].subject,
+                                     p[1].subject))
+    for left, right in near:
         candidates.extend(pairs_in_group(left, groups[left], config.table,
                                          other=groups[right], other_key=right))
 

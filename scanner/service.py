@@ -487,8 +487,27 @@ class Service:
             workers: tenants scanned at once (one worker per tenant).
             on_written: called with the number of ledger entries after each batch write.
         """
-        return self.run_batch_scan(user_id, progress=progress, workers=workers,
-                                   on_written=on_written, keep_report=True).report
+        report = self.run_batch_scan(user_id, progress=progress, workers=workers,
+                                     on_written=on_written, keep_report=True).report
+        if user_id is not None:
+            self._remember_recorded(user_id, report)
+        return report
+
+    def _remember_recorded(self, user_id: str, report: ScanReport) -> None:
+        """Note a batch scan's verdicts and ledger entries as written by this process, so
+        read-time scans that meet the same pairs skip the store's read-before-write round
+        trips (a sidecar's steady state after a batch scan). A pair a read-time scan sees
+        differently (other members, other verdict) has another id and is still written."""
+        if not report.conflicts:
+            return
+        with self.writes:
+            for c in report.conflicts[-_RECORDED_MEMO:]:
+                self._recorded[_verdict_id(user_id, c)] = None
+            for e in entries_for(user_id, report.conflicts, report.events)[-_RECORDED_MEMO:]:
+                self._ledger_memo[(e.entry_id, e.digest())] = None
+            for memo in (self._recorded, self._ledger_memo):
+                while len(memo) > _RECORDED_MEMO:
+                    memo.popitem(last=False)
 
     def run_batch_scan(self, user_id: str | None = None, *,
                        progress: Callable[[int], None] | None = None, workers: int = 1,

@@ -1,0 +1,165 @@
+"""The one pass of a batch scan over a tenant's stored memories (issue 4, "Batch scans that
+scale"). Pure: no I/O; the store hands over the property dicts its cursor read.
+
+A batch scan reads every memory of a tenant, yet most memories can take part in no conflict
+and no duplicate. So the pass keeps per memory only what finding the candidates needs — its
+id, keys, status, and a hash of its normalised text — and decodes into
+:class:`~scanner.models.MemoryRecord` and :class:`~extractors.Triple` objects only the
+memories that can conflict or repeat another:
+
+* memories holding a key another memory holds (``(scope, canonical subject, relation)``,
+  SPEC §1);
+* memories holding a key whose subject is string-similar to another key's subject in the same
+  scope and relation (``subject_unconfirmed``, :func:`scanner.keys.near_key_pairs`);
+* memories whose normalised text another memory of the same scope repeats
+  (:func:`scanner.detect.duplicate_groups`; equal fact sets already share keys).
+
+Scanning that subset with :func:`scanner.scan.scan_records` gives the conflicts, events and
+duplicates of scanning the whole tenant: detection only ever compares memories of one key, of
+two near keys, or of one normalised text, and every such memory is in the subset
+(``tests/unit/test_batch.py`` checks the equality).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from extractors import Triple
+from scanner.detect import normalised_text
+from scanner.keys import AliasTable, GroupKey, near_key_pairs
+from scanner.models import MemoryRecord, Scope, SourceClass
+
+STATUS_ACTIVE = "active"
+"""A memory's status when no verdict retired or held it (same value as the store's)."""
+
+_Key = tuple[tuple[str | None, tuple[tuple[str, str], ...]], str, str]
+"""``((group, sorted properties), canonical subject, relation)``: a key inside one tenant."""
+
+
+@dataclass
+class TenantPass:
+    """Memories of one tenant fed one at a time; then the subset worth scanning.
+
+    Args:
+        user_id: the tenant's user (every record gets it; the store keeps one user per
+            tenant, :func:`scanner.store.memories.tenant_name`).
+        aliases: subject aliases resolved before keys are formed (the scan's own table).
+        keep_ids: also keep every memory id (for a report that lists ``cite``).
+
+    Memory: per memory one tuple (its property dict, decoded triple dicts, key tuple and text
+    hash), so it is bounded by the size of one tenant, not by the number of memories scanned
+    over all tenants.
+    """
+
+    user_id: str
+    aliases: AliasTable = field(default_factory=AliasTable)
+    keep_ids: bool = False
+    scanned: int = 0
+    states: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    """memory id -> ``(status, retired_rule)`` of every memory that is not ``active``."""
+    ids: list[str] = field(default_factory=list)
+    """Every memory id, in cursor order (only with ``keep_ids``)."""
+    _rows: list[tuple[dict[str, Any], list[dict[str, Any]], tuple[_Key, ...], int]] = \
+        field(default_factory=list)
+    _first: dict[_Key, str] = field(default_factory=dict)
+    _shared: set[_Key] = field(default_factory=set)
+    _texts: dict[int, str] = field(default_factory=dict)
+    _repeated: set[str] = field(default_factory=set)
+    _properties: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """``properties_json`` -> its items, sorted (memories of a tenant share few scopes)."""
+
+    def add(self, props: Mapping[str, Any]) -> None:
+        """One stored memory: its properties as the store holds them (``memory_id``, ``text``,
+        ``scope_group``, ``properties_json``, provenance, ``triples_json``, ``status``,
+        ``retired_rule``; see :data:`scanner.store.memories.BATCH_SCAN_PROPERTIES`)."""
+        mid = props["memory_id"]
+        scope = (props.get("scope_group") or None, self._sorted(props))
+        raw = props.get("triples_json")
+        triples = json.loads(raw) if raw and raw != "[]" else []
+        resolve = self.aliases.resolve
+        keys = tuple({(scope, resolve(t["subject"]), t["relation"]): None
+                      for t in triples})
+        first = self._first
+        for key in keys:
+            if first.setdefault(key, mid) != mid:
+                self._shared.add(key)
+        text = hash((scope, normalised_text(props["text"])))
+        seen = self._texts.setdefault(text, mid)
+        if seen != mid:
+            self._repeated.update((seen, mid))
+        status = props.get("status") or STATUS_ACTIVE
+        if status != STATUS_ACTIVE:
+            self.states[mid] = (status, props.get("retired_rule") or None)
+        if self.keep_ids:
+            self.ids.append(mid)
+        self._rows.append((props, triples, keys, text))
+        self.scanned += 1
+
+    def candidates(self) -> tuple[list[MemoryRecord], list[list[Triple]],
+                                  list[tuple[GroupKey, GroupKey]]]:
+        """The memories that can take part in a conflict or a duplicate (module docstring),
+        decoded, in the order they were added; their triples; and the near-key pairs of the
+        tenant (for :func:`scanner.scan.scan_records`'s ``near_pairs``). Call once, after the
+        last :meth:`add` (the pass's rows are released)."""
+        near_pairs = self._near_pairs()
+        flagged = self._shared | {self._key(k) for pair in near_pairs for k in pair}
+        records: list[MemoryRecord] = []
+        triples: list[list[Triple]] = []
+        repeated = self._repeated
+        for props, raw, keys, _ in self._rows:
+            if props["memory_id"] in repeated or any(k in flagged for k in keys):
+                records.append(self._record(props))
+                triples.append([Triple.from_dict(t) for t in raw])
+        self._rows = []
+        self._first, self._shared, self._texts, self._repeated = {}, set(), {}, set()
+        return records, triples, near_pairs
+
+    def _sorted(self, props: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        raw = props.get("properties_json") or "{}"
+        items = self._properties.get(raw)
+        if items is None:
+            items = self._properties[raw] = tuple(sorted(json.loads(raw).items()))
+        return items
+
+    def _near_pairs(self) -> list[tuple[GroupKey, GroupKey]]:
+        scopes = {s: Scope.model_construct(user_id=self.user_id, group=s[0], properties=s[1])
+                  for s in {k[0] for k in self._first}}
+        return near_key_pairs({GroupKey(scopes[k[0]], k[1], k[2]): None for k in self._first})
+
+    @staticmethod
+    def _key(key: GroupKey) -> _Key:
+        return ((key.scope.group, key.scope.properties), key.subject, key.relation)
+
+    def _record(self, p: Mapping[str, Any]) -> MemoryRecord:
+        return record_from_properties(p, self.user_id, dict(self._sorted(p)))
+
+
+def record_from_properties(p: Mapping[str, Any], user_id: str | None = None,
+                           properties: Mapping[str, str] | None = None) -> MemoryRecord:
+    """A :class:`MemoryRecord` from the properties the store keeps (no re-validation: stored
+    values were validated at import, and a batch scan reads every memory of a tenant).
+
+    Args:
+        p: stored properties; ``observed_at`` a datetime (naive = UTC) or None.
+        user_id: the tenant's user, when ``p`` lacks ``user_id``.
+        properties: the decoded ``properties_json``, when the caller already has it.
+    """
+    observed = p.get("observed_at")
+    if isinstance(observed, datetime):
+        observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
+            observed.replace(tzinfo=timezone.utc)
+    return MemoryRecord.model_construct(
+        id=p["memory_id"], text=p["text"], user_id=p.get("user_id") or user_id,
+        group=p.get("scope_group") or None,
+        properties=properties if properties is not None
+        else json.loads(p.get("properties_json") or "{}"),
+        source=p.get("source") or None,
+        source_class=SourceClass(p.get("source_class") or "inference"),
+        observed_at=observed, epoch=p.get("epoch") or None,
+        confidence=p.get("confidence"), priority=p.get("priority"),
+        source_trust=p.get("source_trust"))
+
