@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 from scanner import metrics
-from scanner.detect import normalised_text
-from scanner.keys import GroupKey, near_key_pairs
+from scanner.batch import TenantPass
 from scanner.ledger import (
     CONFLICT_TYPES,
     LedgerEntry,
@@ -45,11 +44,10 @@ from scanner.store.ledger import LedgerStore, LedgerWrite
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
 from scanner.errors import UnknownMemory
-from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport, Scope
+from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
-    SCAN_PROPERTIES,
-    STATUS_ACTIVE,
+    BATCH_SCAN_PROPERTIES,
     STATUS_SUPERSEDED,
     AppliedEffects,
     ImportResult,
@@ -559,20 +557,21 @@ class Service:
                     ledger_batch_size: int = 500) -> TenantScan:
         """Batch scan of one tenant in one cursor pass.
 
-        The cursor streams the tenant (stored triples, no vectors); each memory is grouped by
-        key as it arrives, and only what detection needs is kept: per memory its record and
-        triples, its status when not ``active``, and a hash of its normalised text. After the
-        pass, the memories that can take part in a conflict or a duplicate — those sharing a
-        key, holding string-similar subjects, or sharing a text — go through the same pure
-        scan as every other entry point (:func:`scanner.scan.scan_records`); the rest are
-        cited as they are. Verdicts are written in batches: ``supersedes`` edges with one
-        request per thousand, statuses only where they change, ledger entries only where new
-        or changed. Because the scan sees the whole tenant, members of settled pairs that
-        nothing holds open any more return from ``unresolved`` to ``active``.
+        The cursor streams the tenant's stored properties a page at a time (stored triples,
+        no vectors, :data:`~scanner.store.memories.BATCH_SCAN_PROPERTIES`); each memory's keys
+        are counted as it arrives (:class:`scanner.batch.TenantPass`). After the pass, only
+        the memories that can take part in a conflict or a duplicate — those sharing a key,
+        holding string-similar subjects, or sharing a text — are decoded into records and go
+        through the same pure scan as every other entry point
+        (:func:`scanner.scan.scan_records`); the rest are cited as they are. Verdicts are
+        written in batches: ``supersedes`` edges with one request per thousand, statuses only
+        where they change, ledger entries only where new or changed. Because the scan sees the
+        whole tenant, members of settled pairs that nothing holds open any more return from
+        ``unresolved`` to ``active``.
 
         Args:
             user_id: the tenant's user.
-            progress: called with the number of memories read, every 500 memories.
+            progress: called with the number of memories read, after every cursor page.
             on_written: called with the number of ledger entries after each batch write.
             keep_report: keep the report (with every id) in the result.
             apply: write edges, statuses and ledger entries.
@@ -581,8 +580,8 @@ class Service:
 
         Returns:
             Counts, writes and time of this tenant. The cyclic garbage collector is paused
-            while the tenant is read and scanned, not while verdicts are written (see
-            :class:`_GcPaused`).
+            while the tenant is read and scanned and its ledger entries are built and
+            compared, not while verdicts are written (see :class:`_GcPaused`).
 
         Raises:
             WeaviateUnavailable, StoreWriteError: the store failed; nothing written so far is
@@ -592,12 +591,21 @@ class Service:
         # the ledger's digests are read while the memories are (they decide what to rewrite)
         digests = ThreadPoolExecutor(max_workers=1) if apply else None
         pending = digests.submit(self.ledger.all_digests, user_id) if digests else None
+        entries: list[LedgerEntry] = []
+        unchanged = 0
         try:
             with _GcPaused():
                 scanned, report, states = self._read_and_scan(user_id, progress=progress,
                                                               keep_report=keep_report,
                                                               cache_size=cache_size)
-            stored = pending.result() if pending is not None else None
+                stored = pending.result() if pending is not None else None
+                if apply and report.conflicts:
+                    # entries are built, and compared with the stored digests, while the
+                    # tenant's objects are still held: collections would re-walk them all
+                    entries = entries_for(user_id, report.conflicts, report.events)
+                    if stored is not None:
+                        fresh = [e for e in entries if stored.get(e.entry_id) != e.digest()]
+                        unchanged, entries = len(entries) - len(fresh), fresh
         finally:
             if digests is not None:
                 digests.shutdown(wait=True)
@@ -607,10 +615,9 @@ class Service:
             with self.writes:
                 applied = self.store.apply_effects(user_id, effects, states=states,
                                                    full_view=True)
-                written = self.ledger.write(user_id, entries_for(user_id, report.conflicts,
-                                                                 report.events),
-                                            batch_size=ledger_batch_size, digests=stored,
-                                            on_written=on_written)
+                written = self.ledger.write(user_id, entries, batch_size=ledger_batch_size,
+                                            digests=stored, on_written=on_written)
+            written.unchanged += unchanged
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
         metrics.PROCESS.observe_scan("batch", report)
@@ -624,95 +631,30 @@ class Service:
                        keep_report: bool, cache_size: int
                        ) -> tuple[int, ScanReport, dict[str, tuple[str, str | None]]]:
         """The cursor pass and the pure scan of :meth:`scan_tenant`: memories read, the report
-        and the status of every memory that is not ``active``."""
-        aliases = self.engine.config.aliases
-        items: list[tuple[MemoryRecord, list[Any]]] = []
-        states: dict[str, tuple[str, str | None]] = {}
-        # one pass: key -> first member, and the keys that have a second member
-        first_member: dict[tuple, str] = {}
-        shared: set[tuple] = set()
-        pending = 0
-        for mem in self.store.iterate(user_id, cache_size=cache_size,
-                                      properties=SCAN_PROPERTIES, prefetch=True):
-            record = mem.record
-            items.append((record, mem.triples))
-            if mem.status != STATUS_ACTIVE:
-                states[record.id] = (mem.status, mem.retired_rule)
-            if mem.triples:
-                scope = (record.group, tuple(sorted(record.properties.items())))
-                for t in mem.triples:
-                    key = (scope, aliases.resolve(t.subject), t.relation)
-                    if first_member.setdefault(key, record.id) != record.id:
-                        shared.add(key)
-            pending += 1
-            if progress is not None and pending >= 500:
-                progress(pending)
-                pending = 0
-        if progress is not None and pending:
-            progress(pending)
-        relevant = self._relevant(items, first_member, shared, user_id)
-        del first_member, shared
-        subset = items if relevant is None else [(r, t) for r, t in items if r.id in relevant]
-        report = self.engine.scan([r for r, _ in subset], [t for _, t in subset])
+        and the status of every memory that is not ``active`` (see :mod:`scanner.batch`)."""
+        tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_report)
+        add = tenant.add
+        for page in self.store.property_pages(user_id, cache_size=cache_size,
+                                              properties=BATCH_SCAN_PROPERTIES):
+            for props in page:
+                add(props)
+            if progress is not None:
+                progress(len(page))
+        records, triples, near_pairs = tenant.candidates()
+        report = self.engine.scan(records, triples, near_pairs=near_pairs)
+        states = tenant.states
         retired = {mid for mid, (status, _) in states.items() if status == STATUS_SUPERSEDED}
         withhold = set(report.withhold) | retired
         unresolved = set(report.unresolved) - withhold
         if keep_report:
-            everyone = {r.id for r, _ in items}
             report = report.model_copy(update={
-                "scanned": len(items), "withhold": sorted(withhold),
+                "scanned": tenant.scanned, "withhold": sorted(withhold),
                 "unresolved": sorted(unresolved),
-                "cite": sorted(everyone - withhold - unresolved)})
+                "cite": sorted(set(tenant.ids) - withhold - unresolved)})
         else:
-            report = report.model_copy(update={"scanned": len(items), "cite": [],
+            report = report.model_copy(update={"scanned": tenant.scanned, "cite": [],
                                                "withhold": [], "unresolved": []})
-        return len(items), report, states
-
-    def _relevant(self, items: Sequence[tuple[MemoryRecord, Sequence[Any]]],
-                  first_member: Mapping[tuple, str], shared: set[tuple],
-                  user_id: str) -> set[str] | None:
-        """Ids of the memories that can take part in a conflict or a duplicate, or None when
-        that is most of them (then scanning all is cheaper than finding out which).
-
-        Candidates: memories holding a key another memory holds, memories holding a key whose
-        subject is string-similar to another key's (``subject_unconfirmed``), and memories
-        whose normalised text another memory of the same scope repeats.
-        """
-        aliases = self.engine.config.aliases
-
-        def scope_of(record: MemoryRecord) -> tuple:
-            return (record.group, tuple(sorted(record.properties.items())))
-
-        relevant: set[str] = set()
-        if shared:
-            for record, triples in items:
-                scope = scope_of(record)
-                if any((scope, aliases.resolve(t.subject), t.relation) in shared
-                       for t in triples):
-                    relevant.add(record.id)
-        if len(relevant) * 10 > len(items) * 9:
-            return None
-        scopes: dict[tuple, Scope] = {}
-        group_keys = {}
-        for key in first_member:
-            (group, props), subject, relation = key
-            if (group, props) not in scopes:
-                scopes[(group, props)] = Scope(user_id=user_id, group=group, properties=props)
-            group_keys[GroupKey(scopes[(group, props)], subject, relation)] = key
-        near = set()
-        for left, right in near_key_pairs(group_keys):
-            near.update((group_keys[left], group_keys[right]))
-        first_text: dict[int, str] = {}
-        for record, triples in items:
-            scope = scope_of(record)
-            if near and any((scope, aliases.resolve(t.subject), t.relation) in near
-                            for t in triples):
-                relevant.add(record.id)
-            seen = first_text.setdefault(hash((scope, normalised_text(record.text))),
-                                         record.id)
-            if seen != record.id:
-                relevant.update((seen, record.id))
-        return relevant
+        return tenant.scanned, report, states
 
     def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
         """Write verdicts (edges and status, under :attr:`writes`) unless this process has

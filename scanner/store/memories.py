@@ -36,9 +36,10 @@ from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from extractors import Triple
+from scanner.batch import record_from_properties
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
-from scanner.models import Conflict, MemoryRecord, SourceClass
+from scanner.models import Conflict, MemoryRecord
 from scanner.store.batching import insert_objects
 from scanner.store.failures import translate_unreachable
 from scanner.store.server import import_lock
@@ -52,6 +53,9 @@ SCAN_PROPERTIES = ("memory_id", "text", "user_id", "scope_group", "properties_js
                    "source_trust", "triples_json", "status", "retired_rule")
 """The properties a scan reads (everything a :class:`StoredMemory` holds; not the search
 helpers ``keys``/``scope_properties`` nor ``imported_at``)."""
+BATCH_SCAN_PROPERTIES = tuple(p for p in SCAN_PROPERTIES if p != "user_id")
+"""What a batch scan reads (:class:`scanner.batch.TenantPass`): :data:`SCAN_PROPERTIES`
+without ``user_id``, which the tenant already names."""
 _TENANT_OK = re.compile(r"^[A-Za-z0-9\-_]{1,64}$")
 
 
@@ -471,10 +475,11 @@ class MemoryStore:
             raise StoreWriteError(failures, len(updates) - len(failures))
 
     def cursor_count(self, user_id: str, *, cache_size: int = 1000,
-                     properties: Sequence[str] | None = SCAN_PROPERTIES) -> int:
-        """Stream a tenant with the cursor API as a batch scan does (same pages, same
-        properties, no vectors) and only count the objects: the raw iteration rate a batch
-        scan is measured against (``benchmarks/bench_batch_scan.py``)."""
+                     properties: Sequence[str] | None = BATCH_SCAN_PROPERTIES) -> int:
+        """Stream a tenant with the cursor API as a batch scan does (the client's cursor
+        iterator, same page size, same properties, no vectors) and only count the objects: the
+        raw iteration rate a batch scan is measured against
+        (``benchmarks/bench_batch_scan.py``)."""
         if tenant_name(user_id) not in set(self.tenants()):
             return 0
         n = 0
@@ -676,6 +681,38 @@ class MemoryStore:
             return
         yield from _prefetched((self._to_memory(o) for o in objects), 2 * cache_size)
 
+    def property_pages(self, user_id: str, *, cache_size: int = 1000,
+                       properties: Sequence[str] = BATCH_SCAN_PROPERTIES,
+                       prefetch: bool = True) -> Iterator[list[dict[str, Any]]]:
+        """Every memory of one tenant as its property dicts, a page at a time: the client's
+        cursor iterator (as :meth:`cursor_count` uses it), no vectors, no decoding beyond the
+        client's.
+
+        Args:
+            user_id: the tenant's user.
+            cache_size: objects per cursor page (and per yielded list).
+            properties: the properties to read.
+            prefetch: read the next page in a background thread while the caller works on
+                this one (at most two pages wait), so the server's time to answer and the
+                client's decoding overlap the caller's work; errors surface in the caller.
+        """
+        if tenant_name(user_id) not in set(self.tenants()):
+            return
+        objects = self._tenant(user_id).iterator(cache_size=cache_size,
+                                                 return_properties=list(properties))
+
+        def pages() -> Iterator[list[dict[str, Any]]]:
+            page: list[dict[str, Any]] = []
+            for obj in objects:
+                page.append(obj.properties)
+                if len(page) >= cache_size:
+                    yield page
+                    page = []
+            if page:
+                yield page
+
+        yield from _prefetched(pages(), 2) if prefetch else pages()
+
     def count(self, user_id: str | None = None) -> int:
         """Objects in one tenant, or in all tenants."""
         users = [user_id] if user_id else None
@@ -691,21 +728,7 @@ class MemoryStore:
     @staticmethod
     def _to_memory(obj) -> StoredMemory:
         p = obj.properties
-        observed = p.get("observed_at")
-        if isinstance(observed, datetime):
-            observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
-                observed.replace(tzinfo=timezone.utc)
-        # Stored values were validated at import (MemoryRecord), so they are not validated
-        # again on every read: a batch scan reads every memory of a tenant.
-        record = MemoryRecord.model_construct(
-            id=p["memory_id"], text=p["text"], user_id=p["user_id"],
-            group=p.get("scope_group") or None,
-            properties=json.loads(p.get("properties_json") or "{}"),
-            source=p.get("source") or None,
-            source_class=SourceClass(p.get("source_class") or "inference"),
-            observed_at=observed, epoch=p.get("epoch") or None,
-            confidence=p.get("confidence"), priority=p.get("priority"),
-            source_trust=p.get("source_trust"))
+        record = record_from_properties(p)
         triples = [Triple.from_dict(t) for t in json.loads(p.get("triples_json") or "[]")]
         refs = []
         if getattr(obj, "references", None) and "supersedes" in obj.references:
