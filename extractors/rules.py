@@ -266,14 +266,26 @@ def truecase(text: str) -> str:
     return _LOWER_I.sub("I", text) if " i " in f" {text} " or "i'" in text else text
 
 
-def _predicational(subject: Token, complements: list[Token]) -> bool:
+def _infinitive_complements(head: Token) -> list[Token]:
+    """The "to" infinitives a copula takes as its complement ("my goal is to run")."""
+    if head.lemma_ != "be" or head.pos_ != "AUX":
+        return []
+    return [c for c in head.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
+            and not _negated(c) and any(a.dep_ == "aux" and a.lower_ == "to"
+                                        for a in c.children)]
+
+
+def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
     """True when a copula with a possessed relationship noun as subject describes that
     person rather than naming them: an adjective or an indefinite noun phrase as complement
-    ("my father is a farmer", "my parents were very athletic"), not a name or a definite
-    description ("my father is Tom"). See ``RELATIONSHIP_NOUNS``."""
-    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not complements or not any(
+    ("my father is a farmer", "my parents were very athletic"), or only a prepositional
+    phrase ("my father is in the army"); not a name or a definite description ("my father
+    is Tom"). See ``RELATIONSHIP_NOUNS``."""
+    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not any(
             c.dep_ == "poss" for c in subject.children):
         return False
+    if not complements:
+        return located
     for comp in complements:
         if comp.dep_ == "acomp" or comp.pos_ == "ADJ":
             continue
@@ -447,6 +459,9 @@ class TripleExtractor:
             return USER
         if low in _UNRESOLVED_PRONOUNS:
             return None
+        if len(span) > 1 and span[0].lower_ == "my":  # "my father" as _entity spells it
+            rest = _phrase(t for t in span[1:] if t.dep_ != "det")
+            return f"{USER}'s {rest}" if rest else None
         return _phrase(t for t in span if t.dep_ != "det") or None
 
     @staticmethod
@@ -634,6 +649,22 @@ class TripleExtractor:
 
     # -- clauses ----------------------------------------------------------------------------
     def _clause(self, head: Token) -> list[Triple]:
+        """Triples of one predicate head; coordinated subjects ("Alice and I live in Nice")
+        each get the triples of the first."""
+        found = self._clause_triples(head)
+        subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if not found or subj is None:
+            return found
+        others = [c for c in self._objects(subj)[1:] if c.dep_ == "conj"]
+        first = self._entity(subj) if others else None
+        for other in others:
+            who = self._entity(other)
+            if who and first and who != first:
+                found += [Triple(**{**t.to_dict(), "subject": who, "qualifiers": t.qualifiers})
+                          for t in found if t.subject == first]
+        return found
+
+    def _clause_triples(self, head: Token) -> list[Triple]:
         if _hypothetical(head):
             return []
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
@@ -644,6 +675,8 @@ class TripleExtractor:
             if head.dep_ == "xcomp" and _lemma(head.head) in (
                     _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS):
                 return []  # handled from the governing verb
+            if head in _infinitive_complements(head.head):
+                return []  # "my goal is to run …": a value of the copula's subject
             return self._active(head)
         return []
 
@@ -699,7 +732,7 @@ class TripleExtractor:
         topic = self._topic(cop, subj)
         places = [("place", topic)] if topic else []
         split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
-        if split is not None and _predicational(subj, complements):
+        if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
         out: list[Triple] = []
         if split is not None:
@@ -708,8 +741,6 @@ class TripleExtractor:
             plural = rel_tokens[-1].tag_ == "NNS"
             rule = "copula" if plural else "attribute"
             values = [o for c in complements for o in self._objects(c)]
-            values += [p for c in complements for o in self._objects(c) for p in o.children
-                       if False]
             for prep in preps:
                 values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
             for value_token in values:
@@ -718,6 +749,10 @@ class TripleExtractor:
                 out.append(self._make(subject, relation_phrase, value, surface,
                                       negated=neg or alt_neg, clause=cop, rule=rule,
                                       qualifiers=places))
+            for value, surface in self._infinitive_values(cop, subject):
+                # "my current goal is to run a marathon" -> (user, current goal, run marathon)
+                out.append(self._make(subject, relation_phrase, value, surface, negated=neg,
+                                      clause=cop, rule=rule, qualifiers=places))
             for alt in negated_alternatives:
                 value, surface = self._value(alt)
                 out.append(self._make(subject, relation_phrase, value, surface, negated=True,
@@ -761,6 +796,9 @@ class TripleExtractor:
                     value, surface = self._value(value_token)
                     out.append(self._make(subject, "be", value, surface, negated=negated,
                                           clause=cop, rule="copula", qualifiers=places))
+        for value, surface in self._infinitive_values(cop, subject):
+            out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
+                                  rule="copula", qualifiers=places))
         for prep in preps:
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 for value_token in self._objects(pobj):
@@ -768,6 +806,19 @@ class TripleExtractor:
                     out.append(self._make(subject, "be " + prep.lower_, value, surface,
                                           negated=neg, clause=cop, rule="prep_object",
                                           qualifiers=places))
+        return out
+
+    def _infinitive_values(self, cop: Token, subject: str) -> list[tuple[str, str]]:
+        """Values of a copula's infinitive complement, as (canonical, surface): "… is to
+        run a marathon" -> ("run marathon", "run a marathon")."""
+        out = []
+        for clause in _infinitive_complements(cop):
+            inner = self._active(clause, subject=subject)
+            for t in inner:
+                value = f"{t.relation} {t.object}".strip()
+                out.append((value, _surface(list(clause.subtree)[1:])))
+            if not inner:
+                out.append((_lemma(clause), clause.text))
         return out
 
     def _passive(self, verb: Token) -> list[Triple]:
@@ -799,18 +850,20 @@ class TripleExtractor:
                                       clause=verb, rule="passive", qualifiers=times))
             return out
         if agent is not None:
-            subject = self._entity(agent)
-            if subject is None:
-                return []
-            for obj in self._objects(patient):
-                if obj.lower_ in _FIRST_PERSON | _UNRESOLVED_PRONOUNS:
-                    value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else ("", "")
-                    if not value:
-                        continue
-                else:
-                    value, surface = self._value(obj)
-                out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
-                                      clause=verb, rule="passive", qualifiers=times))
+            for doer in self._objects(agent):  # "by Acme and Globex": each is a subject
+                subject = self._entity(doer)
+                if subject is None:
+                    continue
+                for obj in self._objects(patient):
+                    if obj.lower_ in _FIRST_PERSON | _UNRESOLVED_PRONOUNS:
+                        value, surface = ((USER, obj.text) if obj.lower_ in _FIRST_PERSON
+                                          else ("", ""))
+                        if not value:
+                            continue
+                    else:
+                        value, surface = self._value(obj)
+                    out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
+                                          clause=verb, rule="passive", qualifiers=times))
             return out
         subject = self._entity(patient)
         if subject is None:

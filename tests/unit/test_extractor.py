@@ -84,6 +84,18 @@ TABLE = [
      [(U, "have weakness for", "fish", False), (U, "have weakness for", "chip", False)]),
     ("i am a 46 year old single dad.", [(U, "age", "46", False)]),
     ("i turned 18 years old yesterday.", [(U, "age", "18", False)]),
+    # coordinated subjects and agents; infinitive complements of a copula
+    ("Alice and Bob live in Paris.",
+     [("alice", "live in", "paris", False), ("bob", "live in", "paris", False)]),
+    ("Tom and I are vegetarian.", [("tom", "be", "vegetarian", False),
+                                   (U, "be", "vegetarian", False)]),
+    ("Beta was acquired by Acme and Globex.",
+     [("acme", "acquire", "beta", False), ("globex", "acquire", "beta", False)]),
+    ("my family and i are from india.",
+     [("user's family", "be from", "india", False), (U, "be from", "india", False)]),
+    ("my father is in the army.", [("user's father", "be in", "army", False)]),
+    ("My current goal is to run a marathon.", [(U, "current goal", "run marathon", False)]),
+    ("my dream in life is to work from home.", [(U, "dream", "work from home", False)]),
     # wanting is not doing: the complement becomes the object of "want"
     ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
     ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
