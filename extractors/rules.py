@@ -775,15 +775,14 @@ class TripleExtractor:
                                            qualifiers=places))
                     # "I am terrified of clowns", "I am allergic to peanuts"
                     for prep in (c for c in value_token.children if c.dep_ == "prep"):
-                        for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                            if _is_time(pobj):
-                                continue
-                            for obj in self._objects(pobj):
-                                value, surface = self._value(obj)
-                                out.append(self._make(
-                                    subject, f"be {_word(value_token)} {prep.lower_}", value,
-                                    surface, negated=negated, clause=cop, rule="prep_object",
-                                    qualifiers=places))
+                        values = [self._value(obj) for pobj in prep.children
+                                  if pobj.dep_ == "pobj" and not _is_time(pobj)
+                                  for obj in self._objects(pobj)]
+                        for value, surface in values + self._gerund_values(prep, subject):
+                            out.append(self._make(
+                                subject, f"be {_word(value_token)} {prep.lower_}", value,
+                                surface, negated=negated, clause=cop, rule="prep_object",
+                                qualifiers=places))
                 elif (owner := next((c for c in value_token.children if c.dep_ == "poss"),
                                     None)) is not None and self._entity(owner):
                     # "Knitting is my passion" -> (user, passion, knitting)
@@ -806,6 +805,18 @@ class TripleExtractor:
                     out.append(self._make(subject, "be " + prep.lower_, value, surface,
                                           negated=neg, clause=cop, rule="prep_object",
                                           qualifiers=places))
+        return out
+
+    def _gerund_values(self, prep: Token, subject: str) -> list[tuple[str, str]]:
+        """Values of a preposition's gerund clause, as (canonical, surface): "about taking
+        over the world" -> ("take over world", "taking over the world")."""
+        out = []
+        for clause in (c for c in prep.children if c.dep_ == "pcomp" and c.pos_ == "VERB"):
+            inner = self._active(clause, subject=subject)
+            surface = _surface(list(clause.subtree))
+            out += [(f"{t.relation} {t.object}".strip(), surface) for t in inner]
+            if not inner:
+                out.append((_lemma(clause), surface))
         return out
 
     def _infinitive_values(self, cop: Token, subject: str) -> list[tuple[str, str]]:
@@ -971,6 +982,11 @@ class TripleExtractor:
                     out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
                                           negated=neg, clause=verb, rule="prep_object",
                                           qualifiers=times))
+            for value, surface in self._gerund_values(prep, subject):
+                # "I dream of moving to the city" -> (user, dream of, live in city)
+                out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
+                                      negated=neg, clause=verb, rule="prep_object",
+                                      qualifiers=times))
         if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))

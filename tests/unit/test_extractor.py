@@ -96,6 +96,10 @@ TABLE = [
     ("my father is in the army.", [("user's father", "be in", "army", False)]),
     ("My current goal is to run a marathon.", [(U, "current goal", "run marathon", False)]),
     ("my dream in life is to work from home.", [(U, "dream", "work from home", False)]),
+    # a preposition's gerund clause is its object
+    ("i fantasize about taking over the world.",
+     [(U, "fantasize about", "take over world", False)]),
+    ("I am not interested in playing golf.", [(U, "be interested in", "play golf", True)]),
     # wanting is not doing: the complement becomes the object of "want"
     ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
     ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
