@@ -50,9 +50,9 @@ class TenantPass:
         aliases: subject aliases resolved before keys are formed (the scan's own table).
         keep_ids: also keep every memory id (for a report that lists ``cite``).
 
-    Memory: per memory one tuple (its property dict, decoded triple dicts, key tuple and text
-    hash), so it is bounded by the size of one tenant, not by the number of memories scanned
-    over all tenants.
+    Memory: per memory one tuple (its property dict, decoded triple dicts and keys), plus the
+    decoded candidates, so it is bounded by the size of one tenant, not by the number of
+    memories scanned over all tenants.
     """
 
     user_id: str
@@ -63,12 +63,16 @@ class TenantPass:
     """memory id -> ``(status, retired_rule)`` of every memory that is not ``active``."""
     ids: list[str] = field(default_factory=list)
     """Every memory id, in cursor order (only with ``keep_ids``)."""
-    _rows: list[tuple[dict[str, Any], list[dict[str, Any]], tuple[_Key, ...], int]] = \
+    _rows: list[tuple[Mapping[str, Any], list[dict[str, Any]], tuple[_Key, ...]]] = \
         field(default_factory=list)
-    _first: dict[_Key, str] = field(default_factory=dict)
+    _first: dict[_Key, int] = field(default_factory=dict)
+    """key -> row of the first memory holding it."""
     _shared: set[_Key] = field(default_factory=set)
-    _texts: dict[int, str] = field(default_factory=dict)
-    _repeated: set[str] = field(default_factory=set)
+    _texts: dict[int, int] = field(default_factory=dict)
+    """hash of (scope, normalised text) -> row of the first memory with it."""
+    _decoded: dict[int, tuple[MemoryRecord, list[Triple]]] = field(default_factory=dict)
+    """row -> record and triples of the memories known to be candidates so far (decoded as
+    soon as that is known, so the work overlaps the cursor's next page)."""
     _properties: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     """``properties_json`` -> its items, sorted (memories of a tenant share few scopes)."""
 
@@ -77,26 +81,33 @@ class TenantPass:
         ``scope_group``, ``properties_json``, provenance, ``triples_json``, ``status``,
         ``retired_rule``; see :data:`scanner.store.memories.BATCH_SCAN_PROPERTIES`)."""
         mid = props["memory_id"]
+        row = self.scanned
         scope = (props.get("scope_group") or None, self._sorted(props))
         raw = props.get("triples_json")
         triples = json.loads(raw) if raw and raw != "[]" else []
         resolve = self.aliases.resolve
         keys = tuple({(scope, resolve(t["subject"]), t["relation"]): None
                       for t in triples})
+        self._rows.append((props, triples, keys))
         first = self._first
+        candidate = False
         for key in keys:
-            if first.setdefault(key, mid) != mid:
+            other = first.setdefault(key, row)
+            if other != row:
                 self._shared.add(key)
-        text = hash((scope, normalised_text(props["text"])))
-        seen = self._texts.setdefault(text, mid)
-        if seen != mid:
-            self._repeated.update((seen, mid))
+                self._decode(other)
+                candidate = True
+        other = self._texts.setdefault(hash((scope, normalised_text(props["text"]))), row)
+        if other != row:
+            self._decode(other)
+            candidate = True
+        if candidate:
+            self._decode(row)
         status = props.get("status") or STATUS_ACTIVE
         if status != STATUS_ACTIVE:
             self.states[mid] = (status, props.get("retired_rule") or None)
         if self.keep_ids:
             self.ids.append(mid)
-        self._rows.append((props, triples, keys, text))
         self.scanned += 1
 
     def candidates(self) -> tuple[list[MemoryRecord], list[list[Triple]],
@@ -106,17 +117,20 @@ class TenantPass:
         tenant (for :func:`scanner.scan.scan_records`'s ``near_pairs``). Call once, after the
         last :meth:`add` (the pass's rows are released)."""
         near_pairs = self._near_pairs()
-        flagged = self._shared | {self._key(k) for pair in near_pairs for k in pair}
-        records: list[MemoryRecord] = []
-        triples: list[list[Triple]] = []
-        repeated = self._repeated
-        for props, raw, keys, _ in self._rows:
-            if props["memory_id"] in repeated or any(k in flagged for k in keys):
-                records.append(self._record(props))
-                triples.append([Triple.from_dict(t) for t in raw])
-        self._rows = []
-        self._first, self._shared, self._texts, self._repeated = {}, set(), {}, set()
-        return records, triples, near_pairs
+        if near_pairs:
+            near = {self._key(k) for pair in near_pairs for k in pair}
+            for row, (_, _, keys) in enumerate(self._rows):
+                if row not in self._decoded and any(k in near for k in keys):
+                    self._decode(row)
+        found = [self._decoded[row] for row in sorted(self._decoded)]
+        self._rows, self._decoded = [], {}
+        self._first, self._shared, self._texts = {}, set(), {}
+        return [r for r, _ in found], [t for _, t in found], near_pairs
+
+    def _decode(self, row: int) -> None:
+        if row not in self._decoded:
+            props, raw, _ = self._rows[row]
+            self._decoded[row] = (self._record(props), [Triple.from_dict(t) for t in raw])
 
     def _sorted(self, props: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         raw = props.get("properties_json") or "{}"

@@ -122,6 +122,7 @@ def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[Gro
 
 _RATIO = 0.85  # similar_subjects' difflib threshold
 _SMALL = 4  # up to this many subjects, every pair is a candidate (at most 6 comparisons)
+_DENSE_CELLS = 2_000_000  # n x n x alphabet counts compared in one call up to this size
 
 
 def similar_candidates(subjects: Sequence[str]) -> list[tuple[int, int]]:
@@ -158,12 +159,22 @@ def similar_candidates(subjects: Sequence[str]) -> list[tuple[int, int]]:
     alphabet = {ch: k for k, ch in enumerate(sorted({ch for s in subjects for ch in s}))}
     order = sorted(range(n), key=lambda i: len(subjects[i]))
     lengths = np.array([len(subjects[i]) for i in order], dtype=np.float64)
-    counts = np.zeros((n, max(len(alphabet), 1)), dtype=np.int32)
-    for row, i in enumerate(order):
-        for ch in subjects[i]:
-            counts[row, alphabet[ch]] += 1
+    width = max(len(alphabet), 1)
+    cells = [row * width + alphabet[ch] for row, i in enumerate(order) for ch in subjects[i]]
+    counts = np.bincount(np.array(cells, dtype=np.int64), minlength=n * width).reshape(
+        n, width).astype(np.int32)
     # 2 * min(la, lb) / (la + lb) >= 0.85  <=>  lb <= la * (2 - 0.85) / 0.85 for la <= lb
     limits = np.searchsorted(lengths, lengths * (2 - _RATIO) / _RATIO + 1e-9, side="right")
+    if n * n * width <= _DENSE_CELLS:  # all rows at once: the same bounds, one numpy call
+        shared = np.minimum(counts[:, None, :], counts[None, :, :]).sum(axis=2)
+        bound = 2.0 * shared / (lengths[:, None] + lengths[None, :])
+        index = np.arange(n)
+        keep = ((bound >= _RATIO - 1e-9) & (index[None, :] > index[:, None])
+                & (index[None, :] < limits[:, None]))
+        for row, col in zip(*np.nonzero(keep)):
+            i, j = order[int(row)], order[int(col)]
+            out.add((min(i, j), max(i, j)))
+        return sorted(out)
     for row in range(n - 1):
         hi = int(limits[row])
         if hi <= row + 1:
