@@ -76,8 +76,28 @@ RELATIONS: dict[str, tuple[str, str]] = {
 """Wikidata relation id -> (canonical relation, cardinality)."""
 
 CONTINENTS = frozenset({"africa", "antarctica", "asia", "europe", "north america",
-                        "south america", "oceania", "australia", "americas"})
-"""Objects that make "X is located in Y" the continent relation (P30) rather than P17/P131."""
+                        "south america", "oceania", "australia", "americas", "america"})
+"""Objects that make "X is located in Y" the continent relation (P30) rather than P17/P131
+("america" is how the rules spell "Americas", a plural proper noun, after lemmatisation)."""
+
+COUNTRY_CONTINENTS = frozenset({"australia"})
+"""Names of a continent that are also a country's: "X is located in Australia" is read both
+ways, as the continent and as the location (Wikidata Q3960 and Q408)."""
+
+
+def place_relations(relation: str, value: str) -> tuple[str, ...]:
+    """The readings of a location triple: "continent" for a continent's name, "located in"
+    for anything else, both for :data:`COUNTRY_CONTINENTS`; other relations unchanged.
+
+    Args:
+        relation: canonical relation ("located in", "continent", …).
+        value: canonical object ("europe", "australia", "lyon").
+    """
+    if relation not in ("located in", "continent"):
+        return (relation,)
+    if value in COUNTRY_CONTINENTS:
+        return ("continent", "located in")
+    return ("continent",) if value in CONTINENTS else ("located in",)
 
 DATA_FILE = "pararel_relations.json"
 

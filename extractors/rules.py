@@ -27,13 +27,13 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from extractors.lexicon import (
-    CONTINENTS,
     Pattern,
     PatternIndex,
     compile_patterns,
     instantiations,
     load_patterns,
     match_patterns,
+    place_relations,
 )
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
@@ -296,6 +296,33 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
     return True
 
 
+_ANAPHORS = {"it", "he", "she"}
+
+
+def _question_antecedent(sent: Span) -> Token | None:
+    """What a sentence-initial "it"/"he"/"she" answers about when the sentence before is a
+    wh-question on one noun phrase: "Where is Cleveland Classic? It is located in Cleveland."
+    -> the head of "Cleveland Classic". Anything else is left unresolved."""
+    if sent.start == 0:
+        return None
+    question = sent.doc[sent.start - 1].sent
+    if not _is_question(question) or question[0].tag_ not in ("WRB", "WP"):
+        return None
+    subject = next((c for c in question.root.children if c.dep_ in ("nsubj", "nsubjpass")),
+                   None)
+    if subject is None or subject.pos_ not in ("NOUN", "PROPN"):
+        return None
+    return subject
+
+
+def _span_phrase(span: Span) -> str:
+    """Canonical words of a span, without articles and punctuation (by the words' own
+    spelling: the parser sometimes labels a name such as "SouthFM" as punctuation)."""
+    return " ".join(w for w in (_word(t) for t in span
+                                if t.dep_ not in ("det", "case", "neg") and not t.is_punct)
+                    if w)
+
+
 def _fronted_gerund(head: Token) -> Token | None:
     """A sentence-initial gerund clause that the small parser attached as ``advcl`` although it
     is the subject ("Deploying on Fridays is forbidden.")."""
@@ -412,7 +439,16 @@ class TripleExtractor:
         if self.patterns:
             found.extend(self._pattern_triples(doc))
         found.extend(self._rule_triples(doc))
-        return self._unique(_with_exceptions(doc, found))
+        # a continent's name makes a location the continent relation (both for "australia")
+        placed: list[Triple] = []
+        for t in found:
+            relations = place_relations(t.relation, t.object)
+            if relations == (t.relation,):
+                placed.append(t)
+            else:
+                placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
+                           for r in relations]
+        return self._unique(_with_exceptions(doc, placed))
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []
@@ -440,15 +476,11 @@ class TripleExtractor:
                 subject = self._span_entity(x)
                 surface = y.text
                 value = normalize_value(surface) if is_quantity(surface) else normalize_value(
-                    _phrase(t for t in y if t.dep_ != "det"))
-                relation = pat.relation
-                if (relation == "continent" and value not in CONTINENTS) or (
-                        relation == "located in" and value in CONTINENTS):
+                    _span_phrase(y))
+                if not subject or not value or (pat.relation, value) in seen:
                     continue
-                if not subject or not value or (relation, value) in seen:
-                    continue
-                seen.add((relation, value))
-                out.append(Triple(subject=subject, relation=relation, object=value,
+                seen.add((pat.relation, value))
+                out.append(Triple(subject=subject, relation=pat.relation, object=value,
                                   start=sent.start_char, end=sent.end_char,
                                   object_text=surface, rule="pattern"))
         return out
@@ -457,12 +489,15 @@ class TripleExtractor:
         low = span.text.lower()
         if low in _FIRST_PERSON or low in ("the user", "user"):
             return USER
+        if low in _ANAPHORS and span.start == span.sent.start:
+            antecedent = _question_antecedent(span.sent)
+            return self._entity(antecedent) if antecedent is not None else None
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if len(span) > 1 and span[0].lower_ == "my":  # "my father" as _entity spells it
-            rest = _phrase(t for t in span[1:] if t.dep_ != "det")
+            rest = _span_phrase(span[1:])
             return f"{USER}'s {rest}" if rest else None
-        return _phrase(t for t in span if t.dep_ != "det") or None
+        return _span_phrase(span) or None
 
     @staticmethod
     def _unique(found: list[Triple]) -> list[Triple]:
@@ -502,6 +537,10 @@ class TripleExtractor:
             return USER
         if token.tag_ in ("WP", "WP$", "WDT"):
             return self._relative_antecedent(token)
+        if low in _ANAPHORS and token.i == token.sent.start:
+            antecedent = _question_antecedent(token.sent)
+            if antecedent is not None:  # "Where is the backup? It is in S3."
+                return self._entity(antecedent)
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
@@ -685,8 +724,6 @@ class TripleExtractor:
               qualifiers: Iterable[tuple[str, str]] = ()) -> Triple:
         relation, flips = self.table.canonical(relation_phrase)
         relation = self._induced.get(relation, relation)
-        if relation == "located in" and value in CONTINENTS:
-            relation = "continent"
         sent = clause.sent
         return Triple(subject=subject, relation=relation, object=value,
                       negated=negated != flips, start=sent.start_char, end=sent.end_char,

@@ -34,6 +34,18 @@ TABLE = [
     ("Royal Automobile Club of Queensland, whose headquarters are in Queensland.",
      [("royal automobile club of queensland", "headquarters", "queensland", False)]),
     ("Bank of America's CEO is Brian.", [("bank of america", "ceo", "brian", False)]),
+    # locations: a continent's name makes the continent relation; Australia is read both ways
+    ("Bern is in Europe.", [("bern", "continent", "europe", False)]),
+    ("Risemedet Mountain is in Americas.", [("risemedet mountain", "continent", "america", False)]),
+    ("Kibungo Province, located in Australia.",
+     [("kibungo province", "located in", "australia", False),
+      ("kibungo province", "continent", "australia", False)]),
+    ("Kibungo Province, located in Rwanda.", [("kibungo province", "located in", "rwanda", False)]),
+    # names the parser mislabels as punctuation still name the subject
+    ("SouthFM, created in Dallas.", [("southfm", "location of formation", "dallas", False)]),
+    # the answer to a wh-question about one noun phrase is about that noun phrase
+    ("Where is Cleveland Classic? It is located in Cleveland.",
+     [("cleveland classic", "located in", "cleveland", False)]),
     # key: value and key = value lines
     ("retry_timeout = 30s", [(U, "retry timeout", "30 s", False)]),
     ("Timeout for service A: 30 seconds", [("service a", "timeout", "30 s", False)]),
@@ -121,6 +133,7 @@ def test_sentence_to_triples(extractor, sentence, expected):
 
 @pytest.mark.parametrize("sentence", [
     "He lives in Paris.",             # unresolved pronoun: no subject we can key on
+    "Who knows? It is in Paris.",     # a question with no noun phrase to answer about
     "It is what it is.",
     "Do I live in Lisbon?",           # questions assert nothing
     "I might move to Lisbon next year.",   # possibilities, plans, conditions neither
