@@ -22,9 +22,12 @@ What is measured, on one tenant of 10,000 memories built from the bundled demo d
   so it is compared with **embed + bare**;
 
 per query in turn, in alternating order, for ``--queries`` (≥ 1,000) distinct queries after a
-warm-up, then p50/p99 and the ratios sidecar (vector) / bare and sidecar (text) / (embed +
-bare). Issue 6's target is ≤ 1.25 at p50 (the sidecar adds at most 25 % to the bare query it
-runs). Each sidecar answer's ``Server-Timing`` header gives its stages (embed, search, scan,
+warm-up, then p50/p99 and the ratios sidecar (text) / (embed + bare) and sidecar (vector) /
+bare. Issue 6's target is ≤ 1.25 at p50 (the sidecar adds at most 25 % to the bare query it
+runs). The primary metric is the text ratio: this Weaviate has no vectorizer module, so the
+bare hybrid query an agent runs on the query text includes embedding it, and both sides then
+start from the same input. The vector ratio is the stricter view (the agent embedded the query
+already): there the sidecar's HTTP round trip and scan are set against the query alone. Each sidecar answer's ``Server-Timing`` header gives its stages (embed, search, scan,
 ledger read, write), summarised as medians. Then **throughput**: ``--concurrency`` (8)
 clients, each on its own connection, send ``--requests-per-client`` scans as fast as they
 are answered, once with and once without the vector; requests per second and the number of
@@ -531,9 +534,9 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "bench_service",
         "issue": 6,
         "created_at": stamp,
-        "primary_metric": "latency.sidecar_vector_vs_bare.p50_ratio",
-        "target": {"sidecar_vector_vs_bare_p50_ratio_max": TARGET_P50_RATIO,
-                   "sidecar_vs_embed_and_bare_p50_ratio_max": TARGET_P50_RATIO,
+        "primary_metric": "latency.sidecar_vs_embed_and_bare.p50_ratio",
+        "target": {"sidecar_vs_embed_and_bare_p50_ratio_max": TARGET_P50_RATIO,
+                   "sidecar_vector_vs_bare_p50_ratio_max": TARGET_P50_RATIO,
                    "throughput_failed_requests": 0},
         "parameters": {"memories": len(records), "copies": args.copies, "k": K,
                        "alpha": ALPHA, "fusion": "relative_score", "queries": args.queries,
@@ -569,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         s = lat[name]
         say(f"  {name:18s} p50 {s['p50_ms']:7.2f}   p99 {s['p99_ms']:7.2f}   mean "
             f"{s['mean_ms']:7.2f}")
-    for label, r in (("sidecar (vector) / bare", sv), ("sidecar (text) / (embed + bare)", se)):
+    for label, r in (("sidecar (text) / (embed + bare)", se), ("sidecar (vector) / bare", sv)):
         say(f"  {label:32s} p50 ratio {r['p50_ratio']:.2f} (target ≤ {TARGET_P50_RATIO}: "
             f"{'met' if r['meets_target'] else 'NOT met'}), p99 ratio {r['p99_ratio']:.2f}")
     for name, stages in lat["server_stages_p50_ms"].items():

@@ -90,6 +90,7 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
+from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
 
 if TYPE_CHECKING:
@@ -400,14 +401,24 @@ class HistoryEntryModel(BaseModel):
     retired_rule: str | None
     supersedes: list[str]
     superseded_by: list[str]
+    retired_by: str | None = Field(None, description="The memory whose verdict retired this "
+                                                     "one (a winner or a re-observation).")
+    ledger: list[str] = Field(default_factory=list,
+                              description="Ids of the ledger entries about this memory.")
 
 
 class HistoryResponse(BaseModel):
-    """The chain through ``memory_id``, oldest observation first."""
+    """What changed around ``memory_id``, and why (issue 4): the memories linked to it by
+    ``supersedes`` edges or ledger entries, oldest observation first; the ledger entries about
+    them (verdicts with their rule, inputs and configuration; epoch changes; quarantines with
+    their re-observation request; escalations; settlements), in the order they arose; and one
+    readable line per memory and entry."""
 
     memory_id: str
     user_id: str
     chain: list[HistoryEntryModel]
+    ledger: list[LedgerEntry] = Field(default_factory=list)
+    story: list[str] = Field(default_factory=list)
 
 
 class HealthResponse(BaseModel):
@@ -905,11 +916,14 @@ def create_app(service: Service | None = None, *,
         user_id: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS,
                                       description="The memory's user.")],
     ) -> Response:
-        """The supersedes chain through a memory: values, sources, epochs, times, rules."""
-        entries = _service(request).history(memory_id, user_id)
+        """What changed around a memory, and why: the supersedes chain and the ledger —
+        each value with its source, source class, epoch and observed_at, the rule and the
+        memory that retired it, the ledger entries, and a readable story."""
+        report = _service(request).history_report(memory_id, user_id)
         return _json(HistoryResponse(
             memory_id=memory_id, user_id=user_id,
-            chain=[HistoryEntryModel.model_validate(e.to_dict()) for e in entries]))
+            chain=[HistoryEntryModel.model_validate(e.to_dict()) for e in report.chain],
+            ledger=report.ledger, story=report.story))
 
     app.include_router(v1)
 

@@ -159,7 +159,8 @@ class Contrascan:
         return job
 
     def history(self, memory_id: str, user_id: str) -> HistoryResponse:
-        """The supersedes chain through a memory (``GET /v1/memories/{id}/history``)."""
+        """What changed around a memory, and why (``GET /v1/memories/{id}/history``): the
+        supersedes chain, the ledger entries about it and a readable story."""
         return self._call("GET", f"/v1/memories/{quote(memory_id, safe='')}/history",
                           HistoryResponse, params={"user_id": user_id})
 

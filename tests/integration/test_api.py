@@ -173,6 +173,15 @@ def test_write_time_check_scans_new_records_against_their_keys(client, service):
     assert [e["id"] for e in chain] == ["w1", "w2"]
     assert chain[0]["superseded_by"] == ["w2"] and chain[0]["retired_rule"] == "recency"
     assert chain[1]["values"] == ["sam · live in · nice"]
+    # the ledger part: the verdict with its rule and the provenance it read, and the story
+    [verdict] = [e for e in history.json()["ledger"] if e["entry_type"] == "resolution"]
+    assert (verdict["members"], verdict["winner"], verdict["rule"]) == (["w1", "w2"], "w2",
+                                                                        "recency")
+    assert set(verdict["inputs"]) == {"w1", "w2"}
+    assert chain[0]["retired_by"] == "w2" and verdict["entry_id"] in chain[0]["ledger"]
+    story = history.json()["story"]
+    assert "w1: “Sam lives in Lyon.”" in story[0] and "superseded by w2 (rule recency)" in story[0]
+    assert story[-1].startswith("resolved by rule recency on sam · live in: w2 “nice”")
 
 
 def test_reposting_records_leaves_them_unchanged(client):
