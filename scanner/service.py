@@ -591,30 +591,31 @@ class Service:
         # the ledger's digests are read while the memories are (they decide what to rewrite)
         digests = ThreadPoolExecutor(max_workers=1) if apply else None
         pending = digests.submit(self.ledger.all_digests, user_id) if digests else None
-        entries: list[LedgerEntry] = []
-        unchanged = 0
         try:
             with _GcPaused():
                 scanned, report, states = self._read_and_scan(user_id, progress=progress,
                                                               keep_report=keep_report,
                                                               cache_size=cache_size)
-                stored = pending.result() if pending is not None else None
-                if apply and report.conflicts:
-                    # entries are built, and compared with the stored digests, while the
-                    # tenant's objects are still held: collections would re-walk them all
-                    entries = entries_for(user_id, report.conflicts, report.events)
-                    if stored is not None:
-                        fresh = [e for e in entries if stored.get(e.entry_id) != e.digest()]
-                        unchanged, entries = len(entries) - len(fresh), fresh
+            stored = pending.result() if pending is not None else None
         finally:
             if digests is not None:
                 digests.shutdown(wait=True)
         applied, written = AppliedEffects(), LedgerWrite()
         if apply and report.conflicts:
             effects = verdict_effects(report.conflicts)
-            with self.writes:
-                applied = self.store.apply_effects(user_id, effects, states=states,
-                                                   full_view=True)
+            with self.writes, ThreadPoolExecutor(max_workers=1) as pool:
+                # edges and statuses are written (after reading the stored edges) while the
+                # ledger entries are built and compared with the stored digests; the entries
+                # are written once the edges and statuses are, as before
+                edges = pool.submit(self.store.apply_effects, user_id, effects, states=states,
+                                    full_view=True)
+                with _GcPaused():  # the tenant's objects are still held
+                    entries = entries_for(user_id, report.conflicts, report.events)
+                    unchanged = 0
+                    if stored is not None:
+                        fresh = [e for e in entries if stored.get(e.entry_id) != e.digest()]
+                        unchanged, entries = len(entries) - len(fresh), fresh
+                applied = edges.result()
                 written = self.ledger.write(user_id, entries, batch_size=ledger_batch_size,
                                             digests=stored, on_written=on_written)
             written.unchanged += unchanged
