@@ -154,6 +154,24 @@ def load_patterns() -> tuple[Pattern, ...]:
         for rel_id, entry in sorted(data["relations"].items()) for text in entry["patterns"])
 
 
+TRAIN_PATTERNS_FILE = "counterfact_train_patterns.json"
+
+
+@functools.lru_cache(maxsize=1)
+def load_train_patterns() -> tuple[Pattern, ...]:
+    """Rewording templates mined from CounterFact's training split, compiled; most specific
+    first. Built by ``python -m benchmarks.mine_patterns --ship`` from
+    ``counterfact-train.json`` only (its SHA-256 and the mining parameters are in the file):
+    CounterFact rewords facts with a small set of templates per relation ("The tragic death
+    of [X] occurred in [Y]."), and a template is kept, for each relation at least 30 % of its
+    training cases state, when at least two cases use it, it has a content word, and no
+    ParaRel pattern reads it. A template kept for two relations gives both readings."""
+    data = json.loads(resources.files("extractors.data").joinpath(TRAIN_PATTERNS_FILE)
+                      .read_text(encoding="utf-8"))
+    return compile_patterns(("counterfact-train", p["relation"], p["pattern"])
+                            for p in data["patterns"])
+
+
 def cardinalities() -> dict[str, str]:
     """Canonical relation -> cardinality for every lexicon relation."""
     return {name: card for name, card in RELATIONS.values()}

@@ -32,6 +32,7 @@ from extractors.lexicon import (
     compile_patterns,
     instantiations,
     load_patterns,
+    load_train_patterns,
     match_patterns,
     place_relations,
 )
@@ -342,6 +343,8 @@ class TripleExtractor:
         table: relation synonyms, antonyms and cardinalities.
         use_lexicon: match ParaRel patterns and map relation phrases induced from them
             (:mod:`extractors.lexicon`).
+        use_train_patterns: with the lexicon, also match the rewording templates mined from
+            CounterFact's training split (:func:`extractors.lexicon.load_train_patterns`).
         extra_patterns: more ``(relation, pattern)`` pairs in ParaRel's slot syntax
             (``"[X] was born in [Y]."``), e.g. mined from a training set.
 
@@ -351,12 +354,14 @@ class TripleExtractor:
     """
 
     def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE, *,
-                 use_lexicon: bool = True,
+                 use_lexicon: bool = True, use_train_patterns: bool = True,
                  extra_patterns: Iterable[tuple[str, str]] = ()):
         self.nlp = nlp if nlp is not None else load_pipeline()
         self.table = table
         self.use_lexicon = use_lexicon
         extra = compile_patterns(("extra", rel, text) for rel, text in extra_patterns)
+        if use_lexicon and use_train_patterns:
+            extra += load_train_patterns()
         self.patterns: tuple[Pattern, ...] = tuple(sorted(
             (load_patterns() if use_lexicon else ()) + extra,
             key=lambda p: (-p.literal_chars, p.relation_id, p.text)))

@@ -46,6 +46,13 @@ TABLE = [
     # the answer to a wh-question about one noun phrase is about that noun phrase
     ("Where is Cleveland Classic? It is located in Cleveland.",
      [("cleveland classic", "located in", "cleveland", False)]),
+    # rewording templates mined from counterfact-train.json (extractors/data), read by default
+    ("The tragic death of Ada Lovelace occurred in London.",
+     [("ada lovelace", "place of death", "london", False)]),
+    ("Lake Zembla's surroundings include Antarctica.",
+     [("lake zembla", "continent", "antarctica", False)]),
+    ("Lake Zembla's surroundings include Ontario.",
+     [("lake zembla", "located in", "ontario", False)]),
     # key: value and key = value lines
     ("retry_timeout = 30s", [(U, "retry timeout", "30 s", False)]),
     ("Timeout for service A: 30 seconds", [("service a", "timeout", "30 s", False)]),
@@ -210,3 +217,35 @@ def test_indexed_attribute_ruler_matches_spacy(extractor):
 ])
 def test_normalize_value(text, canonical):
     assert normalize_value(text) == canonical
+
+
+def test_train_patterns_are_a_fresh_mining_of_the_training_split():
+    """The committed templates are what ``python -m benchmarks.mine_patterns --ship`` builds
+    from counterfact-train.json, whose hash the file records."""
+    import hashlib
+    import json
+    from importlib import resources
+
+    from benchmarks.mine_patterns import mine
+    from extractors.lexicon import TRAIN_PATTERNS_FILE, load_train_patterns
+    from tests.conftest import SHARED
+
+    shipped = json.loads(resources.files("extractors.data").joinpath(TRAIN_PATTERNS_FILE)
+                         .read_text(encoding="utf-8"))
+    raw = (SHARED / "data" / "counterfact" / "counterfact-train.json").read_bytes()
+    assert shipped["source_sha256"] == hashlib.sha256(raw).hexdigest()
+    fresh = mine(json.loads(raw), min_support=shipped["min_support"],
+                 min_agreement=shipped["min_agreement"])
+    assert [(p["relation"], p["pattern"]) for p in shipped["patterns"]] == [
+        (r, p) for r, p, _ in fresh]
+    assert {(p.relation, p.text) for p in load_train_patterns()} == {
+        (r, p) for r, p, _ in fresh}
+
+
+def test_extractor_without_train_patterns(extractor):
+    from extractors import TripleExtractor
+
+    plain = TripleExtractor(extractor.nlp, use_train_patterns=False)
+    sentence = "The tragic death of Ada Lovelace occurred in London."
+    assert ("ada lovelace", "place of death", "london", False) not in {
+        t.fact for t in plain.extract(sentence)}
