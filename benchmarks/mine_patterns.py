@@ -10,8 +10,8 @@ each relation that at least ``min_agreement`` (0.3, chosen on a sample of the tr
 manner of DIPRE (Brin 1998) and Snowball (Agichtein & Gravano 2000), limited to the training
 file so that the edit and val files stay untouched for evaluation (issue 5).
 
-A template must also be :func:`specific`: a content word in its literal text, and no ParaRel
-pattern reading it already. The result is either a configuration file for ``contrascan
+A template must also be :func:`specific`: a content word in its literal text, no ParaRel
+pattern reading it already, and no other curated relation in the rules' own reading of it. The result is either a configuration file for ``contrascan
 --config`` / :func:`scanner.config.load_settings` under ``results/`` (never committed), or,
 with ``--ship``, the extractor's data file ``extractors/data/counterfact_train_patterns.json``
 with the input's SHA-256 and the parameters, which the extractor loads by default.
@@ -67,15 +67,26 @@ _FUNCTION_WORDS = frozenset("""
 "[X] is a [Y].") names no relation and is dropped."""
 
 
-def specific(relation: str, pattern: str) -> bool:
-    """True when a mined template may be used: its literal text has a content word, and no
+def specific(relation: str, pattern: str, reader=None) -> bool:
+    """True when a mined template may be used: its literal text has a content word, no
     ParaRel pattern already reads it (the lexicon wins: "[X] was born in [Y]." is place of
-    birth even where CounterFact rewords native-language facts with it)."""
+    birth even where CounterFact rewords native-language facts with it), and the dependency
+    rules of ``reader`` (a :class:`extractors.TripleExtractor`, optional) do not read it as a
+    different relation of the curated table: "[X] currently lives in [Y]." stays "live in"
+    although CounterFact uses it to reword birthplaces and citizenships."""
     words = re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())
     if not any(w not in _FUNCTION_WORDS for w in words):
         return False
     sentence = pattern.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
-    return not any(True for _ in match_patterns(sentence))
+    if any(True for _ in match_patterns(sentence)):
+        return False
+    if reader is None:
+        return True
+    table = reader.table
+    curated = set(table.functional) | set(table.multi_valued) | set(table.synonyms.values())
+    return not any(t.relation in curated and t.relation != relation
+                   for t in reader.extract(sentence)
+                   if {t.subject, t.object} == {"alan smith", "zembla"})
 
 
 def mine(cases: list[dict], *, min_support: int = 2,
@@ -93,11 +104,15 @@ def mine(cases: list[dict], *, min_support: int = 2,
         relation, tmpl = prompt_relation(case), template(case)
         if relation and tmpl:
             votes[tmpl][relation] += 1
+    from extractors import TripleExtractor
+
+    reader = TripleExtractor(use_train_patterns=False)
     kept = []
     for tmpl, counts in votes.items():
         total = sum(counts.values())
         for relation, n in counts.most_common():
-            if total >= min_support and n / total >= min_agreement and specific(relation, tmpl):
+            if (total >= min_support and n / total >= min_agreement
+                    and specific(relation, tmpl, reader)):
                 kept.append((relation, tmpl, n))
     return sorted(kept, key=lambda k: (-k[2], k[1], k[0]))
 

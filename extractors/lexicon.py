@@ -164,8 +164,9 @@ def load_train_patterns() -> tuple[Pattern, ...]:
     ``counterfact-train.json`` only (its SHA-256 and the mining parameters are in the file):
     CounterFact rewords facts with a small set of templates per relation ("The tragic death
     of [X] occurred in [Y]."), and a template is kept, for each relation at least 30 % of its
-    training cases state, when at least two cases use it, it has a content word, and no
-    ParaRel pattern reads it. A template kept for two relations gives both readings."""
+    training cases state, when at least two cases use it, it has a content word, and neither
+    a ParaRel pattern nor the rules read it as another known relation ("[X] currently lives
+    in [Y]." stays "live in"). A template kept for two relations gives both readings."""
     data = json.loads(resources.files("extractors.data").joinpath(TRAIN_PATTERNS_FILE)
                       .read_text(encoding="utf-8"))
     return compile_patterns(("counterfact-train", p["relation"], p["pattern"])
