@@ -70,7 +70,12 @@ class IndexedAttributeRuler:
 
     def __init__(self) -> None:
         self.attrs: list[dict] = []
-        self.single: list[tuple[int, list[Callable]]] = []
+        self._by_word: dict[str, list] = {}
+        self._wordless: list[tuple[int, list[Callable]]] = []
+        self._other: list[tuple[int, list[Callable]]] = []
+        self._lower: int | None = None
+        self._rest: list[int] = []
+        self._rest_cache: dict[tuple, tuple[int, ...]] = {}
         self.multi: list[tuple[int, int, list[list[Callable]]]] = []
         self._cache: dict[tuple, tuple[int, ...]] = {}
         self._composed: dict[tuple[int, ...], dict] = {}
@@ -88,27 +93,56 @@ class IndexedAttributeRuler:
         keys = sorted({k for e in entries for p in e["patterns"] for spec in p for k in spec})
         if not set(keys) <= set(_TOKEN_ATTRS):
             raise UnsupportedPattern(", ".join(sorted(set(keys) - set(_TOKEN_ATTRS))))
-        single, multi = [], []
+        by_word: dict[str, list] = {}
+        wordless, other, multi = [], [], []
+        word_keys = {keys.index(k) for k in ("LOWER", "ORTH") if k in keys}
         for attr_id, entry in enumerate(entries):
             for pattern in entry["patterns"]:
                 tests = [[_predicate(keys.index(k), v) for k, v in spec.items()]
                          for spec in pattern]
-                if len(tests) == 1:
-                    single.append((attr_id, tests[0]))
-                else:
+                if len(tests) > 1:
                     multi.append((attr_id, entry["index"], tests))
-        self.attrs, self.single, self.multi = list(ruler.attrs), single, multi
+                    continue
+                spec = pattern[0]
+                lower = spec.get("LOWER")
+                if "ORTH" not in spec and lower is None:
+                    wordless.append((attr_id, tests[0]))
+                elif "ORTH" not in spec and isinstance(lower, str):
+                    by_word.setdefault(lower, []).append((attr_id, tests[0]))
+                elif "ORTH" not in spec and isinstance(lower, dict) and set(lower) == {"IN"}:
+                    for word in lower["IN"]:
+                        by_word.setdefault(word, []).append((attr_id, tests[0]))
+                else:
+                    other.append((attr_id, tests[0]))
+        self.attrs, self.multi = list(ruler.attrs), multi
+        self._by_word, self._wordless, self._other = by_word, wordless, other
+        self._lower = keys.index("LOWER") if "LOWER" in keys else None
+        self._rest = [n for n in range(len(keys)) if n not in word_keys]
         self._signature = operator.attrgetter(*(_TOKEN_ATTRS[k] for k in keys), "i")
         self._cache.clear()
+        self._rest_cache: dict[tuple, tuple[int, ...]] = {}
         self._composed.clear()
         return self
 
     def _fired(self, sig: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(single-token rules that fire, multi-token rules whose first token matches)."""
+        """(single-token rules that fire, multi-token rules whose first token matches).
+
+        On a cache miss (a word not seen with these tags before), the rules that test no word
+        are looked up by the rest of the signature, and only the rules naming this word and
+        the few others (regular expressions) are evaluated."""
         fired = self._cache.get(sig)
         if fired is None:
-            fired = (tuple(sorted({a for a, tests in self.single
-                                   if all(test(sig) for test in tests)})),
+            rest = tuple(sig[n] for n in self._rest)
+            general = self._rest_cache.get(rest)
+            if general is None:
+                general = tuple(a for a, tests in self._wordless
+                                if all(test(sig) for test in tests))
+                self._rest_cache[rest] = general
+            word = sig[self._lower] if self._lower is not None else None
+            named = self._by_word.get(word, ()) if isinstance(word, str) else ()
+            found = set(general) | {a for a, tests in (*named, *self._other)
+                                    if all(test(sig) for test in tests)}
+            fired = (tuple(sorted(found)),
                      tuple(n for n, (_, _, tests) in enumerate(self.multi)
                            if all(test(sig) for test in tests[0])))
             if len(self._cache) > _MAX_CACHE:

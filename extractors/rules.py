@@ -214,6 +214,9 @@ def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
     """Attach an ``except`` qualifier to the triples of a sentence that states an exception
     ("… within 30 days, except for enterprise plans"), so the rule with the exception stays
     distinct from the rule without it."""
+    low = doc.text.lower()
+    if not any(word in low for word in _EXCEPT):
+        return triples  # no exception word at all: skip the walk over every token
     spans = {}
     for sent in doc.sents:
         words = [t for t in sent if t.lower_ in _EXCEPT and t.dep_ in ("prep", "mark", "cc")]
