@@ -1,94 +1,422 @@
-"""Canonical forms of object values: numbers, money and durations (SPEC §1).
+"""Canonical forms of object values: dates, money, physical quantities and numbers (SPEC §1).
 
-``"$2,000,000"``, ``"2M USD"`` and ``"2 million dollars"`` all become ``"2000000 usd"``;
-``"30s"``, ``"30 sec"`` and ``"30 seconds"`` become ``"30 s"`` (durations in seconds, SI).
-A bare ``m`` is read as a scale (million) next to money and never as minutes or metres.
-Anything that is not a quantity is lower-cased with articles and surrounding punctuation
-removed; lemmatisation of nouns happens in the rules, which see the tokens.
+Issue 3 asks for values "normalised with well-kept libraries ... so "$2,000,000" == "2M USD" and
+"30s" == "30 seconds"; dates to ISO". Each kind of value is read by one library:
+
+* **dates** by python-dateutil, written as ISO 8601: ``"March 3, 2026"``, ``"3 March 2026"`` and
+  ``"2026-03-03"`` -> ``"2026-03-03"``; ``"March 2026"`` -> ``"2026-03"``; ``"March 3"`` ->
+  ``"--03-03"`` (ISO 8601:2000's truncated form, XML Schema's ``gMonthDay``); a date with a time
+  -> ``"2026-03-03T10:00"`` (``Z`` or ``±hh:mm`` appended when the text gives a zone); a time
+  of day alone -> ``"15:00"``. Rules: a text is read as a date only when it names a month or has
+  a numeric date shape (``2026-03-03``, ``3/4/2026``, ``3.4.2026``, ``3-4-2026``, always with a
+  four-digit year); bare years and plain numbers are numbers, never dates. Numeric day/month
+  order follows dateutil's default (``dayfirst=False``): **month first**, so ``03/04/2026`` is
+  ``2026-03-04``, unless the first field cannot be a month (``13/04/2026`` is ``2026-04-13``).
+* **money** by price-parser (its amount parser and its ISO 4217 currency table): ``"$2,000,000"``,
+  ``"2M USD"``, ``"$2 million"`` and ``"2 million dollars"`` -> ``"2000000 usd"``; ``"€3.5bn"`` ->
+  ``"3500000000 eur"``. Scale words after the amount (k, m/mm/mn, b/bn, t/tn, thousand, million,
+  billion, trillion; case-insensitive next to a currency) multiply it. A symbol that several
+  currencies share means the most traded one (``$`` USD, ``£`` GBP, ``₩`` KRW) or, failing
+  that, nothing (``kr`` is not read as money). Bare words (dollars, bucks, euros, quid, yen,
+  rupees, francs, yuan) mean USD, USD, EUR, GBP, JPY, INR, CHF, CNY; "pounds" alone is a mass.
+  Lower-case ISO codes are read only for the most traded currencies (``"5 eur"``), so
+  ``"2 cup"`` is two cups (a volume), not Cuban pesos.
+* **units and durations** by pint: the magnitude in base SI units and the unit's short symbol
+  (``"2 km"`` == ``"2000 m"`` -> ``"2000 m"``; ``"1.5 hours"`` == ``"90 min"`` -> ``"5400 s"``;
+  ``"30 km/h"`` -> ``"8.33333333333 m/s"``; ``"20 °C"`` -> ``"293.15 K"``; ``"5 GB"`` ->
+  ``"40000000000 bit"``), magnitudes to 12 significant digits; several amounts of one
+  dimension add up (``"1 hour 30 minutes"`` -> ``"5400 s"``). Percentages stay percentages
+  (``"50%"`` -> ``"50 percent"``). Pint's registry is liberal, so a unit is accepted only when
+  its dimension is built from length, mass, time, temperature and current (or it counts bits
+  or bytes, which pint keeps dimensionless), an SI prefix sits only on an SI or data unit
+  ("pinch" is not a pico-inch), and it is none of the everyday words or lone letters pint also
+  defines (point, hand, bar, chain, link, rod, league, degree of angle; ``a``, ``am``, ``pm``,
+  ``in``, ``us``, ``k``, ``K``, ``M``, ``B``, ...). ``C`` and ``F`` after a number are degrees
+  Celsius and Fahrenheit.
+* **numbers** by text2num for words (``"twenty-five"`` -> ``"25"``, ``"two hours"`` ->
+  ``"7200 s"``); a count is written without thousands separators (``"2,000"`` -> ``"2000"``),
+  scale words and K/M/B/bn suffixes multiply it (``"2M"`` -> ``"2000000"``; a lone lower-case
+  ``m`` after a number is metres, not millions), decimals keep the digits as written
+  (``"3.10"`` stays ``"3.10"``: versions are values too), and digits with a leading zero are
+  identifiers (``"02139"`` stays text).
+
+Anything else is lower-cased, with leading articles and surrounding punctuation removed; its
+number words stay words (``"One Direction"`` is a band, not ``"1 direction"``), and plural
+folding is the rules' job (they lemmatise the tokens, see ``extractors.rules``).
+
+Speed: only a text with a digit, a currency sign or a number word reaches a library (a regular
+expression decides), results are memoised per text (``functools.lru_cache``), and pint's unit
+registry is built once, on first use, from the definitions shipped with pint (no network, no
+disk cache).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
+import tokenize
+import unicodedata
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
 
-_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
-          "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12}
-_CURRENCY_SYMBOL = {"$": "usd", "us$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "₹": "inr"}
-_CURRENCY_WORD = {
-    "usd": "usd", "dollar": "usd", "dollars": "usd", "us dollars": "usd", "bucks": "usd",
-    "eur": "eur", "euro": "eur", "euros": "eur", "gbp": "gbp", "pound": "gbp",
-    "pounds": "gbp", "pounds sterling": "gbp", "jpy": "jpy", "yen": "jpy", "inr": "inr",
-    "rupees": "inr", "chf": "chf", "francs": "chf", "cad": "cad", "aud": "aud",
-}
-_DURATION_SECONDS = {
-    "ms": 1e-3, "msec": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3,
-    "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
-    "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0,
-    "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0,
-    "d": 86400.0, "day": 86400.0, "days": 86400.0,
-    "w": 604800.0, "wk": 604800.0, "week": 604800.0, "weeks": 604800.0,
-}
-_WORD_NUMBERS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90,
-    "hundred": 100, "a hundred": 100,
-}
+_PUNCT = ".,;:!?\"'()"
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 
-_NUM = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|" + "|".join(
-    sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")"
-_SCALE_RE = r"(?:\s*(?P<scale>" + "|".join(sorted(_SCALE, key=len, reverse=True)) + r")\b)?"
-_MONEY_PREFIX = re.compile(
-    r"^(?P<cur>us\$|\$|€|£|¥|₹)\s*" + _NUM + _SCALE_RE + r"(?:\s*(?P<cur2>usd|eur|gbp))?$")
-_MONEY_SUFFIX = re.compile(
-    r"^" + _NUM + _SCALE_RE + r"\s*(?P<cur>" + "|".join(
-        sorted(_CURRENCY_WORD, key=len, reverse=True)) + r")$")
-_DURATION = re.compile(
-    r"^" + _NUM + r"\s*(?P<unit>" + "|".join(
-        sorted(_DURATION_SECONDS, key=len, reverse=True)) + r")$")
-_PLAIN = re.compile(r"^" + _NUM + _SCALE_RE + r"$")
-_ARTICLES = re.compile(r"^(?:the|a|an)\s+")
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred thousand million billion trillion").split()
+"""English cardinal words: the cheap gate in front of text2num, which does the conversion."""
+
+_CURRENCY_SIGNS = "".join(chr(c) for c in [*range(0x20, 0x20D0), 0xFE69, 0xFF04, 0xFFE0, 0xFFE1,
+                                          0xFFE5, 0xFFE6] if unicodedata.category(chr(c)) == "Sc")
+"""Unicode's currency symbols (category ``Sc``: ``$ £ ¥ € ₹ ₩`` ...)."""
+
+_MAYBE_VALUE = re.compile(
+    r"\d|[" + re.escape(_CURRENCY_SIGNS) + r"]|\b(?:" + "|".join(_NUMBER_WORDS) + r")\b",
+    re.IGNORECASE)
+"""The pre-check: only a text this matches is handed to a library."""
+
+_LEADING_NUMBER_WORD = re.compile(
+    r"^(?:" + "|".join(_NUMBER_WORDS) + r")(?:\b|-)", re.IGNORECASE)
+
+# -- numbers ---------------------------------------------------------------------------------
+_NUM = r"[-−+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_SCALES = {"thousand": 10**3, "k": 10**3, "million": 10**6, "m": 10**6, "mm": 10**6,
+           "mn": 10**6, "billion": 10**9, "b": 10**9, "bn": 10**9, "trillion": 10**12,
+           "t": 10**12, "tn": 10**12}
+"""Scale words after an amount (finance usage: "$2M", "€3.5bn", "10k")."""
+_COUNT_SCALE = (r"(?:thousand|million|billion|trillion|Thousand|Million|Billion|Trillion"
+                r"|k|K|M|B|bn|mn|tn)")
+"""Scales of a bare count: as ``_SCALES`` less the letters that are also units (m metre,
+t tonne, b barn) in lower case."""
+_COUNT = re.compile(r"^(?P<num>" + _NUM + r")(?:\s*(?P<scale>" + _COUNT_SCALE + r"))?$")
+
+# -- money -----------------------------------------------------------------------------------
+_MONEY = re.compile(
+    r"^(?:(?P<pre>[^\d\s.,+−-][^\d\s]*)\s*)?(?P<sign>[-−])?(?P<num>\d[\d.,']*\d|\d)"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion|mm|mn|bn|tn|k|m|b|t)\b\.?)?"
+    r"(?:\s*(?P<post>[^\d\s][^\d]*?))?$", re.IGNORECASE)
+_MAJOR_CODES = frozenset(
+    "usd eur gbp jpy chf cad aud nzd cny hkd sgd inr krw sek nok dkk pln mxn brl zar".split())
+"""ISO 4217 codes also read in lower case: the most traded currencies (BIS Triennial Survey)."""
+_PREFERRED = {"$": "USD", "US$": "USD", "£": "GBP", "₩": "KRW", "원": "KRW", "CN¥": "CNY",
+              "NT$": "TWD"}
+"""A symbol several currencies share means the most traded of them."""
+_CURRENCY_WORDS = {
+    "dollar": "USD", "dollars": "USD", "buck": "USD", "bucks": "USD", "euro": "EUR",
+    "euros": "EUR", "pounds sterling": "GBP", "quid": "GBP", "yen": "JPY", "rupee": "INR",
+    "rupees": "INR", "franc": "CHF", "francs": "CHF", "yuan": "CNY", "renminbi": "CNY"}
+"""Bare currency words, read as the currency they most often mean in English text. "Pounds"
+alone is left to pint (a mass: "weighs 150 pounds"); sterling is "£", "GBP" or "quid"."""
+
+# -- units -----------------------------------------------------------------------------------
+_QUANTITY_PART = re.compile(r"(?P<num>" + _NUM + r")\s*(?P<unit>[^\d]*)")
+_UNIT_WORD = r"(?:[°º%]|[^\W\d_]+\.?)"
+_UNIT_SHAPE = re.compile(
+    r"^" + _UNIT_WORD + r"(?:(?:\s+|\s*/\s*|·|\*)" + _UNIT_WORD + r"|\^?[23]|\*\*[23]|[²³])*$")
+"""Unit words and symbols joined by spaces, "/", "·" or "*", with exponents 2 and 3: all that
+is handed to pint's expression parser."""
+_UNIT_SEPARATOR = re.compile(r"(?:\s*,|\s+and)\s*$", re.IGNORECASE)
+_TEMPERATURE = re.compile(
+    r"^(?:(?:°|º|deg(?:ree)?s?\.?)\s*)?(?P<scale>C|F|celsius|centigrade|fahrenheit)$",
+    re.IGNORECASE)
+_PERCENT = re.compile(r"^(?:%|percent|per\s*cent|pct)$", re.IGNORECASE)
+_NOT_UNITS = frozenset("a am pm in at on or as it is to of us k K M B b G T P R E N Z Y".split())
+"""Words and letters pint defines that, after a number in English text, are something else:
+articles and prepositions (``a`` is pint's annum, ``in`` the inch), times of day (``am``/``pm``
+are atto- and picometres), scale letters (``K``/``M``/``B``), physical constants and rare
+units (``k`` Boltzmann, ``G`` gauss, ``R`` gas constant)."""
+_NOT_UNIT_NAMES = frozenset(
+    "point hand bar league chain link rod barn degree turn count mil thou nit lambda".split())
+"""Units pint knows whose names are mostly everyday nouns ("2 points", "3 bars", "2 degrees")."""
+_PREFIXABLE = frozenset(
+    "meter gram second liter byte bit watt hertz joule volt ampere pascal newton "
+    "watt_hour calorie baud".split())
+"""Units an SI or binary prefix may sit on ("km", "mg", "GB"); elsewhere a prefix is a misreading
+("pinch" is not a pico-inch)."""
+_PREFIXES = frozenset("kilo mega giga tera peta milli micro nano centi kibi mebi gibi tebi".split())
+_DIMENSIONS = frozenset(["[length]", "[mass]", "[time]", "[temperature]", "[current]"])
+"""Base dimensions a quantity may be built from; bits and bytes, which pint keeps
+dimensionless, are read as well."""
+_UNIT_WORDS = frozenset("per square squared cubic cubed sq".split())
+
+# -- dates -----------------------------------------------------------------------------------
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_WEEKDAY = (r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+            r"|sat(?:urday)?|sun(?:day)?")
+_TIME = r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s*(?:[ap]\.?m\.?)?"
+_NUMERIC_DATE = re.compile(
+    r"^(?:\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+    r"(?:\s*(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?)?"
+    r"|\d{1,2}([/.-])\d{1,2}\1\d{4}(?:,?\s+(?:at\s+)?" + _TIME + r")?)$", re.IGNORECASE)
+_WORD_DATE = re.compile(
+    r"^(?:(?:" + _WEEKDAY + r")\.?,?\s+)?(?:the\s+)?"
+    r"(?:(?P<md>(?:" + _MONTH + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"
+    r"|(?P<dm>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH + r")\.?(?:,?\s+\d{4})?)"
+    r"|(?P<my>(?:" + _MONTH + r")\.?,?\s+\d{4}))"
+    r"(?:,?\s+(?:at\s+)?" + _TIME + r")?$", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(
+    r"^(?:\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?)$", re.IGNORECASE)
+_DEFAULTS = (_dt.datetime(2000, 1, 1, 0, 0, 0), _dt.datetime(2004, 2, 2, 1, 1, 1))
+"""Two defaults that differ in every field (both leap years): a field the text gives is the same
+in both parses, a field it leaves out is not."""
 
 
-def _number(text: str, scale: str | None) -> float:
-    text = text.replace(",", "")
-    value = float(_WORD_NUMBERS[text]) if text in _WORD_NUMBERS else float(text)
-    return value * _SCALE.get(scale or "", 1.0)
+def _fold(text: str) -> str:
+    """Surrounding punctuation and runs of spaces removed (case kept)."""
+    return " ".join(text.strip().strip(_PUNCT).split())
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.6f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+def _plain(number: str) -> str:
+    """A number as matched by ``_NUM`` in Python's syntax: "−2,000" -> "-2000", "+5" -> "5"."""
+    return number.replace(",", "").replace("−", "-").lstrip("+")
+
+
+def _decimal_text(value: Decimal) -> str:
+    """Plain positional notation without trailing zeros: Decimal("7.2E+3") -> "7200"."""
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "+0") else text
+
+
+def _float_text(value: float) -> str:
+    """A float to 12 significant digits in plain notation (absorbs binary rounding:
+    20 °C and 68 °F both give 293.15 K)."""
+    return _decimal_text(Decimal(f"{value:.12g}"))
+
+
+def _digits(text: str) -> str:
+    """``text`` with a leading number written in words turned into digits by text2num
+    ("twenty-five km" -> "25 km", "two million dollars" -> "2000000 dollars"); unchanged when it
+    does not start with one."""
+    if not _LEADING_NUMBER_WORD.match(text):
+        return text
+    from text_to_num import text2num
+
+    words = text.split()
+    for n in range(len(words), 0, -1):
+        try:
+            number = text2num(" ".join(words[:n]), "en")
+        except ValueError:
+            continue
+        return " ".join([str(number), *words[n:]])
+    return text
+
+
+# -- dates -----------------------------------------------------------------------------------
+def _date(text: str) -> str | None:
+    """ISO 8601 form of a date, a date and time, or a time of day; None for anything else."""
+    time_only = bool(_TIME_OF_DAY.match(text))
+    if not (time_only or _NUMERIC_DATE.match(text) or _WORD_DATE.match(text)):
+        return None
+    from dateutil import parser
+
+    try:
+        a, b = (parser.parse(text, default=d) for d in _DEFAULTS)
+    except (parser.ParserError, ValueError, OverflowError):
+        return None
+    has = {f: getattr(a, f) == getattr(b, f)
+           for f in ("year", "month", "day", "hour", "minute", "second")}
+    clock = ""
+    if has["hour"] or has["minute"]:
+        clock = f"{a.hour:02d}:{a.minute:02d}" + (f":{a.second:02d}" if has["second"] else "")
+        offset = a.utcoffset()
+        if offset is not None:
+            minutes = int(offset.total_seconds() // 60)
+            sign = "-" if minutes < 0 else "+"
+            hours, rest = divmod(abs(minutes), 60)
+            clock += "Z" if minutes == 0 else f"{sign}{hours:02d}:{rest:02d}"
+    if time_only:
+        return clock or None
+    if has["year"] and has["month"] and has["day"]:
+        day = f"{a.year:04d}-{a.month:02d}-{a.day:02d}"
+    elif has["year"] and has["month"]:
+        day = f"{a.year:04d}-{a.month:02d}"
+    elif has["month"] and has["day"]:
+        day = f"--{a.month:02d}-{a.day:02d}"
+    else:
+        return None
+    if clock:  # a time belongs to a full date only
+        return f"{day}T{clock}" if len(day) == 10 else None
+    return day
+
+
+# -- money -----------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _currency_tables() -> tuple[dict[str, str], dict[str, str]]:
+    """(symbols and upper-case codes as written, lower-case words and codes) -> ISO 4217 code.
+
+    Built from price-parser's currency table (ISO 4217 and xe.com's symbol list). A symbol is
+    kept when it has a currency sign or a non-ASCII letter, or mixes case ("Rs", "Ft"); one
+    that several currencies share only when ``_PREFERRED`` names one. All-capital letter
+    symbols that are not codes ("KM", "MT") are left out, as price-parser's own parser leaves
+    single capitals out: they are too often something else.
+    """
+    from price_parser._currencies import CURRENCIES
+
+    owners: dict[str, set[str]] = {}
+    for code, info in CURRENCIES.items():
+        for symbol in {info["s"], info["sn"], *info.get("sn2", [])}:
+            if len(symbol) > 1 and symbol.isascii() and symbol.replace(".", "").isalpha() and (
+                    symbol.isupper() or symbol.islower()):
+                continue
+            if len(symbol) == 1 and unicodedata.category(symbol) != "Sc":
+                continue
+            owners.setdefault(symbol, set()).add(code)
+    symbols = {s: next(iter(codes)) for s, codes in owners.items() if len(codes) == 1}
+    symbols.update(_PREFERRED)
+    symbols.update({code: code for code in CURRENCIES if len(code) == 3 and code.isalpha()})
+    words = {code: code.upper() for code in _MAJOR_CODES} | _CURRENCY_WORDS
+    for code, info in CURRENCIES.items():  # "us dollars", "japanese yen"
+        words.setdefault(info["np"].lower(), code)
+        words.setdefault(info["n"].lower(), code)
+    return symbols, words
+
+
+def _currency(token: str | None) -> str | None:
+    """ISO 4217 code of a currency symbol, code or word; None when ``token`` is none of them."""
+    if not token:
+        return None
+    symbols, words = _currency_tables()
+    token = token.strip()
+    return symbols.get(token) or words.get(" ".join(token.lower().split()))
+
+
+def _money(text: str) -> str | None:
+    """``"<amount> <iso code, lower-case>"`` for an amount of money; None otherwise."""
+    m = _MONEY.match(text)
+    if not m or not (m["pre"] or m["post"]):
+        return None
+    pre, post = _currency(m["pre"]), _currency(m["post"])
+    if (m["pre"] and not pre) or (m["post"] and not post) or (pre and post and pre != post):
+        return None
+    from price_parser import Price
+
+    amount = Price.fromstring(m["num"]).amount
+    if amount is None:
+        return None
+    if m["sign"]:
+        amount = -amount
+    scale = _SCALES[m["scale"].lower()] if m["scale"] else 1
+    return f"{_decimal_text(amount * scale)} {(pre or post).lower()}"
+
+
+# -- units -----------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _registry() -> Any:
+    """Pint's unit registry, built once from the definitions pint ships (no file cache)."""
+    import pint
+
+    return pint.UnitRegistry(cache_folder=None, autoconvert_offset_to_baseunit=True)
+
+
+@lru_cache(maxsize=4096)
+def _unit(text: str) -> Any:
+    """The pint unit a unit text names, or None when it is not one this module accepts."""
+    text = _UNIT_SEPARATOR.sub("", text).strip()
+    t = _TEMPERATURE.match(text)
+    if t:
+        return _registry().parse_units(
+            "degF" if t["scale"].lower().startswith("f") else "degC")
+    if not text or len(text) > 40 or not _UNIT_SHAPE.match(text):
+        return None
+    ureg = _registry()
+    for word in re.findall(r"[^\W\d_]+", text):
+        if word in _NOT_UNITS:
+            return None
+        if word.lower() in _UNIT_WORDS:
+            continue
+        readings = ureg.parse_unit_name(word)  # pint, as parse_units, prefers no prefix
+        if not readings:
+            return None
+        prefix, name, _ = next((r for r in readings if not r[0]), readings[0])
+        if name in _NOT_UNIT_NAMES or (prefix and (prefix not in _PREFIXES
+                                                   or name not in _PREFIXABLE)):
+            return None
+    import pint
+
+    try:
+        units = ureg.parse_units(text.replace("º", "°"))
+    except (pint.PintError, ValueError, TypeError, AssertionError, tokenize.TokenError):
+        return None
+    dims = units.dimensionality
+    if any(d not in _DIMENSIONS or v != int(v) for d, v in dims.items()):
+        return None
+    if not dims and f"{ureg.Quantity(1, units).to_base_units().units:~C}" != "bit":
+        return None  # pint's information units are its only dimensionless ones we read
+    return units
+
+
+def _measure(text: str) -> str | None:
+    """``"<magnitude> <base SI unit symbol>"`` of one quantity or several of one dimension
+    ("1 hour 30 minutes"); ``"<n> percent"`` for a percentage; None otherwise."""
+    parts = list(_QUANTITY_PART.finditer(text))
+    if not parts or parts[0].start() != 0 or not parts[-1]["unit"].strip():
+        return None
+    if len(parts) == 1 and _PERCENT.match(parts[0]["unit"].strip()):
+        return f"{_decimal_text(Decimal(_plain(parts[0]['num'])))} percent"
+    ureg = _registry()
+    total = None
+    for part in parts:
+        units = _unit(part["unit"])
+        if units is None:
+            return None
+        value = ureg.Quantity(float(_plain(part["num"])), units)
+        value = value.to_base_units()
+        if total is not None and value.dimensionality != total.dimensionality:
+            return None
+        total = value if total is None else total + value
+    return f"{_float_text(float(total.magnitude))} {total.units:~C}"
+
+
+def _count(text: str) -> str | None:
+    """A plain number: digits without thousands separators, times its scale; None otherwise."""
+    m = _COUNT.match(text)
+    if not m:
+        return None
+    digits = _plain(m["num"])
+    if re.match(r"^-?0\d", digits):  # "02139": an identifier, not a number
+        return None
+    if not m["scale"]:
+        return digits if "." in digits else _decimal_text(Decimal(digits))
+    return _decimal_text(Decimal(digits) * _SCALES[m["scale"].lower()])
+
+
+@lru_cache(maxsize=65536)
+def _canonical(text: str) -> tuple[str, bool]:
+    """(canonical value, whether it is a date, an amount, a quantity or a number)."""
+    folded = _ARTICLES.sub("", _fold(text))
+    if not _MAYBE_VALUE.search(folded):
+        return folded.lower(), False
+    value = _digits(folded)
+    for read in (_date, _money, _count, _measure):
+        out = read(value)
+        if out is not None:
+            return out, True
+    return folded.lower(), False
 
 
 def normalize_value(text: str) -> str:
-    """Canonical form of an object value.
+    """Canonical form of an object value (rules and sources in the module docstring).
 
     Args:
-        text: the object as written ("$2,000,000", "2M USD", "30s", "The Beatles").
+        text: the object as written ("$2,000,000", "2M USD", "30s", "March 3, 2026",
+            "The Beatles").
 
     Returns:
-        ``"<number> <iso currency>"`` for money, ``"<seconds> s"`` for durations, a plain
-        number for counts ("2,000" -> "2000"), otherwise the lower-cased text without leading
-        articles and surrounding punctuation.
+        ``"<amount> <iso 4217 code>"`` for money ("2000000 usd"), ``"<magnitude> <SI symbol>"``
+        for a physical quantity ("30 s", "2000 m"), ISO 8601 for a date or time
+        ("2026-03-03"), digits for a number ("2,000" -> "2000"), otherwise the lower-cased text
+        without leading articles and surrounding punctuation, a leading number word in digits.
+        Never raises on any string.
     """
-    t = " ".join(text.lower().strip().strip(".,;:!?\"'()").split())
-    t = _ARTICLES.sub("", t)
-    m = _MONEY_PREFIX.match(t)
-    if m:
-        return f"{_fmt(_number(m['num'], m['scale']))} {_CURRENCY_SYMBOL[m['cur']]}"
-    m = _MONEY_SUFFIX.match(t)
-    if m:
-        return f"{_fmt(_number(m['num'], m['scale']))} {_CURRENCY_WORD[m['cur']]}"
-    m = _DURATION.match(t)
-    if m:
-        return f"{_fmt(_number(m['num'], None) * _DURATION_SECONDS[m['unit']])} s"
-    m = _PLAIN.match(t)
-    if m:
-        return _fmt(_number(m["num"], m["scale"]))
-    return t
+    return _canonical(text)[0]
 
 
 def is_quantity(text: str) -> bool:
-    """True when ``normalize_value`` recognises ``text`` as money, a duration or a number."""
-    t = " ".join(text.lower().strip().strip(".,;:!?\"'()").split())
-    return any(p.match(t) for p in (_MONEY_PREFIX, _MONEY_SUFFIX, _DURATION, _PLAIN))
+    """True when ``normalize_value`` reads ``text`` as a date or time, an amount of money, a
+    physical quantity or a number (the rules then keep the text as written rather than its
+    lemmas)."""
+    return _canonical(text)[1]
