@@ -60,7 +60,8 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
 
     candidates = []
     for key in sorted(groups, key=lambda k: (k.scope.user_id, k.subject, k.relation)):
-        candidates.extend(pairs_in_group(key, groups[key], config.table))
+        if len(groups[key]) > 1:  # one assertion makes no pair
+            candidates.extend(pairs_in_group(key, groups[key], config.table))
     if near_pairs is None:
         near = near_key_pairs(groups)
     else:  # in the order near_key_pairs(groups) gives them (ties below keep the first)
