@@ -36,6 +36,7 @@ from scanner.ledger import (
     narrate,
     read_scans_entry,
     reconcile_settled,
+    settlement_entry_id,
     verdict_effects,
 )
 from scanner.scan import build_report
@@ -518,7 +519,9 @@ class Service:
         Args:
             user_id: one user, or None for every tenant.
             progress: called with the number of memories read (from any worker).
-            workers: tenants scanned concurrently (threads; 1 = one after another).
+            workers: tenants scanned concurrently (threads; 1 = one after another, the next
+                tenant's cursor pass running while the current one is scanned and written,
+                so at most two tenants are held at once).
             on_written: called with the number of ledger entries after each batch write.
             keep_report: build the full SPEC §5 report (its id lists grow with the number of
                 memories; without it only counts are kept and memory stays bounded by one
@@ -541,6 +544,10 @@ class Service:
         if workers > 1 and len(users) > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 tenants = list(pool.map(one, users))
+        elif len(users) > 1:
+            tenants = self._scan_tenants_reading_ahead(
+                users, progress=progress, on_written=on_written, keep_report=keep_report,
+                apply=apply, cache_size=cache_size, ledger_batch_size=ledger_batch_size)
         else:
             tenants = [one(uid) for uid in users]
         seconds = time.perf_counter() - started
@@ -564,8 +571,10 @@ class Service:
         holding string-similar subjects, or sharing a text — are decoded into records and go
         through the same pure scan as every other entry point
         (:func:`scanner.scan.scan_records`); the rest are cited as they are. Verdicts are
-        written in batches: ``supersedes`` edges with one request per thousand, statuses only
-        where they change, ledger entries only where new or changed. Because the scan sees the
+        written in batches: ``supersedes`` edges with one request per thousand (those of
+        verdicts whose ledger entries are stored unchanged are known to be stored, and are
+        neither read back nor written), statuses only where they change, ledger entries only
+        where new or changed. Because the scan sees the
         whole tenant, members of settled pairs that nothing holds open any more return from
         ``unresolved`` to ``active``.
 
@@ -588,37 +597,87 @@ class Service:
                 lost, and a re-run completes the work (every write is idempotent).
         """
         started = time.perf_counter()
+        tenant, stored = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
+                                           apply=apply, cache_size=cache_size)
+        return self._finish_tenant(tenant, stored, started=started, on_written=on_written,
+                                   keep_report=keep_report, apply=apply,
+                                   ledger_batch_size=ledger_batch_size)
+
+    def _scan_tenants_reading_ahead(self, users: Sequence[str], *,
+                                    progress: Callable[[int], None] | None,
+                                    on_written: Callable[[int], None] | None,
+                                    keep_report: bool, apply: bool, cache_size: int,
+                                    ledger_batch_size: int) -> list[TenantScan]:
+        """:meth:`scan_tenant` for each user in turn, each tenant's cursor pass running in a
+        reader thread while the previous tenant is scanned and written (the server answers
+        the cursor while this process decides). ``TenantScan.seconds`` counts from the start
+        of the tenant's own pass, so tenants' times overlap."""
+        out: list[TenantScan] = []
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="contrascan-read") as reader:
+            def read(uid: str) -> tuple[float, TenantPass, dict[str, str] | None]:
+                started = time.perf_counter()
+                return (started, *self._read_tenant(uid, progress=progress,
+                                                    keep_ids=keep_report, apply=apply,
+                                                    cache_size=cache_size))
+
+            ahead = reader.submit(read, users[0])
+            for i in range(len(users)):
+                started, tenant, stored = ahead.result()
+                if i + 1 < len(users):
+                    ahead = reader.submit(read, users[i + 1])
+                out.append(self._finish_tenant(tenant, stored, started=started,
+                                               on_written=on_written, keep_report=keep_report,
+                                               apply=apply,
+                                               ledger_batch_size=ledger_batch_size))
+        return out
+
+    def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
+                     keep_ids: bool, apply: bool, cache_size: int
+                     ) -> tuple[TenantPass, dict[str, str] | None]:
+        """The cursor pass of :meth:`scan_tenant` (see :mod:`scanner.batch`), and the stored
+        ledger digests of the tenant (read meanwhile, when ``apply``)."""
         # the ledger's digests are read while the memories are (they decide what to rewrite)
         digests = ThreadPoolExecutor(max_workers=1) if apply else None
         pending = digests.submit(self.ledger.all_digests, user_id) if digests else None
         try:
+            tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids)
+            add = tenant.add
             with _GcPaused():
-                scanned, report, states = self._read_and_scan(user_id, progress=progress,
-                                                              keep_report=keep_report,
-                                                              cache_size=cache_size)
-            stored = pending.result() if pending is not None else None
+                for page in self.store.property_pages(user_id, cache_size=cache_size,
+                                                      properties=BATCH_SCAN_PROPERTIES):
+                    for props in page:
+                        add(props)
+                    if progress is not None:
+                        progress(len(page))
+            return tenant, (pending.result() if pending is not None else None)
         finally:
             if digests is not None:
                 digests.shutdown(wait=True)
+
+    def _finish_tenant(self, tenant: TenantPass, stored: dict[str, str] | None, *,
+                       started: float, on_written: Callable[[int], None] | None,
+                       keep_report: bool, apply: bool, ledger_batch_size: int) -> TenantScan:
+        """The scan and the writes of :meth:`scan_tenant`, after its cursor pass."""
+        user_id = tenant.user_id
+        with _GcPaused():
+            scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
         applied, written = AppliedEffects(), LedgerWrite()
         if apply and report.conflicts:
             effects = verdict_effects(report.conflicts)
-            with self.writes, ThreadPoolExecutor(max_workers=1) as pool:
-                # edges and statuses are written (after reading the stored edges) while the
-                # ledger entries are built and compared with the stored digests; the entries
-                # are written once the edges and statuses are, as before
-                edges = pool.submit(self.store.apply_effects, user_id, effects, states=states,
-                                    full_view=True)
-                with _GcPaused():  # the tenant's objects are still held
-                    entries = entries_for(user_id, report.conflicts, report.events)
-                    unchanged = 0
-                    if stored is not None:
-                        fresh = [e for e in entries if stored.get(e.entry_id) != e.digest()]
-                        unchanged, entries = len(entries) - len(fresh), fresh
-                applied = edges.result()
+            with _GcPaused():  # the tenant's objects are still held
+                entries = entries_for(user_id, report.conflicts, report.events)
+                unchanged: set[str] = set()
+                if stored is not None:
+                    unchanged = {e.entry_id for e in entries
+                                 if stored.get(e.entry_id) == e.digest()}
+                    entries = [e for e in entries if e.entry_id not in unchanged]
+                edges_stored = _edges_recorded(user_id, report.conflicts, unchanged)
+            with self.writes:
+                applied = self.store.apply_effects(user_id, effects, states=states,
+                                                   full_view=True, edges_stored=edges_stored)
                 written = self.ledger.write(user_id, entries, batch_size=ledger_batch_size,
                                             digests=stored, on_written=on_written)
-            written.unchanged += unchanged
+            written.unchanged += len(unchanged)
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
         metrics.PROCESS.observe_scan("batch", report)
@@ -628,19 +687,10 @@ class Service:
                           seconds=time.perf_counter() - started,
                           report=report if keep_report else None)
 
-    def _read_and_scan(self, user_id: str, *, progress: Callable[[int], None] | None,
-                       keep_report: bool, cache_size: int
-                       ) -> tuple[int, ScanReport, dict[str, tuple[str, str | None]]]:
-        """The cursor pass and the pure scan of :meth:`scan_tenant`: memories read, the report
-        and the status of every memory that is not ``active`` (see :mod:`scanner.batch`)."""
-        tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_report)
-        add = tenant.add
-        for page in self.store.property_pages(user_id, cache_size=cache_size,
-                                              properties=BATCH_SCAN_PROPERTIES):
-            for props in page:
-                add(props)
-            if progress is not None:
-                progress(len(page))
+    def _scan_pass(self, tenant: TenantPass, *, keep_report: bool
+                   ) -> tuple[int, ScanReport, dict[str, tuple[str, str | None]]]:
+        """The pure scan of a tenant's candidates: memories read, the report and the status of
+        every memory that is not ``active`` (see :mod:`scanner.batch`)."""
         records, triples, near_pairs = tenant.candidates()
         report = self.engine.scan(records, triples, near_pairs=near_pairs)
         states = tenant.states
@@ -844,6 +894,25 @@ def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list
             continue
         lines.append(narrate(entry))
     return lines
+
+
+def _edges_recorded(user_id: str, conflicts: Sequence[Conflict],
+                    unchanged: set[str]) -> dict[str, set[str]]:
+    """winner or settler -> losers whose ``supersedes`` edges are stored for certain: those of
+    conflicts whose ledger entries (the conflict's, and its settlement's when settled) are
+    stored unchanged. Every writer records a verdict's entries only after its edges and
+    statuses (``scan_tenant``, ``scan``, ``add_memories``), and edges are never removed."""
+    out: dict[str, set[str]] = {}
+    for c in conflicts:
+        if conflict_entry_id(user_id, c) not in unchanged:
+            continue
+        if c.settled_by and settlement_entry_id(user_id, c) not in unchanged:
+            continue
+        if c.verdict == "resolved" and c.winner:
+            out.setdefault(c.winner, set()).update(c.superseded)
+        if c.settled_by and c.superseded:
+            out.setdefault(c.settled_by, set()).update(c.superseded)
+    return out
 
 
 def _verdict_id(user_id: str, c: Conflict) -> tuple:

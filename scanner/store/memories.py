@@ -341,7 +341,9 @@ class MemoryStore:
     def apply_effects(self, user_id: str, effects: Effects, *,
                       states: Mapping[str, tuple[str, str | None]] | None = None,
                       full_view: bool = False, workers: int = 8,
-                      chunk: int = 1000) -> AppliedEffects:
+                      chunk: int = 1000,
+                      edges_stored: Mapping[str, Iterable[str]] | None = None
+                      ) -> AppliedEffects:
         """Write the edges and statuses of :func:`scanner.ledger.verdict_effects`, in batches.
 
         Edges go in one ``reference_add_many`` request per chunk (only those not stored yet;
@@ -362,6 +364,10 @@ class MemoryStore:
                 (settled, or decided under another configuration) returns to ``active``.
             workers: threads for status updates.
             chunk: ids per query or reference batch.
+            edges_stored: winner or settler id -> ids whose ``supersedes`` edge from it is
+                known to be stored (a batch scan knows it from ledger entries stored
+                unchanged: every writer records a verdict's entries only after its edges,
+                and edges are never removed); these edges are neither read back nor added.
 
         Returns:
             Counts of edges added and statuses written.
@@ -393,11 +399,13 @@ class MemoryStore:
         if absent:
             raise UnknownMemory(absent[0], user_id)
 
-        winners = sorted(effects.edges)
+        skip = {w: set(losers) for w, losers in (edges_stored or {}).items()}
+        unknown = {w: losers - skip.get(w, set()) for w, losers in effects.edges.items()}
+        winners = sorted(w for w, losers in unknown.items() if losers)
         stored = self._edges(col, user_id, winners, chunk)
         refs = [DataReference(from_uuid=object_uuid(user_id, w), from_property="supersedes",
                               to_uuid=object_uuid(user_id, loser))
-                for w in winners for loser in sorted(effects.edges[w])
+                for w in winners for loser in sorted(unknown[w])
                 if object_uuid(user_id, loser) not in stored.get(w, ())]
         for start in range(0, len(refs), chunk):
             res = col.data.reference_add_many(refs[start:start + chunk])
