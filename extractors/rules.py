@@ -663,7 +663,8 @@ class TripleExtractor:
         Container nouns give way to what they contain: "the city of Madrid" -> "madrid",
         "the French language" -> "french".
         """
-        if token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS:
+        named = any(c.dep_ == "det" for c in token.children)  # "the Who" is a band
+        if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
         lemma = token.lemma_.lower()
         if lemma in _CONTAINER_NOUNS:
@@ -678,7 +679,10 @@ class TripleExtractor:
                     return words, _surface(sorted((t for m in mods for t in m.subtree),
                                                   key=lambda t: t.i))
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"})
-        tokens = [t for t in tokens if t.dep_ not in ("det", "neg")]
+        # a frequency is no part of the value: "twenty books a year" -> "twenty book"
+        every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
+                 for t in c.subtree}
+        tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every]
         if not tokens:
             tokens = [token]
         surface = _surface(tokens)

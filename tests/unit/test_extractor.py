@@ -115,6 +115,9 @@ TABLE = [
     ("my father is in the army.", [("user's father", "be in", "army", False)]),
     ("My current goal is to run a marathon.", [(U, "current goal", "run marathon", False)]),
     ("my dream in life is to work from home.", [(U, "dream", "work from home", False)]),
+    # a name spelled like a pronoun; a frequency is no part of the object
+    ("my favorite band is the who.", [(U, "preferred band", "who", False)]),
+    ("i read twenty books a year.", [(U, "read", "twenty book", False)]),
     # a preposition's gerund clause is its object
     ("i fantasize about taking over the world.",
      [(U, "fantasize about", "take over world", False)]),
