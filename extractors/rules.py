@@ -466,7 +466,22 @@ class TripleExtractor:
             for token in sent:
                 if token.dep_ in _CLAUSE_DEPS or token.head == token:
                     found.extend(self._clause(token))
+                elif token.dep_ == "poss" and token.head.lemma_.lower() in RELATIONSHIP_NOUNS:
+                    found.extend(self._presupposed(token))
         return found
+
+    def _presupposed(self, owner: Token) -> list[Triple]:
+        """``(owner, have, X)`` for a possessed relationship noun: "my wife spends all my
+        money" presupposes that the user has a wife (the existence presupposition of
+        possessive descriptions, Karttunen 1973 "Presuppositions of compound sentences")."""
+        who = self._entity(owner)
+        noun = owner.head
+        if not who or noun.pos_ != "NOUN":
+            return []
+        words = [t for t in _span_tokens(noun, drop=_NP_DROP) if t.dep_ != "poss"]
+        value = normalize_value(_phrase(words))
+        return [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
+                           rule="presupposition")] if value else []
 
     def _pattern_triples(self, doc: Doc) -> list[Triple]:
         """Triples of sentences that instantiate a ParaRel pattern (rule ``pattern``)."""

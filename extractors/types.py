@@ -23,8 +23,9 @@ class Triple:
         object_text: the object as written, for people to read.
         qualifiers: ``(name, value)`` pairs such as ``("time", "2021")`` or ``("place",
             "rack 4")``, sorted by name.
-        rule: which extraction rule produced it (``copula``, ``svo``, ``passive``,
-            ``prep_object``, ``state``, ``key_value``), for debugging and cardinality defaults.
+        rule: which extraction rule produced it (``copula``, ``attribute``, ``svo``,
+            ``passive``, ``prep_object``, ``state``, ``key_value``, ``pattern``,
+            ``presupposition``), for debugging and cardinality defaults.
     """
 
     subject: str

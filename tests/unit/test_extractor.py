@@ -94,6 +94,9 @@ TABLE = [
     ("my parents were both very athletic.", [("user's parent", "be", "athletic", False)]),
     ("my wife spends all my money.", [("user's wife", "spend", "money", False)]),
     ("Bob's wife lives in Paris.", [("bob's wife", "live in", "paris", False)]),
+    # a possessed relationship noun presupposes that its owner has one (Karttunen 1973)
+    ("my wife spends all my money.", [(U, "have", "wife", False)]),
+    ("Bob's cats are very special to him.", [("bob", "have", "cat", False)]),
     # adjectives with a prepositional object; light "have"; ages inside noun phrases
     ("i am terrified of clowns.", [(U, "be terrified of", "clown", False)]),
     ("I am allergic to peanuts.", [(U, "be allergic to", "peanut", False)]),
