@@ -149,6 +149,7 @@ def test_sentence_to_triples(extractor, sentence, expected):
     "Who knows? It is in Paris.",     # a question with no noun phrase to answer about
     "It is what it is.",
     "Do I live in Lisbon?",           # questions assert nothing
+    "Is my dog at home?",             # (not even that the user has a dog)
     "I might move to Lisbon next year.",   # possibilities, plans, conditions neither
     "I will work at Globex next month.",
     "If I move to Lisbon, my rent is 900 euros.",
