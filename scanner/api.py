@@ -716,8 +716,10 @@ _api_key_scheme = APIKeyHeader(name=API_KEY_HEADER, auto_error=False,
                                description=f"Required when the server sets ${API_KEY_ENV}.")
 
 
-def _authorize(request: Request, key: Annotated[str | None, Security(_api_key_scheme)] = None
-               ) -> None:
+async def _authorize(request: Request,
+                     key: Annotated[str | None, Security(_api_key_scheme)] = None) -> None:
+    # async: FastAPI runs a plain-def dependency in its thread pool, a thread hop per request
+    # for a constant-time comparison
     settings: ApiSettings = request.app.state.settings
     if settings.api_key is None:
         return

@@ -95,7 +95,10 @@ def similar_subjects(a: str, b: str) -> bool:
     wa, wb = set(a.split()), set(b.split())
     if wa <= wb or wb <= wa:
         return True
-    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85
+    # the cheap upper bounds first, as difflib.get_close_matches does: same answers
+    matcher = difflib.SequenceMatcher(None, a, b)
+    return (matcher.real_quick_ratio() >= _RATIO and matcher.quick_ratio() >= _RATIO
+            and matcher.ratio() >= _RATIO)
 
 
 def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[GroupKey, GroupKey]]:
