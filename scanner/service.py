@@ -27,6 +27,7 @@ from scanner import metrics
 from scanner.batch import TenantPass
 from scanner.ledger import (
     CONFLICT_TYPES,
+    Effects,
     LedgerEntry,
     Stats,
     compute_stats,
@@ -146,6 +147,22 @@ class TenantScan:
     ledger: LedgerWrite
     seconds: float
     report: ScanReport | None = None
+
+
+@dataclass
+class _TenantDecision:
+    """What a batch scan of one tenant decided, before it writes (see ``Service.scan_tenant``)."""
+
+    user_id: str
+    scanned: int
+    report: ScanReport
+    states: dict[str, tuple[str, str | None]]
+    stored: dict[str, str] | None
+    apply: bool
+    effects: Effects | None = None
+    entries: list[LedgerEntry] = field(default_factory=list)
+    unchanged: set[str] = field(default_factory=set)
+    edges_stored: dict[str, set[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -597,11 +614,13 @@ class Service:
                 lost, and a re-run completes the work (every write is idempotent).
         """
         started = time.perf_counter()
-        tenant, stored = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
-                                           apply=apply, cache_size=cache_size)
-        return self._finish_tenant(tenant, stored, started=started, on_written=on_written,
-                                   keep_report=keep_report, apply=apply,
-                                   ledger_batch_size=ledger_batch_size)
+        with _GcPaused():  # one pause from the first page to the last entry compared
+            tenant, stored = self._read_tenant(user_id, progress=progress,
+                                               keep_ids=keep_report, apply=apply,
+                                               cache_size=cache_size)
+            decided = self._decide_tenant(tenant, stored, keep_report=keep_report, apply=apply)
+        return self._write_tenant(decided, started=started, on_written=on_written,
+                                  keep_report=keep_report, ledger_batch_size=ledger_batch_size)
 
     def _scan_tenants_reading_ahead(self, users: Sequence[str], *,
                                     progress: Callable[[int], None] | None,
@@ -625,10 +644,11 @@ class Service:
                 started, tenant, stored = ahead.result()
                 if i + 1 < len(users):
                     ahead = reader.submit(read, users[i + 1])
-                out.append(self._finish_tenant(tenant, stored, started=started,
-                                               on_written=on_written, keep_report=keep_report,
-                                               apply=apply,
-                                               ledger_batch_size=ledger_batch_size))
+                decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
+                                              apply=apply)
+                out.append(self._write_tenant(decided, started=started, on_written=on_written,
+                                              keep_report=keep_report,
+                                              ledger_batch_size=ledger_batch_size))
         return out
 
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
@@ -654,34 +674,48 @@ class Service:
             if digests is not None:
                 digests.shutdown(wait=True)
 
-    def _finish_tenant(self, tenant: TenantPass, stored: dict[str, str] | None, *,
-                       started: float, on_written: Callable[[int], None] | None,
-                       keep_report: bool, apply: bool, ledger_batch_size: int) -> TenantScan:
-        """The scan and the writes of :meth:`scan_tenant`, after its cursor pass."""
+    def _decide_tenant(self, tenant: TenantPass, stored: dict[str, str] | None, *,
+                       keep_report: bool, apply: bool) -> _TenantDecision:
+        """The scan of :meth:`scan_tenant` after its cursor pass, and what it has to write:
+        the effects, and the ledger entries that are new or changed (with the collector
+        paused: the tenant's objects are all still held, see :class:`_GcPaused`)."""
         user_id = tenant.user_id
         with _GcPaused():
             scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
-        applied, written = AppliedEffects(), LedgerWrite()
-        if apply and report.conflicts:
-            effects = verdict_effects(report.conflicts)
-            with _GcPaused():  # the tenant's objects are still held
+            decided = _TenantDecision(user_id=user_id, scanned=scanned, report=report,
+                                      states=states, stored=stored, apply=apply)
+            if apply and report.conflicts:
+                decided.effects = verdict_effects(report.conflicts)
                 entries = entries_for(user_id, report.conflicts, report.events)
-                unchanged: set[str] = set()
                 if stored is not None:
-                    unchanged = {e.entry_id for e in entries
-                                 if stored.get(e.entry_id) == e.digest()}
-                    entries = [e for e in entries if e.entry_id not in unchanged]
-                edges_stored = _edges_recorded(user_id, report.conflicts, unchanged)
+                    decided.unchanged = {e.entry_id for e in entries
+                                         if stored.get(e.entry_id) == e.digest()}
+                    entries = [e for e in entries if e.entry_id not in decided.unchanged]
+                decided.entries = entries
+                decided.edges_stored = _edges_recorded(user_id, report.conflicts,
+                                                       decided.unchanged)
+        return decided
+
+    def _write_tenant(self, d: _TenantDecision, *, started: float,
+                      on_written: Callable[[int], None] | None, keep_report: bool,
+                      ledger_batch_size: int) -> TenantScan:
+        """The writes of :meth:`scan_tenant`: edges and statuses, then ledger entries."""
+        report = d.report
+        applied, written = AppliedEffects(), LedgerWrite()
+        if d.effects is not None:
             with self.writes:
-                applied = self.store.apply_effects(user_id, effects, states=states,
-                                                   full_view=True, edges_stored=edges_stored)
-                written = self.ledger.write(user_id, entries, batch_size=ledger_batch_size,
-                                            digests=stored, on_written=on_written)
-            written.unchanged += len(unchanged)
+                applied = self.store.apply_effects(d.user_id, d.effects, states=d.states,
+                                                   full_view=True,
+                                                   edges_stored=d.edges_stored)
+                written = self.ledger.write(d.user_id, d.entries,
+                                            batch_size=ledger_batch_size, digests=d.stored,
+                                            on_written=on_written)
+            written.unchanged += len(d.unchanged)
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
         metrics.PROCESS.observe_scan("batch", report)
-        return TenantScan(user_id=user_id, scanned=scanned, conflicts=len(report.conflicts),
+        return TenantScan(user_id=d.user_id, scanned=d.scanned,
+                          conflicts=len(report.conflicts),
                           by_verdict=dict(Counter(c.verdict for c in report.conflicts)),
                           applied=applied, ledger=written,
                           seconds=time.perf_counter() - started,
