@@ -69,7 +69,7 @@ _FUNCTION_WORDS = frozenset("""
 
 def specific(relation: str, pattern: str, reader=None) -> bool:
     """True when a mined template may be used: its literal text has a content word, no
-    ParaRel pattern already reads it (the lexicon wins: "[X] was born in [Y]." is place of
+    ParaRel pattern already reads it with the placeholders as its slots (the lexicon wins: "[X] was born in [Y]." is place of
     birth even where CounterFact rewords native-language facts with it), and the dependency
     rules of ``reader`` (a :class:`extractors.TripleExtractor`, optional) do not read it as a
     different relation of the curated table: "[X] currently lives in [Y]." stays "live in"
@@ -78,15 +78,14 @@ def specific(relation: str, pattern: str, reader=None) -> bool:
     if not any(w not in _FUNCTION_WORDS for w in words):
         return False
     sentence = pattern.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
-    if any(True for _ in match_patterns(sentence)):
-        return False
     if reader is None:
-        return True
+        return not any(True for _ in match_patterns(sentence))
     table = reader.table
     curated = set(table.functional) | set(table.multi_valued) | set(table.synonyms.values())
-    return not any(t.relation in curated and t.relation != relation
-                   for t in reader.extract(sentence)
-                   if {t.subject, t.object} == {"alan smith", "zembla"})
+    readings = [t for t in reader.extract(sentence)
+                if {t.subject, t.object} == {"alan smith", "zembla"}]
+    return not any(t.rule == "pattern" or (t.relation in curated and t.relation != relation)
+                   for t in readings)
 
 
 def mine(cases: list[dict], *, min_support: int = 2,

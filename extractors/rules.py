@@ -125,12 +125,15 @@ def _lemma(token: Token) -> str:
 
 
 def _word(token: Token) -> str:
-    """One token in canonical form: nouns lemmatised (plural folded), spelling folded."""
+    """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
+    Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently
+    ("Philippines"), and a name's plural is part of the name ("Tapley Mountains"); but a
+    recurring day or month is its name ("Fridays" -> "friday")."""
     text = token.text.lower()
     if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN"):
         text = token.lemma_.lower()
-    elif token.pos_ == "PROPN" and token.tag_ == "NNPS" and text.endswith("s"):
-        text = token.lemma_.lower() if token.lemma_.lower() != text else text[:-1]
+    elif token.pos_ == "PROPN" and text.endswith("s") and text[:-1] in _TIME_WORDS:
+        text = text[:-1]
     elif token.pos_ in ("VERB",) and token.tag_ == "VBG":
         text = _lemma(token)
     return SPELLING.get(text, text)
@@ -267,7 +270,17 @@ _LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'|$)")
 def truecase(text: str) -> str:
     """Capitalise the pronoun "i" of lower-cased chat text, which the small parser otherwise
     tags as a noun. Same length, so character offsets stay valid."""
-    return _LOWER_I.sub("I", text) if " i " in f" {text} " or "i'" in text else text
+    if not (" i " in f" {text} " or "i'" in text):
+        return text
+    return _LOWER_I.sub(_pronoun_i, text)
+
+
+def _pronoun_i(m: re.Match) -> str:
+    """"I" unless the "i" sits between two capitalised words, inside a name ("Josep
+    Tarradellas i Joan", Catalan "and")."""
+    before = m.string[:m.start()].rstrip().rsplit(" ", 1)[-1]
+    after = m.string[m.end():].lstrip().split(" ", 1)[0]
+    return "i" if before[:1].isupper() and after[:1].isupper() else "I"
 
 
 def _infinitive_complements(head: Token) -> list[Token]:
@@ -496,10 +509,17 @@ class TripleExtractor:
                 y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
                 if x is None or y is None:
                     continue
+                if any(span.start > sent.start and span[0].pos_ in ("VERB", "AUX")
+                       for span in (x, y)):
+                    continue  # a slot after literal text swallowed a clause: "is known for …"
                 subject = self._span_entity(x)
                 surface = y.text
-                value = normalize_value(surface) if is_quantity(surface) else normalize_value(
-                    _span_phrase(y))
+                if y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and \
+                        y.root.i == y.start + (y[0].dep_ == "det"):
+                    value, surface = self._value(y.root)  # "the city of Barcelona"
+                else:
+                    value = normalize_value(surface) if is_quantity(surface) else \
+                        normalize_value(_span_phrase(y))
                 if not subject or not value or (pat.relation, value) in seen:
                     continue
                 seen.add((pat.relation, value))
@@ -556,6 +576,8 @@ class TripleExtractor:
     def _entity(self, token: Token) -> str | None:
         """Canonical subject for a noun phrase head; None for an unresolvable pronoun."""
         low = token.lower_
+        if token.text == "i" and self._name_internal(token):
+            return None  # "Josep Tarradellas i Joan": Catalan "and", not the pronoun
         if low in _FIRST_PERSON:
             return USER
         if token.tag_ in ("WP", "WP$", "WDT"):
@@ -579,6 +601,13 @@ class TripleExtractor:
             who = self._entity(owner)
             return f"{who}'s {text}" if who else None
         return text or None
+
+    @staticmethod
+    def _name_internal(token: Token) -> bool:
+        """A lower-case word between two capitalised ones, as :func:`truecase` leaves it."""
+        doc = token.doc
+        return (0 < token.i < len(doc) - 1 and doc[token.i - 1].text[:1].isupper()
+                and doc[token.i + 1].text[:1].isupper())
 
     def _relative_antecedent(self, token: Token) -> str | None:
         """The noun a relative pronoun ("who", "whose", "which") stands for."""
