@@ -536,9 +536,7 @@ class Service:
         Args:
             user_id: one user, or None for every tenant.
             progress: called with the number of memories read (from any worker).
-            workers: tenants scanned concurrently (threads; 1 = one after another, the next
-                tenant's cursor pass running while the current one is scanned and written,
-                so at most two tenants are held at once).
+            workers: tenants scanned concurrently (threads; 1 = one after another).
             on_written: called with the number of ledger entries after each batch write.
             keep_report: build the full SPEC §5 report (its id lists grow with the number of
                 memories; without it only counts are kept and memory stays bounded by one
@@ -561,10 +559,6 @@ class Service:
         if workers > 1 and len(users) > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 tenants = list(pool.map(one, users))
-        elif len(users) > 1:
-            tenants = self._scan_tenants_reading_ahead(
-                users, progress=progress, on_written=on_written, keep_report=keep_report,
-                apply=apply, cache_size=cache_size, ledger_batch_size=ledger_batch_size)
         else:
             tenants = [one(uid) for uid in users]
         seconds = time.perf_counter() - started
@@ -621,35 +615,6 @@ class Service:
             decided = self._decide_tenant(tenant, stored, keep_report=keep_report, apply=apply)
         return self._write_tenant(decided, started=started, on_written=on_written,
                                   keep_report=keep_report, ledger_batch_size=ledger_batch_size)
-
-    def _scan_tenants_reading_ahead(self, users: Sequence[str], *,
-                                    progress: Callable[[int], None] | None,
-                                    on_written: Callable[[int], None] | None,
-                                    keep_report: bool, apply: bool, cache_size: int,
-                                    ledger_batch_size: int) -> list[TenantScan]:
-        """:meth:`scan_tenant` for each user in turn, each tenant's cursor pass running in a
-        reader thread while the previous tenant is scanned and written (the server answers
-        the cursor while this process decides). ``TenantScan.seconds`` counts from the start
-        of the tenant's own pass, so tenants' times overlap."""
-        out: list[TenantScan] = []
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="contrascan-read") as reader:
-            def read(uid: str) -> tuple[float, TenantPass, dict[str, str] | None]:
-                started = time.perf_counter()
-                return (started, *self._read_tenant(uid, progress=progress,
-                                                    keep_ids=keep_report, apply=apply,
-                                                    cache_size=cache_size))
-
-            ahead = reader.submit(read, users[0])
-            for i in range(len(users)):
-                started, tenant, stored = ahead.result()
-                if i + 1 < len(users):
-                    ahead = reader.submit(read, users[i + 1])
-                decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
-                                              apply=apply)
-                out.append(self._write_tenant(decided, started=started, on_written=on_written,
-                                              keep_report=keep_report,
-                                              ledger_batch_size=ledger_batch_size))
-        return out
 
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
                      keep_ids: bool, apply: bool, cache_size: int
