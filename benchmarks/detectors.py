@@ -6,29 +6,34 @@
 * :func:`retrieval_scores` (in :mod:`scanner.store.bench_index`): BM25 and hybrid scores from
   a real Weaviate;
 * :class:`StructuralDetector`: contrascan's own detector, through the code path of
-  ``contrascan scan-file`` (:meth:`scanner.engine.Engine.scan`).
+  ``contrascan scan-file`` (:meth:`scanner.engine.Engine.scan` with the shipped default
+  configuration, :func:`shipped_engine`).
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
 from benchmarks.pairs import Pair
+from extractors import Triple
+from scanner.detect import stances
 from scanner.engine import Engine
+from scanner.keys import AliasTable, group_by_key
 from scanner.models import MemoryRecord, ScanReport
 
 FLAGGED = "flagged"
 UNCONFIRMED = "subject_unconfirmed"
 POSSIBLE = "possible"
 NONE = "none"
-DUPLICATE = "duplicate"
-OUTCOME_SCORES = {FLAGGED: 1.0, UNCONFIRMED: 0.75, POSSIBLE: 0.5, NONE: 0.25, DUPLICATE: 0.0}
-"""Structural outcome -> score in [0, 1], ordered by how strongly the scan's own report says
-the two records cannot both be true (SPEC §2 and §3):
+AGREEMENT = "agreement"
+OUTCOME_SCORES = {FLAGGED: 1.0, UNCONFIRMED: 0.75, POSSIBLE: 0.5, NONE: 0.25, AGREEMENT: 0.0}
+"""Structural outcome -> score in [0, 1], ordered by how strongly the scan says the two
+records cannot both be true (SPEC §2 and §3):
 
 * ``flagged`` 1.0: a conflict on one confirmed key (a functional relation's value mismatch, or
   a polarity conflict) with a verdict other than ``possible``;
@@ -36,12 +41,19 @@ the two records cannot both be true (SPEC §2 and §3):
   policy quarantines it (SPEC §3 row 2);
 * ``possible`` 0.5: a value mismatch on a relation of unknown cardinality (SPEC §1), never
   auto-resolved;
-* ``none`` 0.25: no conflict and no restatement;
-* ``duplicate`` 0.0: the scan groups the two records as restatements of each other.
+* ``none`` 0.25: no conflict and no agreement (no shared key, or a shared key of a
+  multi-valued relation with different values);
+* ``agreement`` 0.0: the two records say the same thing on at least one key — the report
+  lists them as duplicates (SPEC §2: restatement, never a conflict), or the scan's own key
+  grouping (:func:`scanner.keys.group_by_key`, with the scan's aliases) puts a triple of
+  each under one key and their asserted values overlap, which is exactly the case in which
+  :func:`scanner.detect.pairs_in_group` finds no value mismatch (and no conflict links them).
 
-A ROC curve over these levels is the curve of the scan's own verdict strength; no number
-comes from the pairs. Flagging, for recall and the flagged share, means a score of at least
-:data:`FLAG_THRESHOLD` (a conflict with a verdict other than ``possible``)."""
+Every level is read off the scan of the two records alone (:func:`outcomes_from_report`,
+:func:`agreeing_pairs`); no number comes from the pairs, and nothing is tuned. A ROC curve
+over these levels is the curve of the scan's own verdict strength. Flagging, for recall and
+the flagged share, means a score of at least :data:`FLAG_THRESHOLD` (a conflict with a verdict
+other than ``possible``), as ``bench_extractor`` counts it."""
 
 FLAG_THRESHOLD = OUTCOME_SCORES[UNCONFIRMED]
 """Score at and above which the scan reported a conflict with a verdict (not ``possible``)."""
@@ -129,15 +141,23 @@ def pair_records(pair_index: int, pair: Pair) -> tuple[MemoryRecord, MemoryRecor
                          observed_at=_T0 + timedelta(days=1), **common))
 
 
-def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0) -> list[str]:
+def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0,
+                         agreeing: set[int] | frozenset[int] = frozenset()) -> list[str]:
     """Read each pair's outcome off a scan report of :func:`pair_records` records.
+
+    Args:
+        report: the scan of the pairs' records.
+        n_pairs: how many pairs the report covers.
+        offset: index of its first pair.
+        agreeing: indices of pairs that agree on a key (:func:`agreeing_pairs`).
 
     Returns:
         For pairs ``offset .. offset + n_pairs - 1``, the strongest of (:data:`OUTCOME_SCORES`):
         ``flagged`` when a conflict with a verdict other than ``possible`` links the pair's
         two records on a confirmed subject, ``subject_unconfirmed`` when its verdict is the
-        ``subject_unconfirmed`` quarantine, ``possible`` when only a ``possible`` one does,
-        ``duplicate`` when the scan groups them as restatements, else ``none``.
+        ``subject_unconfirmed`` quarantine, ``possible`` when only a ``possible`` one does;
+        else ``agreement`` when the report groups them as duplicates or the pair is in
+        ``agreeing``; else ``none``.
     """
     found: dict[int, str] = {}
     for conflict in report.conflicts:
@@ -151,13 +171,68 @@ def outcomes_from_report(report: ScanReport, n_pairs: int, offset: int = 0) -> l
             outcome = UNCONFIRMED
         else:
             outcome = FLAGGED
-        if OUTCOME_SCORES[outcome] > OUTCOME_SCORES.get(found.get(i, NONE), 0.0):
+        if OUTCOME_SCORES[outcome] > OUTCOME_SCORES[found.get(i, AGREEMENT)]:
             found[i] = outcome
     for group in report.duplicates:
         for rid in group:
-            i = int(rid[1:-2])
-            found.setdefault(i, DUPLICATE)
+            found.setdefault(int(rid[1:-2]), AGREEMENT)
+    for i in agreeing:
+        found.setdefault(i, AGREEMENT)
     return [found.get(i, NONE) for i in range(offset, offset + n_pairs)]
+
+
+def agreeing_pairs(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
+                   aliases: AliasTable | None = None) -> set[int]:
+    """Pairs whose two records agree on at least one key, by the scan's own grouping.
+
+    Triples are grouped as :func:`scanner.scan.scan_records` groups them
+    (:func:`scanner.keys.group_by_key`, scope + aliased subject + relation) and folded into one
+    stance per record (:func:`scanner.detect.stances`); a pair agrees when one key holds a
+    stance of each of its records and their asserted values overlap — the condition under
+    which :func:`scanner.detect.pairs_in_group` finds no value mismatch.
+
+    Args:
+        records: :func:`pair_records` records (ids ``p<i>-a`` / ``p<i>-b``), any number of pairs.
+        triples: ``triples[k]`` are the triples of ``records[k]``.
+        aliases: the scan's subject aliases (``ScanConfig.aliases``).
+
+    Returns:
+        The pair indices ``i`` that agree.
+    """
+    out: set[int] = set()
+    for key, assertions in group_by_key(zip(records, triples), aliases).items():
+        if len(assertions) < 2:
+            continue
+        by_pair: dict[int, list] = defaultdict(list)
+        for stance in stances(assertions):
+            by_pair[int(stance.record.id[1:-2])].append(stance)
+        for i, both in by_pair.items():
+            if len(both) == 2 and both[0].asserted & both[1].asserted:
+                out.add(i)
+    return out
+
+
+def shipped_engine() -> Engine:
+    """The engine of ``contrascan scan-file`` without ``--config``: ``Engine(Settings()
+    .scan_config())`` (``scanner.cli._engine``), whose extractor reads the ParaRel lexicon and
+    the rewording templates shipped in ``extractors/data/counterfact_train_patterns.json``
+    (mined from ``counterfact-train.json`` by ``python -m benchmarks.mine_patterns --ship``)."""
+    from scanner.config import Settings
+
+    return Engine(Settings().scan_config())
+
+
+def pararel_only_engine() -> Engine:
+    """Ablation: the shipped configuration with an extractor that reads the ParaRel lexicon
+    alone, without the shipped training templates (``TripleExtractor(use_train_patterns=
+    False)``, as ``benchmarks.bench_extractor``'s ``pararel_lexicon_only`` run)."""
+    from extractors import TripleExtractor
+    from scanner.config import Settings
+
+    config = Settings().scan_config()
+    return Engine(config, extractor=TripleExtractor(table=config.table,
+                                                    extra_patterns=config.extra_patterns,
+                                                    use_train_patterns=False))
 
 
 class StructuralDetector:
@@ -169,12 +244,13 @@ class StructuralDetector:
     those triples, exactly as a read-time scan of stored memories does.
 
     Args:
-        engine: the engine (default: ``Engine()``, the configuration of ``scan-file``).
+        engine: the engine (default: :func:`shipped_engine`, the configuration of
+            ``scan-file``).
         chunk: pairs per ``Engine.scan`` call.
     """
 
     def __init__(self, engine: Engine | None = None, chunk: int = 5000):
-        self.engine = engine or Engine()
+        self.engine = engine or shipped_engine()
         self.chunk = chunk
 
     def outcomes(self, pairs: Sequence[Pair],
@@ -193,7 +269,8 @@ class StructuralDetector:
                 records += [a, b]
                 trs += [triples[index[pair.left]], triples[index[pair.right]]]
             report = self.engine.scan(records, trs)
-            out += outcomes_from_report(report, len(part), offset=start)
+            agreeing = agreeing_pairs(records, trs, self.engine.config.aliases)
+            out += outcomes_from_report(report, len(part), offset=start, agreeing=agreeing)
             if progress:
                 progress(len(part))
         return out

@@ -444,53 +444,6 @@ def build_relation_map(train_cases: Iterable[CounterFactCase],
                        source=source, pararel=dict(pararel))
 
 
-TEMPLATE_VOTE_SHARE = 0.5
-"""A training template is also read as a second relation when that relation got at least this
-share of the winner's votes (``'{} is developed by'``: P176 65, P178 64 votes, so both), as
-ParaRel itself files one pattern under several relations (``'[X] is located in [Y].'``)."""
-
-
-def template_patterns(relations: RelationMap, *,
-                      min_share: float = TEMPLATE_VOTE_SHARE) -> list[tuple[str, str]]:
-    """The training templates of ``relations`` as extraction patterns for the product.
-
-    ``'The mother tongue of {} is'`` mapped to P103 becomes ``("native language", "The mother
-    tongue of [X] is [Y].")`` in ParaRel's slot syntax, the relation named as the product's
-    lexicon names it (:data:`extractors.lexicon.RELATIONS`). Only templates seen in training
-    cases are used (:func:`build_relation_map` reads ``counterfact-train.json`` alone), so this
-    is a relation table built on the training split, which issue 5 allows. Templates that span
-    two sentences (``'Where is {}? It is located in'``) are left out: patterns match one
-    sentence. A template read as ``located in`` is also read as ``continent`` and the other
-    way round, because the product tells the two apart by the object, not the wording
-    (:data:`extractors.lexicon.CONTINENTS`): "X is in Asia" is the continent relation.
-
-    Args:
-        relations: the template table.
-        min_share: see :data:`TEMPLATE_VOTE_SHARE`.
-
-    Returns:
-        ``(relation, pattern)`` pairs, sorted, ready for ``scanner.config.PatternSetting``.
-    """
-    out: set[tuple[str, str]] = set()
-    for template, votes in relations.votes.items():
-        if re.search(r"[.?!]\s", template) or template.count("{}") != 1:
-            continue
-        top = max(votes.values())
-        for relation_id, n in votes.items():
-            if n < min_share * top or relation_id not in LEXICON_RELATIONS:
-                continue
-            pattern = template.replace("{}", "[X]").rstrip() + " [Y]."
-            name = LEXICON_RELATIONS[relation_id][0]
-            out.add((name, pattern))
-            if name in _BY_OBJECT:
-                out.add((_BY_OBJECT[name], pattern))
-    return sorted(out)
-
-
-_BY_OBJECT = {"located in": "continent", "continent": "located in"}
-"""Lexicon relations that one wording shares, told apart by the object (continent or not)."""
-
-
 def is_functional(relation_id: str) -> bool:
     """Whether a Wikidata relation id is in :data:`FUNCTIONAL_RELATIONS`."""
     return relation_id in FUNCTIONAL_RELATIONS

@@ -24,7 +24,9 @@ END = "<!-- similarity-table:{block}:end -->"
 (``sample`` for the ``--sample 2000`` run, ``full`` for all cases)."""
 
 DETECTOR_ORDER = ("cosine", "bm25", "hybrid_a0", "hybrid_a0.5", "hybrid_a0.75", "hybrid_a1",
-                  "jaccard", "structural", "structural_train_patterns")
+                  "jaccard", "structural", "structural_pararel_only")
+STRUCTURAL = ("structural", "structural_pararel_only")
+"""The structural detectors: the shipped default and the ParaRel-lexicon-only ablation."""
 TARGETS = {"same_wording_recall": 0.98, "reworded_recall": 0.80,
            "non_conflicts_flagged": 0.02, "roc_auc": 0.97}
 """Issue 5's targets for the structural detector on CounterFact's functional relations."""
@@ -43,6 +45,12 @@ def _threshold(det: dict) -> str:
         return "conflict"
     sign = "≥" if det["direction"] > 0 else "≤"
     return f"{sign} {det['threshold']:.3g}"
+
+
+def _load(document: dict) -> str:
+    load = document["environment"].get("load_average_1min")
+    return "" if not load else (f" (1-min load average {load['start']:.1f} at the start, "
+                                f"{load['end']:.1f} at the end)")
 
 
 def summary(document: dict) -> dict[str, dict]:
@@ -71,7 +79,7 @@ def summary(document: dict) -> dict[str, dict]:
     return out
 
 
-OUTCOME_COLUMNS = ("flagged", "subject_unconfirmed", "possible", "none", "duplicate")
+OUTCOME_COLUMNS = ("flagged", "subject_unconfirmed", "possible", "none", "agreement")
 """Structural outcomes in the README's column order (:data:`benchmarks.detectors.OUTCOME_SCORES`)."""
 
 VARIANT_LABELS = {P.REPHRASE_WITH_CONTEXT: "rewording with a context sentence (paraphrase prompt)",
@@ -137,8 +145,7 @@ def markdown_table(document: dict) -> str:
         f"{' (sample)' if sample else ''}, {cf_eval:,} edit+val pairs; "
         f"{document['run_seconds'] / 60:.1f} min"
         f"{' (embeddings from cache)' if document.get('embeddings_from_cache') else ''} on "
-        f"{document['environment']['cpu_count']} "
-        f"cores; commit `{(document['environment'].get('contrascan_commit') or '?')[:10]}`.",
+        f"{document['environment']['cpu_count']} cores{_load(document)}; commit `{(document['environment'].get('contrascan_commit') or '?')[:10]}`.",
         "",
         f"Mean cosine to the fact: paraphrase **{_f(head['mean_cosine_paraphrase'])}**, "
         f"same-wording contradiction **{_f(head['mean_cosine_contradiction_same_wording'])}**; "
@@ -161,14 +168,15 @@ def markdown_table(document: dict) -> str:
             f"{_f(r['breaking_nli_roc_auc'])} ({_f(r['breaking_nli_best'])}) | "
             f"{_f(r['persona_roc_auc'])} ({_f(r['persona_best'])}) |")
 
-    for name in ("structural", "structural_train_patterns"):
+    for name in STRUCTURAL:
         ev = document["detectors"].get(name, {}).get("counterfact_eval", {})
         if ev:
             lines += ["", f"`{name}` per CounterFact class (edit+val): share of pairs by the "
                       "scan's outcome (conflict with a verdict, quarantined as "
-                      "subject_unconfirmed, `possible`, nothing, duplicate).", "",
+                      "subject_unconfirmed, `possible`, nothing, agreement: duplicates or "
+                      "one key with a shared value).", "",
                       "| class | pairs | conflict | subject unconfirmed | possible | none | "
-                      "duplicate |", "|---|---|---|---|---|---|---|"]
+                      "agreement |", "|---|---|---|---|---|---|---|"]
             lines += _class_rows(ev)
             misses = _miss_rows(ev)
             if misses:
@@ -182,7 +190,7 @@ def markdown_table(document: dict) -> str:
         ok = value <= target if upper else value >= target
         return "met" if ok else "**not met**"
 
-    for name in ("structural", "structural_train_patterns"):
+    for name in STRUCTURAL:
         s = rows.get(name)
         if not s:
             continue
@@ -200,7 +208,36 @@ def markdown_table(document: dict) -> str:
                   f"non-conflicts flagged {_pct(s['non_conflicts_flagged'])} vs ≤ 2% "
                   f"({verdict(s['non_conflicts_flagged'], 0.02, upper=True)}); "
                   f"ROC AUC {_f(s['roc_auc'])} vs ≥ 0.97 ({verdict(s['roc_auc'], 0.97)})."]
+    lines += _comparison_lines(document)
     return "\n".join(lines)
+
+
+def _comparison_lines(document: dict) -> list[str]:
+    """One paragraph on how ``structural`` relates to ``bench_extractor``'s CounterFact
+    figures (``bench_extractor_comparison`` in the JSON), or nothing for older runs."""
+    comp = document.get("bench_extractor_comparison", {}).get("structural")
+    if not comp:
+        return []
+    cells = comp["flagged"]
+
+    def cell(name: str) -> str:
+        c = cells.get(name, {})
+        return f"{_pct(c.get('share_flagged'))} of {c.get('n', 0):,}"
+
+    return ["", "Against `benchmarks/bench_extractor.py` (same engine, same flag rule; "
+            "edit+val): same-wording recall "
+            f"{cell(f'{P.SAME_WORDING}/benchmark_functional')} here (functional by template "
+            "relation and the product's table) vs "
+            f"{cell(f'{P.SAME_WORDING}/bench_extractor_functional')} on bench_extractor's "
+            "pairs (functional by the fact's ParaRel matches in the lexicon's cardinality "
+            f"column); reworded {cell(f'{P.REWORDED}/benchmark_functional')} vs "
+            f"{cell(f'{P.REWORDED}/bench_extractor_functional')}, of which "
+            f"{cell(f'{P.REWORDED}/benchmark_functional/last_sentence_differs')} where the "
+            "subject-safe last sentence differs from bench_extractor's split at every stop "
+            f"({comp['cases_last_sentence_differs']:,} of {comp['eval_cases']:,} cases); "
+            f"non-conflicts flagged {cell('non_conflicts/classes_1_4_5_6')} (classes 1, 4, "
+            f"5, 6) vs {cell('non_conflicts/classes_1_4')} (classes 1 and 4, as "
+            "bench_extractor counts)."]
 
 
 def write_readme(readme: Path, json_path: Path, block: str | None = None) -> str:

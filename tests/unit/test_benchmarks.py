@@ -13,10 +13,9 @@ from sklearn.metrics import (average_precision_score, f1_score, precision_score,
                              roc_auc_score)
 
 from benchmarks import pairs as P
-from benchmarks.detectors import (DUPLICATE, FLAG_THRESHOLD, FLAGGED, NONE, OUTCOME_SCORES,
-                                  POSSIBLE, UNCONFIRMED, StructuralDetector,
-                                  outcomes_from_report,
-                                  jaccard, pair_records)
+from benchmarks.detectors import (AGREEMENT, FLAG_THRESHOLD, FLAGGED, NONE, OUTCOME_SCORES,
+                                  POSSIBLE, UNCONFIRMED, StructuralDetector, agreeing_pairs,
+                                  outcomes_from_report, jaccard, pair_records)
 from benchmarks.evaluators import (ContradictionEvaluator, ThresholdChooser, at_threshold,
                                    average_precision, best_f1_threshold, choose_orientation,
                                    roc_auc)
@@ -97,24 +96,6 @@ def test_functional_relations_are_the_products_table():
         assert P.is_functional(rid) == functional, (rid, name)
     # SPEC §1: "works at" is functional, so the employer relation is too
     assert P.is_functional("P108") and not P.is_functional("P106")
-
-
-@needs_data
-def test_template_patterns_come_from_training_templates(counterfact, relations):
-    from extractors.lexicon import RELATIONS
-
-    patterns = P.template_patterns(relations)
-    names = {name for name, _ in RELATIONS.values()}
-    assert ("native language", "The mother tongue of [X] is [Y].") in patterns
-    assert all(rel in names and text.count("[X]") == text.count("[Y]") == 1
-               for rel, text in patterns)
-    train_templates = {c.template for c in counterfact if c.split == P.TRAIN}
-    assert {text.replace("[X]", "{}")[:-len(" [Y].")] for _, text in patterns} <= train_templates
-    assert not any("?" in text for _, text in patterns)
-    # an ambiguous template is read as every relation with at least half the winner's votes
-    developed = {rel for rel, text in patterns if text == "[X] is developed by [Y]."}
-    assert developed == {"manufacturer", "developer"}
-    assert len(P.template_patterns(relations, min_share=1.0)) < len(patterns)
 
 
 @needs_data
@@ -326,7 +307,7 @@ def test_jaccard():
 HAND_MADE = [
     ("On rack 4 the preferred glaze is celadon.", "On rack 4 the preferred glaze is tenmoku.",
      {FLAGGED}),
-    ("Acme acquired Beta in 2021.", "Beta was acquired by Acme in 2021.", {DUPLICATE, NONE}),
+    ("Acme acquired Beta in 2021.", "Beta was acquired by Acme in 2021.", {AGREEMENT, NONE}),
     ("The user tested with model A.", "The user tested with model B.", {NONE}),
 ]
 
@@ -371,11 +352,37 @@ def test_outcomes_read_the_strongest_verdict_of_each_pair():
         conflict(4, "quarantined", "subject_unconfirmed"), conflict(5, "resolved", "recency")],
         duplicates=[["p3-a", "p3-b"], ["p5-a", "p5-b"]])
     outcomes = outcomes_from_report(report, 6)
-    assert outcomes == [FLAGGED, UNCONFIRMED, POSSIBLE, DUPLICATE, UNCONFIRMED, FLAGGED]
+    assert outcomes == [FLAGGED, UNCONFIRMED, POSSIBLE, AGREEMENT, UNCONFIRMED, FLAGGED]
     assert outcomes_from_report(report, 2, offset=4) == [UNCONFIRMED, FLAGGED]
-    order = [OUTCOME_SCORES[o] for o in (FLAGGED, UNCONFIRMED, POSSIBLE, NONE, DUPLICATE)]
+    order = [OUTCOME_SCORES[o] for o in (FLAGGED, UNCONFIRMED, POSSIBLE, NONE, AGREEMENT)]
     assert order == sorted(order, reverse=True) and len(set(order)) == 5
     assert FLAG_THRESHOLD == OUTCOME_SCORES[UNCONFIRMED]
+
+
+def test_agreement_is_one_key_with_a_shared_value():
+    from extractors import Triple
+
+    def triple(subject: str, relation: str, obj: str, negated: bool = False) -> Triple:
+        return Triple(subject=subject, relation=relation, object=obj, negated=negated)
+
+    def pair(i: int) -> list:
+        return list(pair_records(i, P.Pair(pair_id=f"h{i}", dataset="hand", kind="k",
+                                           label=None, left="a", right="b", split="test",
+                                           relation="r")))
+
+    records = pair(0) + pair(1) + pair(2) + pair(3)
+    triples = [
+        # 0: same key, same value, and an extra triple on one side: agreement
+        [triple("x", "capital", "paris")],
+        [triple("x", "capital", "paris"), triple("x", "continent", "europe")],
+        # 1: same key, different values (a multi-valued relation gives no conflict): none
+        [triple("x", "twin city", "rome")], [triple("x", "twin city", "kyoto")],
+        # 2: different keys: none (its left record states pair 0's fact, in another scope)
+        [triple("x", "capital", "paris")], [triple("y", "capital", "paris")],
+        # 3: asserted vs denied is a polarity question, not an agreement
+        [triple("x", "like", "tea")], [triple("x", "like", "tea", negated=True)],
+    ]
+    assert agreeing_pairs(records, triples) == {0}
 
 
 # ---------------------------------------------------------------------------- README table
