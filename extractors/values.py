@@ -21,10 +21,13 @@ Issue 3 asks for values "normalised with well-kept libraries ... so "$2,000,000"
   rupees, francs, yuan) mean USD, USD, EUR, GBP, JPY, INR, CHF, CNY; "pounds" alone is a mass.
   Lower-case ISO codes are read only for the most traded currencies (``"5 eur"``), so
   ``"2 cup"`` is two cups (a volume), not Cuban pesos.
-* **units and durations** by pint: the magnitude in base SI units and the unit's short symbol
-  (``"2 km"`` == ``"2000 m"`` -> ``"2000 m"``; ``"1.5 hours"`` == ``"90 min"`` -> ``"5400 s"``;
-  ``"30 km/h"`` -> ``"8.33333333333 m/s"``; ``"20 °C"`` -> ``"293.15 K"``; ``"5 GB"`` ->
-  ``"40000000000 bit"``), magnitudes to 12 significant digits; several amounts of one
+* **units and durations** by pint: the quantity in base SI units, then — for a single unit
+  (not a product, quotient or power of units), except durations (seconds) and temperatures
+  (kelvin) — one SI prefix chosen from that base magnitude alone
+  (pint's ``to_compact``), so equal quantities still give equal text and people read ``"5 mg"``,
+  not ``"0.000005 kg"`` (``"2 km"`` == ``"2000 m"`` -> ``"2 km"``; ``"1.5 hours"`` ==
+  ``"90 min"`` -> ``"5400 s"``; ``"30 km/h"`` -> ``"8.33333333333 m/s"``; ``"20 °C"`` ->
+  ``"293.15 K"``; ``"5 GB"`` -> ``"40 Gbit"``), magnitudes to 12 significant digits; several amounts of one
   dimension add up (``"1 hour 30 minutes"`` -> ``"5400 s"``). Percentages stay percentages
   (``"50%"`` -> ``"50 percent"``). Pint's registry is liberal, so a unit is accepted only when
   its dimension is built from length, mass, time, temperature and current (or it counts bits
@@ -368,6 +371,13 @@ def _measure(text: str) -> str | None:
         if total is not None and value.dimensionality != total.dimensionality:
             return None
         total = value if total is None else total + value
+    total = ureg.Quantity(float(_float_text(float(total.magnitude))), total.units)
+    items = list(total.unit_items())
+    if len(items) == 1 and items[0][1] == 1 and \
+            str(total.dimensionality) not in ("[time]", "[temperature]"):
+        # one SI prefix chosen from the base magnitude alone (pint's to_compact), so equal
+        # quantities still give equal text and people read "5 mg", not "0.000005 kg"
+        total = total.to_compact()
     return f"{_float_text(float(total.magnitude))} {total.units:~C}"
 
 

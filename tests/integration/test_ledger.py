@@ -33,7 +33,8 @@ from scanner.store.memories import MemoryStore
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
-DEMO_USERS = ("demo-user-2", "demo-user-4")  # scenarios with every verdict between them
+DEMO_USERS = ("demo-user-2", "demo-user-3", "demo-user-4")  # resolutions, quarantines and
+# epoch changes: the three verdict scenarios of the demo bundle (scanner/demo_data.py)
 
 
 def rec(rid: str, text: str, user: str = "ops-1", days: float = 0, **kw) -> MemoryRecord:
@@ -167,7 +168,7 @@ def test_import_scan_rescan_deletes_nothing_and_writes_nothing_twice(service, de
     imported = service.import_records(demo_records)
     after_import = census(service, users)
     assert imported.written == len(demo_records) == after_import["memories"]
-    assert after_import["by_type"] == {"import": 2} and after_import["edges"] == 0
+    assert after_import["by_type"] == {"import": len(users)} and after_import["edges"] == 0
 
     report = service.batch_scan(workers=2)
     after_scan = census(service, users)
