@@ -775,6 +775,56 @@ class TripleExtractor:
             return self._active(head)
         return []
 
+    def _gerund_object(self, verb: Token) -> tuple[str, Token | None, Token] | None:
+        """The activity in a noun-tagged gerund object of ``verb``, what it acts on, and the
+        gerund: ``("smoke", None, smoking)`` for "quit smoking", ``("drink", coffee,
+        drinking)`` for "quit drinking coffee" (the small model tags "drinking" as a compound
+        noun); None otherwise."""
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if obj is None:
+            return None
+        first = next((c for c in obj.children if c.dep_ == "compound" and c.i < obj.i), None)
+        if first is not None and first.lower_.endswith("ing"):
+            base = self._verb_base(first.lower_)
+            return (base, obj, first) if base else None
+        if obj.lower_.endswith("ing") and obj.tag_ in ("NN", "VBG") and not any(
+                c.dep_ in ("det", "poss", "amod", "compound") for c in obj.children):
+            base = self._verb_base(obj.lower_)
+            return (base, None, obj) if base else None
+        return None
+
+    def _verb_base(self, form: str) -> str | None:
+        """The verb an ``-ing`` form comes from, by the pipeline's own verb lemma tables
+        (spaCy's English lemmatizer: exceptions, suffix rules, the index of known verbs);
+        None when no known verb fits ("ceiling", "morning")."""
+        if form in _VERB_FORMS:
+            return _VERB_FORMS[form]
+        lookups = self._verb_tables()
+        if lookups is None:
+            return None
+        exceptions, rules, index = lookups
+        if form in exceptions:
+            return exceptions[form][0]
+        for old, new in rules:
+            if old == "ing" and form.endswith(old):
+                stem = form[:-len(old)] + new
+                if stem in index:
+                    return stem
+                if len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in index:
+                    return stem[:-1]  # "running" -> "run"
+        return None
+
+    def _verb_tables(self) -> tuple[dict, list, set] | None:
+        if not hasattr(self, "_verb_lookups"):
+            try:
+                tables = self.nlp.get_pipe("lemmatizer").lookups
+                self._verb_lookups = (tables.get_table("lemma_exc")["verb"],
+                                      tables.get_table("lemma_rules")["verb"],
+                                      set(tables.get_table("lemma_index")["verb"]))
+            except (KeyError, ValueError):
+                self._verb_lookups = None
+        return self._verb_lookups
+
     def _make(self, subject: str, relation_phrase: str, value: str, surface: str, *,
               negated: bool, clause: Token, rule: str,
               qualifiers: Iterable[tuple[str, str]] = ()) -> Triple:
@@ -1014,6 +1064,20 @@ class TripleExtractor:
             return self._active(xcomp, subject=subject, negated=neg)
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+        if xcomp is None and base in _STOP_ASPECT | _START_ASPECT:
+            found = self._gerund_object(verb)
+            if found is not None:
+                # "quit smoking", "quit drinking coffee": the parser reads the gerund as a
+                # noun (or a compound of the noun after it); the activity is what stops
+                activity, rest, gerund = found
+                value, surface = self._value(rest) if rest is not None else ("", "")
+                # the object's phrase without the gerund the parser compounded into it
+                value = value.removeprefix(gerund.lower_ + " ")
+                surface = surface.removeprefix(gerund.text + " ")
+                return [self._make(subject, activity, value, surface,
+                                   negated=neg != (base in _STOP_ASPECT), clause=verb,
+                                   rule="svo" if value else "state",
+                                   qualifiers=self._time_qualifiers(verb))]
         out: list[Triple] = []
         if xcomp is not None and lemma in _LIKE_VERBS | _DESIRE_VERBS:
             inner = self._active(xcomp, subject=subject, negated=False)

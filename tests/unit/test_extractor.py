@@ -82,6 +82,12 @@ TABLE = [
     ("Bob hates cilantro.", [("bob", "like", "cilantro", True)]),
     ("Lee stopped drinking green tea.", [("lee", "drink", "green tea", True)]),
     ("Lee started drinking coffee.", [("lee", "drink", "coffee", False)]),
+    # the small model reads these gerunds as nouns: the activity is still what stops
+    ("I quit drinking coffee.", [(U, "drink", "coffee", True)]),
+    ("Sam quit drinking beer last year.", [("sam", "drink", "beer", True)]),
+    ("I quit smoking.", [(U, "smoke", "", True)]),
+    ("I gave up smoking.", [(U, "smoke", "", True)]),
+    ("I quit my job.", [(U, "quit", "job", False)]),
     ("Deploying to production on Fridays is not allowed.",
      [("deploy to production on friday", "be", "allow", True)]),
     ("Deploying to production on Fridays is forbidden.",
