@@ -220,24 +220,28 @@ def _comparison_lines(document: dict) -> list[str]:
         return []
     cells = comp["flagged"]
 
-    def cell(name: str) -> str:
+    def cell(name: str, digits: int = 1) -> str:
         c = cells.get(name, {})
-        return f"{_pct(c.get('share_flagged'))} of {c.get('n', 0):,}"
+        share = c.get("share_flagged")
+        return f"{'–' if share is None else f'{100 * share:.{digits}f}%'} of {c.get('n', 0):,}"
 
+    differs = cells.get(f"{P.REWORDED}/benchmark_functional/last_sentence_differs", {})
     return ["", "Against `benchmarks/bench_extractor.py` (same engine, same flag rule; "
             "edit+val): same-wording recall "
-            f"{cell(f'{P.SAME_WORDING}/benchmark_functional')} here (functional by template "
-            "relation and the product's table) vs "
+            f"{cell(f'{P.SAME_WORDING}/benchmark_functional')} here (functional by the "
+            "prompt template's relation in the product's table) vs "
             f"{cell(f'{P.SAME_WORDING}/bench_extractor_functional')} on bench_extractor's "
-            "pairs (functional by the fact's ParaRel matches in the lexicon's cardinality "
-            f"column); reworded {cell(f'{P.REWORDED}/benchmark_functional')} vs "
-            f"{cell(f'{P.REWORDED}/bench_extractor_functional')}, of which "
-            f"{cell(f'{P.REWORDED}/benchmark_functional/last_sentence_differs')} where the "
-            "subject-safe last sentence differs from bench_extractor's split at every stop "
-            f"({comp['cases_last_sentence_differs']:,} of {comp['eval_cases']:,} cases); "
-            f"non-conflicts flagged {cell('non_conflicts/classes_1_4_5_6')} (classes 1, 4, "
-            f"5, 6) vs {cell('non_conflicts/classes_1_4')} (classes 1 and 4, as "
-            "bench_extractor counts)."]
+            "pairs (the fact sentence matches ParaRel patterns, all functional in the "
+            "lexicon's cardinality column); reworded "
+            f"{cell(f'{P.REWORDED}/benchmark_functional')} vs "
+            f"{cell(f'{P.REWORDED}/bench_extractor_functional')}. The subject-safe last "
+            "sentence of `rephrase_prompt` differs from bench_extractor's split at every stop "
+            f"in {comp['cases_last_sentence_differs']:,} of {comp['eval_cases']:,} cases "
+            f"({differs.get('n', 0):,} functional reworded pairs here, "
+            f"{_pct(differs.get('share_flagged'))} flagged). Non-conflicts flagged: "
+            f"{cell('non_conflicts/classes_1_4_5_6', 2)} (classes 1, 4, 5, 6) vs "
+            f"{cell('non_conflicts/classes_1_4', 2)} (classes 1 and 4, as bench_extractor "
+            "counts)."]
 
 
 def write_readme(readme: Path, json_path: Path, block: str | None = None) -> str:
