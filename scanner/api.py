@@ -90,6 +90,7 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
+from scanner.embeddings import unit_vector
 from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
 
@@ -826,18 +827,21 @@ def create_app(service: Service | None = None, *,
             raise _invalid(("limit",), f"Input should be less than or equal to "
                                        f"{settings.max_limit}", "less_than_equal")
         svc = _service(request)
+        vector = None
         if body.vector is not None:
             dimensions = svc.embedder.dimensions
             if len(body.vector) != dimensions:
                 raise _invalid(("vector",), f"the query vector must have {dimensions} values "
                                             f"(the sidecar's embedding model), got "
                                             f"{len(body.vector)}")
-            if not any(body.vector):
-                raise _invalid(("vector",), "the query vector must not be all zeros")
+            try:
+                vector = unit_vector(body.vector, dimensions)
+            except ValueError as err:
+                raise _invalid(("vector",), str(err)) from None
         started = time.perf_counter()
         result = svc.scan(body.user_id, body.query, group=body.group,
                           properties=body.properties, limit=body.limit, alpha=body.alpha,
-                          apply=body.apply, vector=body.vector)
+                          apply=body.apply, vector=vector)
         metrics.observe_scan("read_time", result.report, time.perf_counter() - started)
         hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
                 for h in result.hits]

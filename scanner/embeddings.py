@@ -91,13 +91,16 @@ def unit_vector(vector: Sequence[float] | np.ndarray, dimensions: int) -> np.nda
     Raises:
         ValueError: not one finite, non-zero vector of length ``dimensions``.
     """
-    array = np.asarray(vector, dtype=np.float32)
+    array = np.asarray(vector, dtype=np.float64)
     if array.shape != (dimensions,):
         raise ValueError(f"the query vector must have {dimensions} values, got shape "
                          f"{array.shape}")
     if not np.all(np.isfinite(array)):
         raise ValueError("the query vector must hold finite numbers")
-    norm = float(np.linalg.norm(array))
-    if norm == 0.0:
+    peak = float(np.max(np.abs(array)))
+    if peak == 0.0:
         raise ValueError("the query vector must not be all zeros")
-    return array / norm
+    # scaled by its largest value first, so neither 1e300 (the norm overflows) nor 1e-50
+    # (float32 underflows to zero) loses the direction
+    array = array / peak
+    return (array / np.linalg.norm(array)).astype(np.float32)

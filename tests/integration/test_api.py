@@ -124,6 +124,13 @@ def test_a_scan_with_the_agents_query_vector_skips_embedding_and_finds_the_same_
     stages = [part.split(";")[0] for part in
               with_vector.headers["server-timing"].split(", ")]
     assert stages[:2] == ["search", "scan"] and "embed" not in stages
+    # extreme but finite values keep their direction (no overflow, no underflow to zero)
+    for scale in (1e300, 1e-50):
+        tiny_or_huge = client.post("/v1/scan", json={
+            "user_id": user, "query": query, "apply": False,
+            "vector": [x * scale for x in vector]})
+        assert tiny_or_huge.status_code == 200, tiny_or_huge.text
+        assert [h["id"] for h in tiny_or_huge.json()["hits"]] == [h["id"] for h in b["hits"]]
     assert text_only.headers["server-timing"].startswith("embed;dur=")
 
 
