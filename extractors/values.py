@@ -41,7 +41,8 @@ Issue 3 asks for values "normalised with well-kept libraries ... so "$2,000,000"
   scale words and K/M/B/bn suffixes multiply it (``"2M"`` -> ``"2000000"``; a lone lower-case
   ``m`` after a number is metres, not millions), decimals keep the digits as written
   (``"3.10"`` stays ``"3.10"``: versions are values too), and digits with a leading zero are
-  identifiers (``"02139"`` stays text).
+  identifiers (``"02139"`` stays text). A leading decimal point is the number's, not
+  punctuation: ``".5 mg"`` == ``"0.5 mg"`` -> ``"500 µg"``, and ``".5"`` -> ``"0.5"``.
 
 Anything else is lower-cased, with leading articles and surrounding punctuation removed; its
 number words stay words (``"One Direction"`` is a band, not ``"1 direction"``), and plural
@@ -98,7 +99,7 @@ _COUNT = re.compile(r"^(?P<num>" + _NUM + r")(?:\s*(?P<scale>" + _COUNT_SCALE + 
 
 # -- money -----------------------------------------------------------------------------------
 _MONEY = re.compile(
-    r"^(?:(?P<pre>[^\d\s.,+−-][^\d\s]*)\s*)?(?P<sign>[-−])?(?P<num>\d[\d.,']*\d|\d)"
+    r"^(?:(?P<pre>[^\d\s.,+−-][^\d\s]*)\s*)?(?P<sign>[-−])?(?P<num>\d[\d.,']*\d|\d|\.\d+)"
     r"(?:\s*(?P<scale>thousand|million|billion|trillion|mm|mn|bn|tn|k|m|b|t)\b\.?)?"
     r"(?:\s*(?P<post>[^\d\s][^\d]*?))?$", re.IGNORECASE)
 _MAJOR_CODES = frozenset(
@@ -169,8 +170,15 @@ in both parses, a field it leaves out is not."""
 
 
 def _fold(text: str) -> str:
-    """Surrounding punctuation and runs of spaces removed (case kept)."""
-    return " ".join(text.strip().strip(_PUNCT).split())
+    """Surrounding punctuation and runs of spaces removed (case kept). A lone decimal point
+    before a digit is part of the number, not punctuation: ``".5 mg"`` keeps its point
+    (half a milligram, not five), ``"'.5'"`` folds to ``".5"``."""
+    text = text.strip().rstrip(_PUNCT)
+    body = text.lstrip(_PUNCT)
+    lead = text[:len(text) - len(body)]
+    if body[:1].isdigit() and lead.endswith(".") and not lead.endswith(".."):
+        body = "." + body
+    return " ".join(body.split())
 
 
 def _plain(number: str) -> str:
@@ -386,7 +394,7 @@ def _count(text: str) -> str | None:
     m = _COUNT.match(text)
     if not m:
         return None
-    digits = _plain(m["num"])
+    digits = re.sub(r"^(-?)\.", r"\g<1>0.", _plain(m["num"]))  # ".5" is written "0.5"
     if re.match(r"^-?0\d", digits):  # "02139": an identifier, not a number
         return None
     if not m["scale"]:

@@ -20,6 +20,10 @@ TABLE = [
      [("danielle darrieux", "native language", "french", False)]),
     ("The project budget is $2,000,000.", [("project", "budget", "2000000 usd", False)]),
     ("The project budget is 2M USD.", [("project", "budget", "2000000 usd", False)]),
+    # a leading decimal point belongs to the number (".5 mg" is half a milligram)
+    ("My melatonin dose is .5 mg.", [(U, "melatonin dose", "500 µg", False)]),
+    ("My melatonin dose is 0.5 mg.", [(U, "melatonin dose", "500 µg", False)]),
+    ("I take .5 mg of melatonin.", [(U, "take", "500 µg", False)]),
     ("The company's headquarters is in New York.",
      [("company", "headquarters", "new york", False)]),
     ("On rack 4 the preferred glaze is celadon for everyday bowls.",

@@ -32,6 +32,9 @@ UNITS = [  # pint: base SI magnitude and symbol
     ("50 mph", "22.352 m/s", True), ("2 liters", "0.002 m**3", True),
     ("5 GB", "40 Gbit", True), ("10 Mbps", "10000000 bit/s", True),
     ("50%", "50 percent", True), ("50 percent", "50 percent", True),
+    # a leading decimal point is part of the number, not surrounding punctuation
+    (".5 mg", "500 µg", True), ("0.5 mg", "500 µg", True), ("-.5 °C", "272.65 K", True),
+    ('".5 mg".', "500 µg", True), (".5%", "0.5 percent", True),
     # words and letters pint also defines are not read as units
     ("2 degrees", "2 degrees", False), ("3 points", "3 points", False),
     ("5 bars", "5 bars", False), ("2 units", "2 units", False), ("5 in", "5 in", False),
@@ -43,6 +46,8 @@ NUMBERS = [  # text2num for words; digits without separators
     ("one", "1", True), ("2,000", "2000", True), ("2M", "2000000", True),
     ("10k", "10000", True), ("2.5 million", "2500000", True), ("3.5", "3.5", True),
     ("3.10", "3.10", True), ("-5", "-5", True), ("2021", "2021", True),
+    (".5", "0.5", True), ("-.5", "-0.5", True), ("+.5", "0.5", True), ("'.5'", "0.5", True),
+    (".5 USD", "0.5 usd", True), ("5.", "5", True), ("...5", "5", True),
     ("02139", "02139", False),  # a leading zero: an identifier
     ("One Direction", "one direction", False), ("Two dogs", "two dogs", False),
 ]
@@ -84,7 +89,7 @@ def test_canonical_form(text, canonical, quantity):
     ("twenty-five", "25"), ("two hours", "2 hours"), ("a hundred", "100"),
     ("March 3, 2026", "2026-03-03"), ("3 March 2026", "2026-03-03"),
     ("03/04/2026", "March 4, 2026"), ("13/04/2026", "13 April 2026"),
-    ("The Beatles", "beatles"),
+    ("The Beatles", "beatles"), (".5 mg", "0.5 mg"), (".5 mg", "500 µg"), (".5", "0.5"),
 ])
 def test_equal_values(a, b):
     assert normalize_value(a) == normalize_value(b)
@@ -95,6 +100,7 @@ def test_equal_values(a, b):
     ("$2 million", "$2 billion"), ("2m", "2M"), ("2 cups", "2 CUP"), ("20 °C", "20 °F"),
     ("3.10", "3.1"), ("2021", "2021-01-01"), ("03/04/2026", "04/03/2026"),
     ("March 2026", "2026-03-01"), ("5", "5 s"), ("half a minute", "30 s"),
+    (".5 mg", "5 mg"), (".5", "5"), ("-.5", ".5"),
 ])
 def test_unequal_values(a, b):
     assert normalize_value(a) != normalize_value(b)
