@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -517,8 +518,20 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
         click.echo(f"contrascan sidecar on http://{host}:{port} (API key "
                    f"{'required' if settings.api_key else 'not set'}); Ctrl-C stops it",
                    err=True)
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none",
-                    lifespan="on", server_header=False)
+        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again under the
+        # handler it found; the default one would kill the process before the store closes
+        # (leaving the embedded Weaviate running), so that handler exits through Python
+        previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+        try:
+            uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none",
+                        lifespan="on", server_header=False)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM as ``SystemExit(128 + 15)``: context managers and atexit hooks still run."""
+    raise SystemExit(128 + signum)
 
 
 # -- validate-log (issue 7) -----------------------------------------------------------------

@@ -444,3 +444,39 @@ def test_a_url_where_nothing_listens_is_one_line_and_exit_1():
                                 f"http://127.0.0.1:{port}?grpc_port={grpc_port}"))
     assert f"cannot connect to Weaviate at http://127.0.0.1:{port}" in line
     assert "Connection refused" in line
+
+
+def test_sigterm_stops_the_sidecar_and_its_embedded_server(tmp_path):
+    """`contrascan serve` stopped the usual way (systemd, Docker: SIGTERM) closes its store:
+    the embedded Weaviate it started is stopped and the data dir released."""
+    port, grpc_port = server.free_ports()
+    http_port = server.free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scanner.cli", "serve", "--port", str(http_port),
+         "--data-dir", str(tmp_path), "--weaviate-port", str(port),
+         "--weaviate-grpc-port", str(grpc_port), "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    try:
+        deadline = time.monotonic() + 300
+        while not (tmp_path / server.STATE_FILE_NAME).exists() or not _answers(http_port):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.5)
+        weaviate_pid = json.loads((tmp_path / server.STATE_FILE_NAME).read_text())["server_pid"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert not _alive(weaviate_pid)
+    assert server.server_pids(tmp_path) == [] and _lock_is_free(tmp_path)
+
+
+def _answers(http_port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", http_port), timeout=1) as conn:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return conn.recv(64).startswith(b"HTTP/1.1 200")
+    except OSError:
+        return False
