@@ -34,6 +34,48 @@ _TOKEN_ATTRS = {"TAG": "tag_", "LOWER": "lower_", "DEP": "dep_", "IS_SPACE": "is
 """Pattern keys the indexed ruler supports -> the ``Token`` attribute each one reads."""
 _MAX_CACHE = 200_000
 
+ISO_DATE = re.compile(
+    r"\d{4}-\d{1,2}-\d{1,2}"
+    r"(?:T\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?", re.IGNORECASE)
+"""An ISO 8601 calendar date or date-time as one word ("2026-03-03", "2026-03-03T10:00Z",
+"2026-03-03T10:00:00+02:00"; ISO 8601-1:2019 §5.2.2, §5.4.2). spaCy's English infix rules
+split a hyphen or plus between digits ("1990 - 03 - 02"), which leaves a rule with the year
+alone."""
+
+
+def keep_iso_dates(nlp: Language) -> Language:
+    """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`) as one
+    token, in place; returns ``nlp``.
+
+    The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
+    and suffixes are stripped ("(2026-03-03)." still loses its brackets and full stop); a
+    ``token_match`` the language already has is kept as an alternative. A full stop after a
+    UTC designator ("10:00Z.") becomes a suffix: the English suffix rules split a full stop
+    after lower-case letters and digits only.
+    """
+    tokenizer = nlp.tokenizer
+    iso = r"^(?:" + ISO_DATE.pattern + r")$"
+    previous = tokenizer.token_match
+    if previous is None:
+        tokenizer.token_match = re.compile(iso, re.IGNORECASE).match
+    elif isinstance(getattr(previous, "__self__", None), re.Pattern):
+        old = previous.__self__
+        tokenizer.token_match = re.compile(f"{iso}|(?:{old.pattern})", old.flags).match
+    else:
+        tokenizer.token_match = functools.partial(
+            _either, re.compile(iso, re.IGNORECASE).match, previous)
+    suffix = tokenizer.suffix_search
+    if isinstance(getattr(suffix, "__self__", None), re.Pattern):
+        old = suffix.__self__
+        tokenizer.suffix_search = re.compile(
+            rf"(?:{old.pattern})|(?<=\d[zZ])\.$", old.flags).search
+    return nlp
+
+
+def _either(first: Callable, second: Callable, text: str) -> object:
+    """``first(text)`` when it matches, else ``second(text)`` (picklable, unlike a lambda)."""
+    return first(text) or second(text)
+
 
 class UnsupportedPattern(ValueError):
     """An attribute-ruler pattern uses a feature :class:`IndexedAttributeRuler` lacks."""
@@ -196,7 +238,8 @@ def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
     Returns:
         The loaded ``Language`` without its named-entity recognizer: the rules read the
         dependency parse, tags and lemmas only, and leaving NER out roughly doubles the parse
-        rate (dates are recognised lexically in :mod:`extractors.rules`). Its
+        rate (dates are recognised lexically in :mod:`extractors.rules`). Its tokenizer
+        keeps ISO 8601 dates whole (:func:`keep_iso_dates`). Its
         ``attribute_ruler`` is swapped for the equivalent :class:`IndexedAttributeRuler`
         when every rule is supported.
 
@@ -207,6 +250,7 @@ def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
         nlp = spacy.load(name, exclude=["ner"])
     except (OSError, ImportError, ValueError) as err:
         raise PipelineUnavailable(name, str(err)) from err
+    keep_iso_dates(nlp)
     if "attribute_ruler" in nlp.pipe_names:
         ruler = nlp.get_pipe("attribute_ruler")
         try:

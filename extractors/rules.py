@@ -36,7 +36,7 @@ from extractors.lexicon import (
     match_patterns,
     place_relations,
 )
-from extractors.pipeline import load_pipeline
+from extractors.pipeline import ISO_DATE, load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
@@ -75,7 +75,9 @@ _CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis",
 _OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "near", "by",
                  "about", "of", "under", "over"}
 _KEY_VALUE = re.compile(
-    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::|=)\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
+    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?:(?<!\d):|:(?!\d)|=)"
+    r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
+"""A "key: value" or "key = value" line; a colon between digits is a time's ("10:00Z")."""
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 _TIME_WORDS = frozenset("""
     january february march april may june july august september october november december
@@ -83,7 +85,9 @@ _TIME_WORDS = frozenset("""
     saturday sunday today yesterday tomorrow tonight morning evening afternoon night week
     weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter
     """.split())
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+_ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
+"""A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
+as one token."""
 
 
 def _is_time(token: Token) -> bool:

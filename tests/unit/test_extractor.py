@@ -24,6 +24,14 @@ TABLE = [
     ("My melatonin dose is .5 mg.", [(U, "melatonin dose", "500 µg", False)]),
     ("My melatonin dose is 0.5 mg.", [(U, "melatonin dose", "500 µg", False)]),
     ("I take .5 mg of melatonin.", [(U, "take", "500 µg", False)]),
+    # an ISO 8601 date or date-time is one word, read whole (not its year alone)
+    ("My birthday is 1990-03-02.", [(U, "birthday", "1990-03-02", False)]),
+    ("My birthday is 1990-07-15.", [(U, "birthday", "1990-07-15", False)]),
+    ("My birthday is March 2, 1990.", [(U, "birthday", "1990-03-02", False)]),
+    ("My deadline is 2026-03-03T10:00Z.", [(U, "deadline", "2026-03-03T10:00Z", False)]),
+    ("My appointment is 2026-03-03T10:00:00+02:00.",
+     [(U, "appointment", "2026-03-03T10:00:00+02:00", False)]),
+    ("Deadline: 2026-03-03T10:00Z", [(U, "deadline", "2026-03-03T10:00Z", False)]),
     ("The company's headquarters is in New York.",
      [("company", "headquarters", "new york", False)]),
     ("On rack 4 the preferred glaze is celadon for everyday bowls.",
@@ -184,6 +192,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
      (U, "place of death", "barcelona", False)),
     ("I want to move to Lisbon.", (U, "live in", "lisbon", False)),
     ("my father is a farmer.", (U, "father", "farmer", False)),
+    ("My birthday is 1990-03-02.", (U, "birthday", "1990", False)),
+    ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
+     (U, "deadline is 2026 03 03t10", "2026-03-03T10:00Z", False)),
 ])
 def test_sentences_that_do_not_assert_a_fact(extractor, sentence, unwanted):
     assert unwanted not in {t.fact for t in extractor.extract(sentence)}
@@ -227,10 +238,10 @@ def test_indexed_attribute_ruler_matches_spacy(extractor):
     """The pipeline's indexed attribute ruler sets what spaCy's own ruler sets."""
     import spacy
 
-    from extractors.pipeline import DEFAULT_PIPELINE, IndexedAttributeRuler
+    from extractors.pipeline import DEFAULT_PIPELINE, IndexedAttributeRuler, keep_iso_dates
 
     assert isinstance(extractor.nlp.get_pipe("attribute_ruler"), IndexedAttributeRuler)
-    reference = spacy.load(DEFAULT_PIPELINE, exclude=["ner"])
+    reference = keep_iso_dates(spacy.load(DEFAULT_PIPELINE, exclude=["ner"]))
     texts = RULER_SENTENCES + [sentence for sentence, _ in TABLE]
     for ours, theirs in zip(extractor.nlp.pipe(texts), reference.pipe(texts)):
         assert [(t.pos_, str(t.morph), t.lemma_) for t in ours] == [
