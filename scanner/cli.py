@@ -158,7 +158,47 @@ def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = F
         sys.exit(EXIT_CONFLICTS)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _UserMistake(click.ClickException):
+    """A usage mistake: one line on stderr, exit code 1."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"contrascan: {self.format_message()}", err=True)
+
+
+class _OneLineUsageCommand(click.Command):
+    """Reports click's usage errors as one line with exit code 1 instead of a usage block."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise _UserMistake(err.format_message()) from err
+
+
+class _OneLineUsageGroup(click.Group):
+    """The ``contrascan`` group: its own usage errors (an unknown command) and those of every
+    subcommand are one line with exit code 1, as SPEC §6's exit codes say (0 clean, 1 error,
+    3 conflicts), instead of click's usage block and exit code 2."""
+
+    command_class = _OneLineUsageCommand
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise _UserMistake(err.format_message()) from err
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as err:
+            raise _UserMistake(err.format_message()) from err
+
+
+@click.group(cls=_OneLineUsageGroup,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="contrascan")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               envvar="CONTRASCAN_CONFIG", default=None,
@@ -540,25 +580,6 @@ EXIT_UNVERIFIED = 4
 _VALIDATOR_EXIT = {"pass": 0, "blocked": EXIT_BLOCKED, "unverified": EXIT_UNVERIFIED}
 _VALIDATOR_CHECKS = ("intake", "temporal_order", "semantic_recompute", "replay",
                      "positive_floor", "negative_coverage")
-
-
-class _UserMistake(click.ClickException):
-    """A usage mistake: one line on stderr, exit code 1."""
-
-    exit_code = EXIT_ERROR
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"contrascan: {self.format_message()}", err=True)
-
-
-class _OneLineUsageCommand(click.Command):
-    """Reports click's usage errors as one line with exit code 1 instead of a usage block."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as err:
-            raise _UserMistake(err.format_message()) from err
 
 
 @main.command("validate-log", cls=_OneLineUsageCommand)

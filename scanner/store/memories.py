@@ -56,17 +56,29 @@ helpers ``keys``/``scope_properties`` nor ``imported_at``)."""
 BATCH_SCAN_PROPERTIES = tuple(p for p in SCAN_PROPERTIES if p != "user_id")
 """What a batch scan reads (:class:`scanner.batch.TenantPass`): :data:`SCAN_PROPERTIES`
 without ``user_id``, which the tenant already names."""
-_TENANT_OK = re.compile(r"^[A-Za-z0-9\-_]{1,64}$")
+_TENANT_OK = re.compile(r"[A-Za-z0-9\-_]{1,64}")
+_HASHED_SHAPE = re.compile(r".*-[0-9a-f]{16}", re.DOTALL)
 
 
 def tenant_name(user_id: str) -> str:
-    """The tenant that holds ``user_id``'s memories.
+    """The tenant that holds ``user_id``'s memories; one-to-one, so no user reaches another's.
 
     Tenant names must match ``[A-Za-z0-9\\-_]{1,64}`` (weaviate ``entities/schema/
-    validation.go``); other user ids map to a readable prefix plus a sha256 digest, so the
-    mapping stays one-to-one.
+    validation.go``; names are case-sensitive). A user id that is such a name and does not
+    end in ``-`` plus 16 lowercase hex digits is its own tenant ("ops-1", "demo-user-3").
+    Every other id is *hashed*: ``<id with other characters as _, first 40>-<first 16 hex
+    digits of sha256(id)>`` (at most 57 characters).
+
+    Injective (sha256 collisions aside): an identity name never ends in ``-<16 hex>`` and a
+    hashed name always does, so the two kinds never meet; two hashed names are equal only if
+    their digests are, i.e. two distinct ids share a 64-bit sha256 prefix, and forging the
+    digest of a given id (a second preimage) is infeasible. So ``alice_example_com-<digest>``,
+    sent as a user id, is hashed again instead of naming alice@example.com's tenant, and ids
+    over 64 characters, or differing only in characters mapped to ``_``, differ in the digest.
+    (Before this rule a valid id of hashed shape was its own tenant; such a user's memories
+    must be re-imported to be found.)
     """
-    if _TENANT_OK.match(user_id):
+    if _TENANT_OK.fullmatch(user_id) and not _HASHED_SHAPE.fullmatch(user_id):
         return user_id
     digest = hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:16]
     prefix = re.sub(r"[^A-Za-z0-9\-_]", "_", user_id)[:40]

@@ -28,7 +28,7 @@ from scanner.client import Contrascan
 from scanner.errors import SidecarError
 from scanner.models import MAX_TEXT_CHARS, MemoryRecord
 from scanner.service import Service
-from scanner.store.memories import MemoryStore, object_uuid
+from scanner.store.memories import MemoryStore, object_uuid, tenant_name
 from scanner.store.server import free_port
 
 pytestmark = pytest.mark.integration
@@ -308,6 +308,25 @@ def test_history_and_jobs_are_found_only_under_their_own_user(client):
     assert (response.status_code, response.json()["error"]["code"]) == (404, "unknown_job")
     assert _wait(lambda: client.get(f"/v1/batch-scans/{job['id']}",
                                     params={"user_id": bob}).json())["status"] == "done"
+
+
+@pytest.mark.parametrize("victim", ["alice-{}@example.com", "long-{}-" + "x" * 64])
+def test_a_user_id_equal_to_anothers_hashed_tenant_name_reaches_only_its_own_tenant(
+        client, service, victim):
+    alice = victim.format(uuid.uuid4().hex[:8])
+    forged = tenant_name(alice)  # alice's hashed tenant name, a valid user id of its own
+    add(client, alice, [rec("a1", "Alice prefers email for updates.", alice)])
+    scan = client.post("/v1/scan", json={"user_id": forged, "query": "Alice prefers email",
+                                          "limit": 100, "alpha": 0.0}).json()
+    assert scan["hits"] == [] and scan["scanned"] == 0
+    history = client.get("/v1/memories/a1/history", params={"user_id": forged})
+    assert history.status_code == 404
+    add(client, forged, [rec("f1", "Alice prefers SMS for updates.", forged)])
+    assert service.store.count(alice) == 1 and service.store.count(forged) == 1
+    alice_scan = client.post("/v1/scan", json={"user_id": alice, "query": "prefers updates",
+                                                "limit": 100}).json()
+    assert {h["id"] for h in alice_scan["hits"]} == {"a1"}
+    assert {alice, forged} <= set(service.store.user_ids())
 
 
 # --------------------------------------------------------------------------- bad requests

@@ -82,7 +82,17 @@ def test_scan_file_reports_bad_lines_on_stderr_and_scans_the_rest(tmp_path):
 
 def test_missing_file_is_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["scan-file", str(tmp_path / "nope.jsonl")])
-    assert result.exit_code == 2 and "does not exist" in result.output
+    assert result.exit_code == 1  # SPEC §6: 0 clean, 1 error, 3 conflicts
+    assert result.stderr.strip().splitlines() == [
+        f"contrascan: Invalid value for 'FILE': File '{tmp_path / 'nope.jsonl'}' does not "
+        "exist."]
+
+
+def test_usage_mistakes_are_one_line_errors_with_exit_code_1():
+    for args in (["frobnicate"], ["scan-file", "--bogus", "x"], ["history"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert len(result.stderr.strip().splitlines()) == 1 and "Usage:" not in result.stderr
 
 
 def test_memory_record_rejects_unknown_fields():
