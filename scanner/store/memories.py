@@ -162,7 +162,26 @@ class ImportResult:
 
 
 def _properties_array(props: Mapping[str, str]) -> list[str]:
-    return [f"{k}={v}" for k, v in sorted(props.items())]
+    """Scope properties as the ``scope_properties`` tokens a record is stored and filtered with.
+
+    One token per pair, ``<key>=<value>``, unambiguous: in the key ``\\`` and ``=`` are
+    escaped with ``\\`` (so the first unescaped ``=`` ends it, and ``{"site": "lab=b"}`` no
+    longer matches ``{"site=lab": "b"}``); and since the index trims whitespace at both ends
+    of a token (``field`` tokenization), a key starting with whitespace gets a ``\\`` before
+    it and a value ending with whitespace or ``\\`` gets one ``\\`` after it. A pair with
+    none of these characters keeps the plain ``k=v`` token it always had, so stored data
+    still matches.
+    """
+    return [_property_token(k, v) for k, v in sorted(props.items())]
+
+
+def _property_token(key: str, value: str) -> str:
+    key = key.replace("\\", "\\\\").replace("=", "\\=")
+    if key[:1].isspace():
+        key = "\\" + key
+    if value[-1:].isspace() or value.endswith("\\"):
+        value += "\\"
+    return f"{key}={value}"
 
 
 @translate_unreachable

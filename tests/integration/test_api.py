@@ -329,6 +329,19 @@ def test_a_user_id_equal_to_anothers_hashed_tenant_name_reaches_only_its_own_ten
     assert {alice, forged} <= set(service.store.user_ids())
 
 
+def test_a_property_filter_matches_only_the_same_key_and_value(client):
+    user = new_user("props")
+    add(client, user, [rec("p1", "Sam lives in Lyon.", user, properties={"site=lab": "b"}),
+                       rec("p2", "Sam lives in Nice.", user, properties={" site": "lab "}),
+                       rec("p3", "Sam lives in Oslo.", user, properties={"site": "lab=b"})])
+    expected = {"p1": {"site=lab": "b"}, "p2": {" site": "lab "}, "p3": {"site": "lab=b"},
+                None: {"site": "lab"}}
+    for rid, properties in expected.items():
+        scan = client.post("/v1/scan", json={"user_id": user, "query": "Sam lives",
+                                              "properties": properties}).json()
+        assert [h["id"] for h in scan["hits"]] == ([rid] if rid else []), properties
+
+
 # --------------------------------------------------------------------------- bad requests
 
 

@@ -1,12 +1,13 @@
-"""User ids to Weaviate tenants: one-to-one."""
+"""User ids to Weaviate tenants, and scope properties to filter tokens: both one-to-one."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
 
-from scanner.store.memories import tenant_name
+from scanner.store.memories import _properties_array, tenant_name
 
 VALID = re.compile(r"[A-Za-z0-9\-_]{1,64}")
 HASHED = re.compile(r".*-[0-9a-f]{16}")
@@ -48,3 +49,19 @@ def test_a_hashed_name_sent_as_a_user_id_never_names_the_hashed_users_tenant(vic
     forged = tenant_name(victim)  # a valid tenant name, so it can be sent as a user id
     assert VALID.fullmatch(forged) and HASHED.fullmatch(forged) and forged != victim
     assert tenant_name(forged) != forged
+
+
+def test_scope_property_tokens_are_one_to_one_even_after_whitespace_trimming():
+    keys = ["site", "site=lab", "site\\", "site\\=lab", " site", "\\ site", "", "=", "\\", " "]
+    values = ["lab", "lab=b", "b", "", " ", "b ", "b\\", "b\\\\", "\\", "=b", "lab\\="]
+    pairs = list(itertools.product(keys, values))
+    # the index trims whitespace at both ends of a token (field tokenization)
+    tokens = [_properties_array({k: v})[0].strip() for k, v in pairs]
+    assert len(set(tokens)) == len(pairs)
+    assert _properties_array({"site": "lab=b"}) != _properties_array({"site=lab": "b"})
+    assert _properties_array({" k": "v "}) != _properties_array({"k": "v"})
+
+
+def test_plain_scope_properties_keep_the_tokens_stored_data_has():
+    props = {"rack_id": "rack-4", "site": "lab=b", "path": "C:\\x y z", "e": "a=b=c"}
+    assert _properties_array(props) == [f"{k}={v}" for k, v in sorted(props.items())]
