@@ -700,6 +700,33 @@ class TripleExtractor:
             return (implicit, rel_tokens)
         return None
 
+    def _measured_attribute(self, noun: Token, topic: str | None
+                            ) -> tuple[str, list[Token]] | None:
+        """Split the subject of a copula whose value is a quantity, an amount, a date or a
+        number, where :meth:`_split_attribute` knows no relation: such a value measures an
+        attribute of the noun phrase, it is no state of it (a thing "is" 1200 °C only as its
+        temperature is). Returns (subject, relation tokens), or None for a name or a pronoun.
+
+        As the attribute rules split: a noun compound names the owner ("the kiln temperature"
+        -> ("kiln", [temperature]), as "the temperature of the kiln" and "the kiln's
+        temperature" give); otherwise the fronted ``topic`` or the user owns the whole phrase
+        ("the distance to the studio" -> ("user", [distance, to, studio])), as the owner-less
+        "the preferred glaze" does.
+        """
+        if noun.pos_ != "NOUN" or any(c.dep_ in ("poss", "relcl", "acl", "appos")
+                                      for c in noun.children):
+            return None
+        mods = [c for c in noun.children if c.dep_ in ("amod", "compound", "nmod")
+                and c.i < noun.i]
+        compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+        if compounds:
+            owned = {t.i for c in compounds for t in c.subtree}
+            rel_tokens = [t for t in noun.subtree if t.i not in owned and t.dep_ != "det"
+                          and t.i <= noun.i]
+            return _phrase(t for c in compounds for t in c.subtree), rel_tokens
+        rel_tokens = [t for t in noun.subtree if t.dep_ not in ("det", "predet", "punct")]
+        return (topic or USER), rel_tokens
+
     def _known(self, relation: str) -> bool:
         return (relation in self.table.functional or relation in self.table.multi_valued
                 or relation.startswith("preferred ") or relation in self.table.synonyms.values())
@@ -881,6 +908,10 @@ class TripleExtractor:
         split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
         if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
+        if split is None and subj.dep_ == "nsubj" and complements and all(
+                is_quantity(self._value(o)[1]) for c in complements for o in self._objects(c)):
+            split = self._measured_attribute(subj, topic)
+            preps = [] if split is not None else preps  # "… is 1200 C at peak": no value
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split

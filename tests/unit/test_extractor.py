@@ -32,6 +32,18 @@ TABLE = [
     ("My appointment is 2026-03-03T10:00:00+02:00.",
      [(U, "appointment", "2026-03-03T10:00:00+02:00", False)]),
     ("Deadline: 2026-03-03T10:00Z", [(U, "deadline", "2026-03-03T10:00Z", False)]),
+    # a copula whose value is a quantity, amount, date or number states an attribute (one
+    # value at a time), not a state: a noun compound owns it, else the topic or the user
+    ("The kiln temperature is 1200 C", [("kiln", "temperature", "1473.15 K", False)]),
+    ("The kiln temperature is 1300 C.", [("kiln", "temperature", "1573.15 K", False)]),
+    ("The temperature of the kiln is 1300 C.", [("kiln", "temperature", "1573.15 K", False)]),
+    ("In the kiln, the temperature is 1200 C.", [("kiln", "temperature", "1473.15 K", False)]),
+    ("The kiln temperature is not 1200 C.", [("kiln", "temperature", "1473.15 K", True)]),
+    ("The distance to the studio is 2 km", [(U, "distance to studio", "2 km", False)]),
+    ("The retry timeout of the payments service is 30 seconds",
+     [("payment service", "retry timeout", "30 s", False)]),
+    ("The launch date is 2026-03-03.", [("launch", "date", "2026-03-03", False)]),
+    ("The rent is 900 euros.", [(U, "rent", "900 eur", False)]),
     ("The company's headquarters is in New York.",
      [("company", "headquarters", "new york", False)]),
     ("On rack 4 the preferred glaze is celadon for everyday bowls.",
@@ -193,6 +205,8 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     ("I want to move to Lisbon.", (U, "live in", "lisbon", False)),
     ("my father is a farmer.", (U, "father", "farmer", False)),
     ("My birthday is 1990-03-02.", (U, "birthday", "1990", False)),
+    ("The kiln temperature is 1200 C", ("kiln temperature", "be", "1473.15 K", False)),
+    ("The distance to the studio is 2 km", ("distance", "be", "2 km", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
      (U, "deadline is 2026 03 03t10", "2026-03-03T10:00Z", False)),
 ])
