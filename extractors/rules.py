@@ -154,7 +154,34 @@ def _negated(head: Token) -> bool:
             return True
         if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
             return True  # "no longer", "not anymore"
+        if child.dep_ == "advmod" and child.lower_ in ("more", "longer") and any(
+                c.lower_ == "no" for c in child.children):
+            return True  # "I smoke no more": the parser makes "no" a determiner of "more"
     return False
+
+
+_TRUE_WORDS = frozenset({"true", "correct", "right", "so", "case"})
+_FALSE_WORDS = frozenset({"false", "untrue", "wrong", "incorrect"})
+
+
+def _truth_frame(head: Token) -> bool | None:
+    """Whether the truth frame around clause ``head`` affirms it (True: "It is true that I
+    smoke", "It is the case that …") or denies it (False: "It's not true that I smoke", "It
+    is false that …", "It is not the case that …"); None when ``head`` is in no such frame.
+    The parser attaches the clause to "be" (ccomp) or, after "the case", to "case" (relcl)."""
+    word = head.head
+    if head.dep_ == "ccomp":
+        frame = word
+        word = next((c for c in frame.children if c.dep_ == "acomp"
+                     and c.lower_ in _TRUE_WORDS | _FALSE_WORDS), None)
+    elif head.dep_ == "relcl" and word.lower_ == "case" and word.dep_ == "attr":
+        frame = word.head
+    else:
+        return None
+    if word is None or frame.lemma_ != "be" or frame == head or not any(
+            c.dep_ in ("nsubj", "expl") and c.lower_ == "it" for c in frame.children):
+        return None
+    return _negated(frame) == (word.lower_ in _FALSE_WORDS)
 
 
 def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[Token]:
@@ -791,6 +818,13 @@ class TripleExtractor:
         return found
 
     def _clause_triples(self, head: Token) -> list[Triple]:
+        found = self._clause_triples_as_stated(head)
+        if found and _truth_frame(head) is False:
+            found = [Triple(**{**t.to_dict(), "negated": not t.negated,
+                               "qualifiers": t.qualifiers}) for t in found]
+        return found
+
+    def _clause_triples_as_stated(self, head: Token) -> list[Triple]:
         if _hypothetical(head):
             return []
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
@@ -1129,6 +1163,9 @@ class TripleExtractor:
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c)]
+        if objects and _truth_frame(verb) is not None:
+            # "It is false that I live in Lyon": the parser reads "that" as the object
+            objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
         for obj in objects:
             if obj.lower_ in _UNRESOLVED_PRONOUNS:
                 continue
@@ -1179,7 +1216,8 @@ class TripleExtractor:
                 out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
                                       negated=neg, clause=verb, rule="prep_object",
                                       qualifiers=times))
-        if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited):
+        if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited
+                        or _truth_frame(verb) is not None):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
         return out

@@ -106,6 +106,14 @@ TABLE = [
     ("Bob hates cilantro.", [("bob", "like", "cilantro", True)]),
     ("Lee stopped drinking green tea.", [("lee", "drink", "green tea", True)]),
     ("Lee started drinking coffee.", [("lee", "drink", "coffee", False)]),
+    # a truth frame that denies its clause; "no more" as "no longer"
+    ("It's not true that I smoke.", [(U, "smoke", "", True)]),
+    ("It is false that I live in Lyon.", [(U, "live in", "lyon", True)]),
+    ("It is not the case that I smoke.", [(U, "smoke", "", True)]),
+    ("It is not true that my name is Priya.", [(U, "name", "priya", True)]),
+    ("It is true that I smoke.", [(U, "smoke", "", False)]),
+    ("I smoke no more.", [(U, "smoke", "", True)]),
+    ("I drink coffee no longer.", [(U, "drink", "coffee", True)]),
     # the small model reads these gerunds as nouns: the activity is still what stops
     ("I quit drinking coffee.", [(U, "drink", "coffee", True)]),
     ("Sam quit drinking beer last year.", [("sam", "drink", "beer", True)]),
@@ -174,8 +182,20 @@ TABLE = [
     ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
 ]
 
+_HABIT = "habitual past not read as a negation of the present"
+GAPS = [
+    # a habit that was ("used to X") is one that no longer is, as "no longer X" says; not
+    # read so yet: the shipped CounterFact templates read "X used to work in Y" as the work
+    # location itself (negating it flagged more non-conflict paraphrase pairs in
+    # bench_extractor), and the rules have no tense to tell "used to" from "now"
+    pytest.param("I used to smoke.", [(U, "smoke", "", True)],
+                 marks=pytest.mark.xfail(strict=True, reason=_HABIT)),
+    pytest.param("Sam used to live in Lyon.", [("sam", "live in", "lyon", True)],
+                 marks=pytest.mark.xfail(strict=True, reason=_HABIT)),
+]
 
-@pytest.mark.parametrize(("sentence", "expected"), TABLE)
+
+@pytest.mark.parametrize(("sentence", "expected"), TABLE + GAPS)
 def test_sentence_to_triples(extractor, sentence, expected):
     facts = {t.fact for t in extractor.extract(sentence)}
     for fact in expected:
