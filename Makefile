@@ -15,7 +15,7 @@ CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contrascan
 DEPS_KEY := $(shell $(PYTHON) -c "import hashlib, json, sys, tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(hashlib.sha256(json.dumps([p['dependencies'], p.get('optional-dependencies', {}), sys.version_info[:2]], sort_keys=True).encode()).hexdigest()[:16])")
 DEPS := $(CACHE)/deps-$(DEPS_KEY)
 
-.PHONY: setup demo test clean-venv
+.PHONY: setup demo test serve clean-venv
 
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
 # weaviate-server or runs `go install` (scanner/store/server.py).
@@ -45,6 +45,10 @@ demo: setup
 
 test: setup
 	HF_HUB_OFFLINE=1 $(VENV)/bin/python -m pytest
+
+# The HTTP sidecar on 127.0.0.1:8765 over the embedded Weaviate; `make serve ARGS="--port 9000"`
+serve: setup
+	HF_HUB_OFFLINE=1 $(VENV)/bin/contrascan serve $(ARGS)
 
 clean-venv:
 	rm -rf $(VENV)
