@@ -356,6 +356,11 @@ class AddMemoriesResponse(BaseModel):
 
     written: int = Field(description="Records stored now.")
     unchanged: int = Field(description="Records whose id was already stored (left as is).")
+    differing: list[str] = Field(
+        default_factory=list,
+        description="Of those, the ids stored with another text or provenance: the stored "
+                    "memory is kept (memories are never overwritten); post a correction "
+                    "under a new id.")
     report: ScanReport | None = None
 
 
@@ -883,6 +888,7 @@ def create_app(service: Service | None = None, *,
                            [ErrorField(field=f"records.{index.get(mid, '?')}", message=msg,
                                        type="store_rejected") for mid, msg in result.failures])
         return _json(AddMemoriesResponse(written=result.written, unchanged=result.unchanged,
+                                         differing=result.differing,
                                          report=report))
 
     @v1.post("/batch-scans", status_code=202, response_model=BatchScanJob, tags=["batch"],

@@ -332,9 +332,13 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
         with _progress(len(records), "importing", not as_json) as advance:
             result = service.import_records(records, progress=advance)
     _echo_failures(result)
+    for mid in result.differing:
+        click.echo(f"contrascan: id {mid!r} is already stored with another text or "
+                   "provenance; the stored memory is kept (memories are never overwritten: "
+                   "import the correction under a new id)", err=True)
     summary = {"read": len(records) + len(rejected), "written": result.written,
-               "unchanged": result.unchanged, "rejected": len(rejected),
-               "failed": len(result.failures)}
+               "unchanged": result.unchanged, "differing": len(result.differing),
+               "rejected": len(rejected), "failed": len(result.failures)}
     if as_json:
         click.echo(json.dumps(summary))
     else:

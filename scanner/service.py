@@ -232,8 +232,9 @@ class Service:
         per_user: dict[str, list[int]] = {}  # user -> [written, unchanged, failed]
         for start in range(0, len(records), chunk):
             part = records[start:start + chunk]
-            stored = self.store.stored_ids(part)
+            stored = self.store.stored(part)
             total.unchanged += len(stored)
+            total.differing.extend(mid for (_, mid), same in stored.items() if not same)
             if progress and stored:
                 progress(len(stored))
             part = [r for r in part if (r.user_id, r.id) not in stored]

@@ -159,6 +159,28 @@ class ImportResult:
     written: int = 0
     unchanged: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+    """Ids already stored whose stored text or provenance (source, source class, epoch,
+    observed_at) differs from the record given: the stored memory is kept (memories are never
+    overwritten; a correction is a new record under its own id) and counted ``unchanged``."""
+
+
+_BODY = ("text", "source", "source_class", "epoch", "observed_at")
+"""The stored properties that say what a memory is and on whose word (compared on re-import)."""
+
+
+def _body(r: MemoryRecord) -> tuple:
+    return (r.text, r.source or "", r.source_class.value, r.epoch or "",
+            r.observed_at.astimezone(timezone.utc) if r.observed_at else None)
+
+
+def _stored_body(p: Mapping[str, Any]) -> tuple:
+    observed = p.get("observed_at")
+    if isinstance(observed, datetime):
+        observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
+            observed.replace(tzinfo=timezone.utc)
+    return (p.get("text") or "", p.get("source") or "", p.get("source_class") or "inference",
+            p.get("epoch") or "", observed)
 
 
 def _properties_array(props: Mapping[str, str]) -> list[str]:
@@ -322,15 +344,31 @@ class MemoryStore:
         by_user: dict[str, list[MemoryRecord]] = {}
         for r in records:
             by_user.setdefault(r.user_id, []).append(r)
+        return set(self.stored(records))
+
+    def stored(self, records: Sequence[MemoryRecord]) -> dict[tuple[str, str], bool]:
+        """``(user_id, id)`` -> whether the stored memory has the record's text and provenance
+        (source, source class, epoch, observed_at), for the records already stored (one query
+        per tenant)."""
+        by_user: dict[str, list[MemoryRecord]] = {}
+        for r in records:
+            by_user.setdefault(r.user_id, []).append(r)
         tenants = set(self.tenants())
-        found = set()
+        found: dict[tuple[str, str], bool] = {}
         for user_id, recs in by_user.items():
             if tenant_name(user_id) not in tenants:
                 continue
-            uuids = {object_uuid(user_id, r.id): r.id for r in recs}
-            for u in self._existing(self._tenant(user_id), list(uuids)):
-                found.add((user_id, uuids[u]))
+            by_uuid = {object_uuid(user_id, r.id): r for r in recs}
+            for u, props in self._stored_bodies(self._tenant(user_id), list(by_uuid)).items():
+                r = by_uuid[u]
+                found[(user_id, r.id)] = _body(r) == _stored_body(props)
         return found
+
+    @staticmethod
+    def _stored_bodies(col, uuids: list[str]) -> dict[str, dict[str, Any]]:
+        res = col.query.fetch_objects(filters=Filter.by_id().contains_any(uuids),
+                                      limit=len(uuids), return_properties=list(_BODY))
+        return {str(o.uuid): o.properties for o in res.objects}
 
     @staticmethod
     def _existing(col, uuids: list[str]) -> set[str]:

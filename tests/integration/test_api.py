@@ -191,6 +191,19 @@ def test_write_time_check_scans_new_records_against_their_keys(client, service):
     assert story[-1].startswith("resolved by rule recency on sam · live in: w2 “nice”")
 
 
+def test_reposting_an_id_with_another_body_is_reported_and_the_stored_memory_kept(
+        client, service):
+    user = new_user("rebody")
+    add(client, user, [rec("m1", "Sam lives in Lyon.", user), rec("m2", "Sam has a cat.", user)])
+    body = add(client, user, [rec("m1", "Sam lives in Nice.", user),  # another text
+                              rec("m2", "Sam has a cat.", user),  # the same
+                              rec("m3", "Sam has a dog.", user)])
+    assert (body["written"], body["unchanged"], body["differing"]) == (1, 2, ["m1"])
+    assert service.store.get(user, "m1").record.text == "Sam lives in Lyon."
+    again = add(client, user, [rec("m2", "Sam has a cat.", user, source="other")])
+    assert again["differing"] == ["m2"]  # provenance counts too
+
+
 def test_reposting_records_leaves_them_unchanged(client):
     user = new_user("repost")
     records = [rec("r1", "Sam lives in Lyon.", user)]
