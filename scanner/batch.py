@@ -152,6 +152,15 @@ class TenantPass:
         return record_from_properties(p, self.user_id, dict(self._sorted(p)))
 
 
+def stored_utc(value: Any) -> Any:
+    """A stored date property as an aware UTC datetime (a naive one is UTC); anything else
+    (None) as it is."""
+    if isinstance(value, datetime):
+        return value.astimezone(timezone.utc) if value.tzinfo else \
+            value.replace(tzinfo=timezone.utc)
+    return value
+
+
 def record_from_properties(p: Mapping[str, Any], user_id: str | None = None,
                            properties: Mapping[str, str] | None = None) -> MemoryRecord:
     """A :class:`MemoryRecord` from the properties the store keeps (no re-validation: stored
@@ -163,10 +172,7 @@ def record_from_properties(p: Mapping[str, Any], user_id: str | None = None,
         properties: the decoded ``properties_json``, when the caller already has it (the
             record keeps this dict).
     """
-    observed = p.get("observed_at")
-    if isinstance(observed, datetime):
-        observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
-            observed.replace(tzinfo=timezone.utc)
+    observed = stored_utc(p.get("observed_at"))
     values = {
         "id": p["memory_id"], "text": p["text"], "user_id": p.get("user_id") or user_id,
         "group": p.get("scope_group") or None,

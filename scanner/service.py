@@ -350,28 +350,29 @@ class Service:
         thread, never on the request path.
         """
         timings: dict[str, float] = {}
-        t = time.perf_counter()
+        last = [time.perf_counter()]
+
+        def lap(stage: str) -> None:
+            now = time.perf_counter()
+            timings[stage], last[0] = now - last[0], now
+
         if vector is None:
             query_vector = self.embedder.encode([query])[0]
-            timings["embed"] = (now := time.perf_counter()) - t
-            t = now
+            lap("embed")
         else:
             query_vector = unit_vector(vector, self.embedder.dimensions)
         hits = self.store.hybrid_search(user_id, query, query_vector, group=group,
                                         properties=properties, limit=limit, alpha=alpha)
-        timings["search"] = (now := time.perf_counter()) - t
-        t = now
+        lap("search")
         report = self._scan_stored(hits)
-        timings["scan"] = (now := time.perf_counter()) - t
-        t = now
+        lap("scan")
         if report.conflicts:
             report = self._with_ledger_settlements(user_id, hits, report)
-            timings["ledger_read"] = (now := time.perf_counter()) - t
-            t = now
+            lap("ledger_read")
         if apply and report.conflicts:
             self._record_verdicts(user_id, report.conflicts)
             self._record_ledger(user_id, report)
-            timings["write"] = time.perf_counter() - t
+            lap("write")
         metrics.PROCESS.observe_scan("read_time", report)
         if apply:
             self._count_read_scan(user_id, report)
@@ -435,11 +436,7 @@ class Service:
             return LedgerWrite(unchanged=len(keys))
         with self.writes:
             result = self.ledger.write(user_id, entries)
-            for k in keys:
-                self._ledger_memo[k] = None
-                self._ledger_memo.move_to_end(k)
-            while len(self._ledger_memo) > _RECORDED_MEMO:
-                self._ledger_memo.popitem(last=False)
+            _remember(self._ledger_memo, keys)
         metrics.PROCESS.observe_writes(entries=result.by_type)
         return result
 
@@ -518,13 +515,9 @@ class Service:
         if not report.conflicts:
             return
         with self.writes:
-            for c in report.conflicts[-_RECORDED_MEMO:]:
-                self._recorded[_verdict_id(user_id, c)] = None
-            for e in entries_for(user_id, report.conflicts, report.events)[-_RECORDED_MEMO:]:
-                self._ledger_memo[(e.entry_id, e.digest())] = None
-            for memo in (self._recorded, self._ledger_memo):
-                while len(memo) > _RECORDED_MEMO:
-                    memo.popitem(last=False)
+            _remember(self._recorded, (_verdict_id(user_id, c) for c in report.conflicts))
+            _remember(self._ledger_memo, ((e.entry_id, e.digest()) for e in
+                                          entries_for(user_id, report.conflicts, report.events)))
 
     def run_batch_scan(self, user_id: str | None = None, *,
                        progress: Callable[[int], None] | None = None, workers: int = 1,
@@ -722,11 +715,7 @@ class Service:
             return 0
         with self.writes:
             added = self.store.apply_conflicts(user_id, conflicts)
-            for i in ids:
-                self._recorded[i] = None
-                self._recorded.move_to_end(i)
-            while len(self._recorded) > _RECORDED_MEMO:
-                self._recorded.popitem(last=False)
+            _remember(self._recorded, ids)
         return added
 
     def _scan_stored(self, memories: Sequence[StoredMemory]) -> ScanReport:
@@ -913,6 +902,16 @@ def _edges_recorded(user_id: str, conflicts: Sequence[Conflict],
         if c.settled_by and c.superseded:
             out.setdefault(c.settled_by, set()).update(c.superseded)
     return out
+
+
+def _remember(memo: OrderedDict, keys: Iterable[Any]) -> None:
+    """Mark ``keys`` as written by this process, most recent last; beyond
+    :data:`_RECORDED_MEMO` the oldest are forgotten (and written again if met again)."""
+    for k in keys:
+        memo[k] = None
+        memo.move_to_end(k)
+    while len(memo) > _RECORDED_MEMO:
+        memo.popitem(last=False)
 
 
 def _verdict_id(user_id: str, c: Conflict) -> tuple:

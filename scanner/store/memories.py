@@ -36,7 +36,7 @@ from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from extractors import Triple
-from scanner.batch import record_from_properties
+from scanner.batch import record_from_properties, stored_utc
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
@@ -170,17 +170,13 @@ _BODY = ("text", "source", "source_class", "epoch", "observed_at")
 
 
 def _body(r: MemoryRecord) -> tuple:
-    return (r.text, r.source or "", r.source_class.value, r.epoch or "",
-            r.observed_at.astimezone(timezone.utc) if r.observed_at else None)
+    # MemoryRecord keeps observed_at in UTC already
+    return (r.text, r.source or "", r.source_class.value, r.epoch or "", r.observed_at)
 
 
 def _stored_body(p: Mapping[str, Any]) -> tuple:
-    observed = p.get("observed_at")
-    if isinstance(observed, datetime):
-        observed = observed.astimezone(timezone.utc) if observed.tzinfo else \
-            observed.replace(tzinfo=timezone.utc)
     return (p.get("text") or "", p.get("source") or "", p.get("source_class") or "inference",
-            p.get("epoch") or "", observed)
+            p.get("epoch") or "", stored_utc(p.get("observed_at")))
 
 
 def _properties_array(props: Mapping[str, str]) -> list[str]:
@@ -338,13 +334,6 @@ class MemoryStore:
                 if progress:
                     progress(len(chunk))
         return result
-
-    def stored_ids(self, records: Sequence[MemoryRecord]) -> set[tuple[str, str]]:
-        """``(user_id, id)`` of the records that are already stored (one query per tenant)."""
-        by_user: dict[str, list[MemoryRecord]] = {}
-        for r in records:
-            by_user.setdefault(r.user_id, []).append(r)
-        return set(self.stored(records))
 
     def stored(self, records: Sequence[MemoryRecord]) -> dict[tuple[str, str], bool]:
         """``(user_id, id)`` -> whether the stored memory has the record's text and provenance
