@@ -256,9 +256,9 @@ def main() -> None:
 
     cf = DATA / "counterfact"
     train = json.loads((cf / "counterfact-train.json").read_text())
-    mined = mine(train)
+    mined, _ = mine(train)
     shipped = {(p.relation, p.text) for p in load_train_patterns()}
-    if shipped != {(r, p) for r, p, _ in mined}:
+    if shipped != {(m.relation, m.pattern) for m in mined}:
         print("warning: extractors/data/counterfact_train_patterns.json differs from a fresh "
               "mining of counterfact-train.json (python -m benchmarks.mine_patterns --ship)")
     eval_cases = []

@@ -1,20 +1,21 @@
 """Mine extraction patterns from CounterFact's training split (``counterfact-train.json`` only).
 
-CounterFact rewords each fact with a small set of templates ("The tragic death of [X]
-occurred in [Y]."). For every training case whose prompt instantiates a ParaRel pattern, the
-last sentence of ``rephrase_prompt`` becomes a template by putting ``[X]`` for the subject and
-``[Y]`` after it; a template is kept when it was seen at least ``min_support`` times (2), for
-each relation that at least ``min_agreement`` (0.3, chosen on a sample of the training file:
-0.8 / 0.5 / 0.3 / 0.2 gave reworded recall 0.66 / 0.78 / 0.88 / 0.89 there, non-conflict flags
-0.4 % throughout) of its cases share. This is pattern bootstrapping in the
-manner of DIPRE (Brin 1998) and Snowball (Agichtein & Gravano 2000), limited to the training
-file so that the edit and val files stay untouched for evaluation (issue 5).
+CounterFact states each fact with a prompt ("[X], in [Y].") and rewords it with a small set of
+templates ("The tragic death of [X] occurred in [Y]."). Every training case votes for its
+relation (:func:`case_relations`: its prompt's ParaRel pattern, else its neighbourhood fact's)
+with two templates: its prompt, and the last sentence of its ``rephrase_prompt``, each with
+``[X]`` for the subject and ``[Y]`` after it. A template seen at least ``min_support`` times (2)
+is kept for each relation that at least ``min_agreement`` (0.3) of its cases share; a template
+with no content word, or shared by several relations, is kept *typed* (see :func:`mine`). This
+is pattern bootstrapping in the manner of DIPRE (Brin 1998) and Snowball (Agichtein & Gravano
+2000), limited to the training file so that the edit and val files stay untouched for
+evaluation (issue 5).
 
-A template must also be :func:`specific`: a content word in its literal text, no ParaRel
-pattern reading it already, and no other curated relation in the rules' own reading of it. The result is either a configuration file for ``contrascan
---config`` / :func:`scanner.config.load_settings` under ``results/`` (never committed), or,
-with ``--ship``, the extractor's data file ``extractors/data/counterfact_train_patterns.json``
-with the input's SHA-256 and the parameters, which the extractor loads by default.
+A template must also be :func:`specific`: no ParaRel pattern reading it already, and no other
+curated relation in the rules' own reading of it. The result is a JSON file under
+``results/`` (never committed) or, with ``--ship``, the extractor's data file
+``extractors/data/counterfact_train_patterns.json`` with the input's SHA-256, the parameters
+and the typed readings' object vocabularies, which the extractor loads by default.
 
 Usage: ``python -m benchmarks.mine_patterns [--ship] --counterfact ../shared/data/counterfact``.
 """
@@ -26,6 +27,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.lexicon import match_patterns
@@ -38,24 +40,98 @@ def last_sentence(text: str) -> str:
     return re.split(r"(?<=[.?!])\s+", text.strip())[-1]
 
 
-def prompt_relation(case: dict) -> str | None:
-    """The lexicon relation the case's prompt + true object instantiates, if any.
+def _relations_of(prompt: str, obj: str) -> set[str]:
+    """The lexicon relations whose ParaRel patterns read ``prompt + obj`` with exactly ``obj``
+    as their object: a pattern whose object slot swallows words of the prompt is not the
+    prompt's relation ("[X] is affiliated with [Y]." reads "… is affiliated with the religion
+    Islam" with the object "the religion Islam": it is not the membership relation).
 
     "continent" counts as "located in": the extractor tells the two apart by the object
     (:func:`extractors.lexicon.place_relations`), so a template learnt for either serves both.
     """
-    sentence = f"{case['prompt']} {case['ground_truth']}."
-    matches = {"located in" if pat.relation == "continent" else pat.relation
-               for pat, _, _ in match_patterns(sentence)}
+    sentence = f"{prompt} {obj}."
+    return {"located in" if pat.relation == "continent" else pat.relation
+            for pat, _, (ys, ye) in match_patterns(sentence)
+            if sentence[ys:ye].strip().lower() == obj.strip().lower()}
+
+
+def prompt_relation(case: dict) -> str | None:
+    """The lexicon relation the case's prompt + true object instantiates, if exactly one."""
+    matches = _relations_of(case["prompt"], case["ground_truth"])
     return min(matches) if len(matches) == 1 else None
+
+
+def neighbour_relations(case: dict) -> set[str]:
+    """The lexicon relations of the case's neighbourhood fact (``locality_prompt`` + its
+    answer): CounterFact draws it from the same relation about another subject (Meng et al.
+    2022, §3.1 "neighborhood prompts"), so it names the case's relation when the prompt itself
+    is a fragment no ParaRel pattern reads ("Toko Yasuda, the")."""
+    return _relations_of(case["locality_prompt"], case["locality_ground_truth"])
+
+
+def object_key(text: str) -> str:
+    """How an object is compared with a typed template's vocabulary: the extractor's own
+    canonical value (:func:`extractors.values.normalize_value`)."""
+    from extractors.values import normalize_value
+
+    return normalize_value(text)
+
+
+def case_relations(cases: list[dict]) -> tuple[list[str | None], dict[str, set[str]]]:
+    """The relation of every case, and the object vocabulary of every relation.
+
+    A case's relation is its prompt's (:func:`prompt_relation`), else its neighbourhood
+    fact's when that names one (:func:`neighbour_relations`), else the one of the neighbour's
+    candidates whose vocabulary (from the first two kinds) holds the case's true object, else
+    None. A relation's vocabulary is the true and the counterfactual objects of its cases
+    (``ground_truth`` and ``target_new``: CounterFact draws the new object from the same
+    relation's objects), as :func:`object_key` spells them.
+    """
+    relations: list[str | None] = []
+    pending: list[tuple[int, set[str]]] = []
+    for n, case in enumerate(cases):
+        relation = prompt_relation(case)
+        if relation is None:
+            candidates = neighbour_relations(case)
+            if len(candidates) == 1:
+                relation = next(iter(candidates))
+            elif candidates:
+                pending.append((n, candidates))
+        relations.append(relation)
+    vocabulary: dict[str, set[str]] = defaultdict(set)
+    for case, relation in zip(cases, relations):
+        if relation:
+            vocabulary[relation].update(object_key(case[k]) for k in ("ground_truth", "target_new"))
+    for n, candidates in pending:
+        truth = object_key(cases[n]["ground_truth"])
+        fits = [r for r in sorted(candidates) if truth in vocabulary.get(r, ())]
+        if len(fits) == 1:
+            relations[n] = fits[0]
+            vocabulary[fits[0]].add(object_key(cases[n]["target_new"]))
+    return relations, dict(vocabulary)
+
+
+def _templated(sentence: str, subject: str) -> str | None:
+    if sentence.count(subject) != 1:
+        return None
+    return sentence.replace(subject, "[X]").rstrip() + " [Y]."
 
 
 def template(case: dict) -> str | None:
     """The case's rephrase as a pattern with ``[X]``/``[Y]`` slots, or None."""
-    sentence = last_sentence(case["rephrase_prompt"])
-    if sentence.count(case["subject"]) != 1:
-        return None
-    return sentence.replace(case["subject"], "[X]").rstrip() + " [Y]."
+    return _templated(last_sentence(case["rephrase_prompt"]), case["subject"])
+
+
+def prompt_template(case: dict) -> str | None:
+    """The case's own prompt as a pattern ("[X], in [Y]."), or None. A prompt with a question
+    before its answer keeps its last sentence only, as the extractor reads sentence by
+    sentence ("Which position does [X] play? They play as [Y]." gives "They play as [Y].",
+    whose subject is the question's)."""
+    sentence = last_sentence(case["prompt"])
+    if case["subject"] not in sentence:
+        sentence = re.sub(r"^(They|It|He|She)\b", "[X]", sentence)
+        return sentence.rstrip() + " [Y]." if sentence.startswith("[X]") else None
+    return _templated(sentence, case["subject"])
 
 
 _FUNCTION_WORDS = frozenset("""
@@ -64,56 +140,99 @@ _FUNCTION_WORDS = frozenset("""
     s into onto than then there
     """.split())
 """English function words: a template whose literal text has nothing else ("[X] from [Y].",
-"[X] is a [Y].") names no relation and is dropped."""
+"[X], the [Y].") names no relation by itself; only the type of its object does."""
+
+
+def has_content_word(pattern: str) -> bool:
+    """True when the template's literal text holds a word outside :data:`_FUNCTION_WORDS`."""
+    words = re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())
+    return any(w not in _FUNCTION_WORDS for w in words)
+
+
+def names_relation(relation: str, pattern: str) -> bool:
+    """True when the template's literal text holds a content word of the relation's own name
+    ("[X], who plays the position [Y]." names "position played"; "[X] currently lives in
+    [Y]." names neither "place of birth" nor "citizenship")."""
+    own = {w for w in re.findall(r"[a-z]+", relation.lower()) if w not in _FUNCTION_WORDS}
+    return bool(own & set(re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())))
 
 
 def specific(relation: str, pattern: str, reader=None) -> bool:
-    """True when a mined template may be used: its literal text has a content word, no
-    ParaRel pattern already reads it with the placeholders as its slots (the lexicon wins: "[X] was born in [Y]." is place of
-    birth even where CounterFact rewords native-language facts with it), and the dependency
-    rules of ``reader`` (a :class:`extractors.TripleExtractor`, optional) do not read it as a
-    different relation of the curated table: "[X] currently lives in [Y]." stays "live in"
-    although CounterFact uses it to reword birthplaces and citizenships."""
-    words = re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())
-    if not any(w not in _FUNCTION_WORDS for w in words):
-        return False
+    """True when no ParaRel pattern of another relation already reads the template with the
+    placeholders as its slots (the lexicon wins: "[X] was born in [Y]." is place of birth
+    even where CounterFact rewords native-language facts with it), and, unless the template
+    :func:`names_relation`, the dependency rules of ``reader`` (a
+    :class:`extractors.TripleExtractor`, optional) do not read it as a different relation of
+    the curated table: "[X] currently lives in [Y]." stays "live in" although CounterFact uses
+    it to reword birthplaces and citizenships, while "[X], who plays the position [Y]." is
+    the position played although the rules read the verb "play"."""
     sentence = pattern.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
-    if reader is None:
-        return not any(True for _ in match_patterns(sentence))
+    if any(sentence[xs:xe] == "Alan Smith" and sentence[ys:ye] == "Zembla"
+           for _, (xs, xe), (ys, ye) in match_patterns(sentence)):
+        return False
+    if reader is None or names_relation(relation, pattern):
+        return True
     table = reader.table
     curated = set(table.functional) | set(table.multi_valued) | set(table.synonyms.values())
     readings = [t for t in reader.extract(sentence)
                 if {t.subject, t.object} == {"alan smith", "zembla"}]
-    return not any(t.rule == "pattern" or (t.relation in curated and t.relation != relation)
-                   for t in readings)
+    return not any(t.relation in curated and t.relation != relation for t in readings)
 
 
-def mine(cases: list[dict], *, min_support: int = 2,
-         min_agreement: float = 0.3) -> list[tuple[str, str, int]]:
-    """``(relation, pattern, support)`` for every kept template, most supported first.
+@dataclass(frozen=True)
+class Mined:
+    """One kept reading of a template: ``relation`` for sentences matching ``pattern``;
+    ``typed`` readings apply only when the object is in the relation's training vocabulary."""
 
-    A template is kept for each relation that at least ``min_agreement`` of its cases share,
-    when it was seen at least ``min_support`` times and it is :func:`specific`; with
-    ``min_agreement`` below one half, a template CounterFact uses for two relations keeps
-    both readings, as ParaRel's own shared patterns do ("[X], created by [Y]." is read as
-    manufacturer and as developer).
+    relation: str
+    pattern: str
+    support: int
+    typed: bool
+
+
+def mine(cases: list[dict], *, min_support: int = 2, min_agreement: float = 0.3,
+         min_typed_agreement: float = 0.1) -> tuple[list[Mined], dict[str, list[str]]]:
+    """Every kept template reading, most supported first, and the object vocabularies the
+    typed readings use.
+
+    Templates come from each training case's rephrase (:func:`template`) and its own prompt
+    (:func:`prompt_template`); each case votes for its relation (:func:`case_relations`). A
+    template seen at least ``min_support`` times is kept for each relation that at least
+    ``min_agreement`` of its cases state, when it is :func:`specific`. A template that keeps
+    one relation and has a content word is *untyped*: it reads any object. One without a
+    content word ("[X], in [Y].") or shared by several relations is *typed*: each relation
+    that at least ``min_typed_agreement`` of its cases state is kept, and applies only to
+    objects in that relation's training vocabulary, so "[X], the [Y]." reads "midfielder" as a
+    position and "piano" as an instrument. An object's type is what disambiguates a template
+    whose words do not, as in typed relation patterns (Nakashole et al. 2012, PATTY).
+    ``min_agreement`` (0.3) was chosen on a sample of the training file (0.8 / 0.5 / 0.3 / 0.2
+    gave reworded recall 0.66 / 0.78 / 0.88 / 0.89 there, non-conflict flags 0.4 %
+    throughout); ``min_typed_agreement`` likewise on the training file only.
     """
+    relations, vocabulary = case_relations(cases)
     votes: dict[str, Counter] = defaultdict(Counter)
-    for case in cases:
-        relation, tmpl = prompt_relation(case), template(case)
-        if relation and tmpl:
+    for case, relation in zip(cases, relations):
+        if not relation:
+            continue
+        for tmpl in {template(case), prompt_template(case)} - {None}:
             votes[tmpl][relation] += 1
     from extractors import TripleExtractor
 
     reader = TripleExtractor(use_train_patterns=False)
-    kept = []
+    kept: list[Mined] = []
     for tmpl, counts in votes.items():
         total = sum(counts.values())
+        if total < min_support:
+            continue
+        major = [r for r, n in counts.items() if n / total >= min_agreement]
+        typed = not has_content_word(tmpl) or len(major) > 1
+        floor = min_typed_agreement if typed else min_agreement
         for relation, n in counts.most_common():
-            if (total >= min_support and n / total >= min_agreement
-                    and specific(relation, tmpl, reader)):
-                kept.append((relation, tmpl, n))
-    return sorted(kept, key=lambda k: (-k[2], k[1], k[0]))
+            if n / total >= floor and specific(relation, tmpl, reader):
+                kept.append(Mined(relation, tmpl, n, typed))
+    used = {m.relation for m in kept if m.typed}
+    types = {r: sorted(vocabulary[r]) for r in sorted(used)}
+    return sorted(kept, key=lambda k: (-k.support, k.pattern, k.relation)), types
 
 
 SHIPPED = Path(__file__).resolve().parents[1] / "extractors" / "data" / "counterfact_train_patterns.json"
@@ -131,19 +250,23 @@ def main() -> None:
                     help="write the extractor's data file extractors/data/" + SHIPPED.name)
     ap.add_argument("--min-support", type=int, default=2)
     ap.add_argument("--min-agreement", type=float, default=0.3)
+    ap.add_argument("--min-typed-agreement", type=float, default=0.1)
     args = ap.parse_args()
     source = args.counterfact / "counterfact-train.json"
     raw = source.read_bytes()
-    kept = mine(json.loads(raw), min_support=args.min_support,
-                min_agreement=args.min_agreement)
+    kept, types = mine(json.loads(raw), min_support=args.min_support,
+                       min_agreement=args.min_agreement,
+                       min_typed_agreement=args.min_typed_agreement)
     out = args.out or (SHIPPED if args.ship else DEFAULT_OUT)
     out.parent.mkdir(parents=True, exist_ok=True)
-    doc: dict = {"patterns": [{"relation": r, "pattern": p, "support": n} for r, p, n in kept]}
-    if args.ship:
-        doc = {"source": "CounterFact (Meng et al. 2022), counterfact-train.json only",
-               "source_sha256": hashlib.sha256(raw).hexdigest(),
-               "script": "python -m benchmarks.mine_patterns --ship",
-               "min_support": args.min_support, "min_agreement": args.min_agreement, **doc}
+    doc = {"source": "CounterFact (Meng et al. 2022), counterfact-train.json only",
+           "source_sha256": hashlib.sha256(raw).hexdigest(),
+           "script": "python -m benchmarks.mine_patterns --ship",
+           "min_support": args.min_support, "min_agreement": args.min_agreement,
+           "min_typed_agreement": args.min_typed_agreement,
+           "patterns": [{"relation": m.relation, "pattern": m.pattern, "support": m.support,
+                         "typed": m.typed} for m in kept],
+           "object_types": types}
     out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"mined {len(kept)} patterns from {source} (sha256 "
           f"{hashlib.sha256(raw).hexdigest()[:16]}) -> {out}")

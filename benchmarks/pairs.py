@@ -13,7 +13,10 @@ the sets and check them. Three sources:
   5. ``same_subject_other_relation``: two true facts about one subject under different
      relations, not a conflict;
   6. ``both_true_multi_valued``: two true facts about one subject under one relation with
-     different objects (a city's twin cities), not a conflict.
+     different objects (a city's twin cities), not a conflict. When the relation is one we
+     hold functional (:data:`FUNCTIONAL_RELATIONS`: "PAX is located in Boston" and "… in
+     Melbourne"), the pair is the data's exception to that cardinality: labelled ``None``
+     and reported apart, as contradiction pairs on multi-valued relations are.
 
   A *fact* is ``prompt + " " + ground_truth + "."``; the *update* is the same prompt with
   ``target_new``; the *reworded fact* is the last sentence of ``rephrase_prompt`` (its first
@@ -24,7 +27,9 @@ the sets and check them. Three sources:
   are mapped to Wikidata relation ids through the ParaRel patterns (Elazar et al. 2021, the
   patterns CounterFact's prompts come from) and, for templates ParaRel does not spell out, by
   a majority vote of the training cases' neighbourhood prompts matched against the same
-  patterns. That table is built on ``counterfact-train.json`` only; ``edit`` and ``val`` are
+  patterns; a template voted to several relations ("{}, the": position, instrument, genre)
+  is settled per case by which relation's training objects hold the case's true object.
+  That table is built on ``counterfact-train.json`` only; ``edit`` and ``val`` are
   never read to build it. Contradiction pairs on relations not in
   :data:`FUNCTIONAL_RELATIONS` are labelled ``None`` (reported as *possible*, never counted as
   missed conflicts).
@@ -380,16 +385,35 @@ class RelationMap:
         source: template -> how it was mapped (``pararel`` exact and unambiguous,
             ``train_vote`` by neighbourhood prompts of training cases).
         pararel: the ParaRel templates, for templates never seen in training.
+        objects: relation id -> the objects (lower-cased ``ground_truth`` and ``target_new``)
+            of the training cases whose template maps to it alone (one ParaRel relation, or a
+            unanimous vote): the relation's object type, as far as training shows it.
     """
 
     templates: Mapping[str, str]
     votes: Mapping[str, Mapping[str, int]]
     source: Mapping[str, str]
     pararel: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    objects: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
-    def relation_id(self, template: str) -> str:
+    def relation_id(self, template: str, obj: str = "") -> str:
         """The relation id of a template, or ``""`` when neither training nor an unambiguous
-        ParaRel pattern names it."""
+        ParaRel pattern names it.
+
+        A template the training votes give to several relations ("{}, the" is a position
+        played, an instrument or a genre) is settled per case by its true object ``obj``:
+        when exactly one of the voted relations has ``obj`` among its training objects
+        (:attr:`objects`) and the product names it differently from the majority (P17, P131
+        and P276 are all "located in" and stay one relation), that one; otherwise the
+        template's majority.
+        """
+        votes = self.votes.get(template, {})
+        if obj and len(votes) > 1 and template in self.templates:
+            key = obj.strip().lower()
+            fits = [r for r in sorted(votes) if key in self.objects.get(r, ())]
+            if len(fits) == 1 and _product_name(fits[0]) != _product_name(
+                    self.templates[template]):
+                return fits[0]
         if template in self.templates:
             return self.templates[template]
         ids = self.pararel.get(template, frozenset())
@@ -401,6 +425,11 @@ class RelationMap:
                 for t, r in sorted(self.templates.items())}
 
 
+def _product_name(relation_id: str) -> str:
+    """The product's canonical relation for a Wikidata id (:data:`extractors.lexicon.RELATIONS`)."""
+    return LEXICON_RELATIONS.get(relation_id, (relation_id, ""))[0]
+
+
 def build_relation_map(train_cases: Iterable[CounterFactCase],
                        pararel: Mapping[str, frozenset[str]]) -> RelationMap:
     """Map every training template to one relation id.
@@ -408,7 +437,9 @@ def build_relation_map(train_cases: Iterable[CounterFactCase],
     A template that is exactly one ParaRel pattern of one relation maps to it. Otherwise each
     training case votes with the relations whose ParaRel patterns match its neighbourhood
     prompt (same relation, other subject), intersected with the template's own ParaRel
-    relations when it has any; the template takes the majority (ties: the smaller id).
+    relations when it has any; the template takes the majority (ties: the smaller id). A
+    template with votes for several relations is settled per case by the case's true object
+    (:meth:`RelationMap.relation_id`).
 
     Args:
         train_cases: cases of ``counterfact-train.json`` only (others raise).
@@ -417,6 +448,7 @@ def build_relation_map(train_cases: Iterable[CounterFactCase],
     Raises:
         ValueError: a case from another split was passed.
     """
+    train_cases = list(train_cases)
     regexes = [(_template_regex(t), ids) for t, ids in sorted(pararel.items())]
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     for case in train_cases:
@@ -440,8 +472,14 @@ def build_relation_map(train_cases: Iterable[CounterFactCase],
         templates[template] = best
         own = pararel.get(template, frozenset())
         source[template] = "pararel" if len(own) == 1 else "train_vote"
+    objects: dict[str, set[str]] = defaultdict(set)
+    for case in train_cases:
+        if len(votes.get(case.template, {})) == 1:
+            objects[templates[case.template]].update(
+                o.strip().lower() for o in (case.ground_truth, case.target_new))
     return RelationMap(templates=templates, votes={t: dict(v) for t, v in votes.items()},
-                       source=source, pararel=dict(pararel))
+                       source=source, pararel=dict(pararel),
+                       objects={r: frozenset(v) for r, v in objects.items()})
 
 
 def is_functional(relation_id: str) -> bool:
@@ -471,7 +509,7 @@ def counterfact_pairs(cases: Sequence[CounterFactCase], relations: RelationMap) 
     for case in cases:
         by_subject[case.subject].append(case)
     for case in cases:
-        rid = relations.relation_id(case.template)
+        rid = relations.relation_id(case.template, case.ground_truth)
         functional = is_functional(rid)
         split = TRAIN if case.split == TRAIN else EVAL
         pool = f"cf:{case.subject}"
@@ -494,7 +532,7 @@ def counterfact_pairs(cases: Sequence[CounterFactCase], relations: RelationMap) 
         for other in by_subject[case.subject]:
             if other.case_id <= case.case_id:
                 continue
-            orid = relations.relation_id(other.template)
+            orid = relations.relation_id(other.template, other.ground_truth)
             same_relation = (rid == orid) if (rid and orid) else case.template == other.template
             if not same_relation:
                 kind = OTHER_RELATION
@@ -502,9 +540,13 @@ def counterfact_pairs(cases: Sequence[CounterFactCase], relations: RelationMap) 
                 kind = MULTI_VALUED
             else:
                 continue
+            # two true objects on a relation we hold functional: the data's exception to the
+            # cardinality, reported apart (label None), as contradictions on multi-valued
+            # relations are
+            label = None if kind == MULTI_VALUED and functional else 0
             out.append(Pair(
                 pair_id=f"cf:{case.case_id}+{other.case_id}:{kind}", dataset="counterfact",
-                kind=kind, label=0, left=case.fact, right=other.fact,
+                kind=kind, label=label, left=case.fact, right=other.fact,
                 split=TRAIN if case.split == TRAIN and other.split == TRAIN else EVAL,
                 relation=case.template, relation_id=rid, functional=functional, pool=pool))
     return out

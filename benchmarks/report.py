@@ -95,8 +95,9 @@ def _class_rows(ev: dict) -> list[str]:
             if f"class_{kind}__{variant}_n" in ev:
                 groups.append((f"{kind}__{variant}", f"{kind} — {label}"))
     for group, label in groups:
-        suffixes = (("", ""),) if "__" in group else (
-            ("", ""), ("_possible", " — non-functional (possible)"))
+        apart = (" — on a relation held functional (the data's exception)"
+                 if group == P.MULTI_VALUED else " — non-functional (possible)")
+        suffixes = (("", ""),) if "__" in group else (("", ""), ("_possible", apart))
         for suffix, note in suffixes:
             key = f"class_{group}{suffix}"
             total = ev.get(f"class_{group}_n", 0)
@@ -206,7 +207,15 @@ def markdown_table(document: dict) -> str:
                   f"({verdict(s['reworded_recall'], 0.80)})"
                   + (f" [{split}]" if split else "") + "; "
                   f"non-conflicts flagged {_pct(s['non_conflicts_flagged'])} vs ≤ 2% "
-                  f"({verdict(s['non_conflicts_flagged'], 0.02, upper=True)}); "
+                  f"({verdict(s['non_conflicts_flagged'], 0.02, upper=True)}; by class "
+                  + ", ".join(f"{n} {_pct(ev.get(f'class_{k}_flagged'))} "
+                              f"({verdict(ev.get(f'class_{k}_flagged'), 0.02, upper=True)})"
+                              for n, k in ((1, P.PARAPHRASE), (4, P.OTHER_SUBJECT),
+                                           (5, P.OTHER_RELATION), (6, P.MULTI_VALUED)))
+                  + (f"; class 6 on relations held functional, reported apart: "
+                     f"{_pct(ev.get(f'class_{P.MULTI_VALUED}_possible_flagged'))} of "
+                     f"{ev.get(f'class_{P.MULTI_VALUED}_possible_n', 0):,} flagged"
+                     if ev.get(f"class_{P.MULTI_VALUED}_possible_n") else "") + "); "
                   f"ROC AUC {_f(s['roc_auc'])} vs ≥ 0.97 ({verdict(s['roc_auc'], 0.97)})."]
     lines += _comparison_lines(document)
     return "\n".join(lines)

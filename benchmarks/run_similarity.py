@@ -117,7 +117,7 @@ def build_pairs(data_dir: Path, sample: int | None, seed: int) -> tuple[list[P.P
     evidence: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     objects: dict[tuple[str, str], set[str]] = defaultdict(set)
     for case in train_all:
-        rid = relations.relation_id(case.template) or "unmapped"
+        rid = relations.relation_id(case.template, case.ground_truth) or "unmapped"
         objects[(case.subject, rid)].add(case.ground_truth.strip().lower())
     for (_, rid), objs in objects.items():
         evidence[rid][0] += 1
@@ -363,8 +363,10 @@ def figures(out_dir: Path, pairs: Sequence[P.Pair], detectors: dict[str, np.ndar
     # 1. cosine per CounterFact class (evaluation split), with the training threshold
     groups, names = [], []
     for kind in P.COUNTERFACT_CLASSES:
+        apart = (" — on a functional relation" if kind == P.MULTI_VALUED
+                 else " — non-functional (possible)")
         for suffix, cond in (("", lambda p: p.label is not None),
-                             (" — non-functional (possible)", lambda p: p.label is None)):
+                             (apart, lambda p: p.label is None)):
             rows = [i for i, p in enumerate(pairs) if p.dataset == "counterfact"
                     and p.split == P.EVAL and p.kind == kind and cond(p)]
             if len(rows) >= 2:

@@ -112,6 +112,9 @@ class Pattern:
     regex: re.Pattern
     anchor: str
     literal_chars: int
+    objects: frozenset[str] | None = None
+    """For a typed pattern, the canonical objects (:func:`extractors.values.normalize_value`)
+    it reads; None reads any object."""
 
 
 def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
@@ -132,15 +135,20 @@ def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
     return regex, anchor, sum(len(x) for x in literals)
 
 
-def compile_patterns(items: Iterable[tuple[str, str, str]]) -> tuple[Pattern, ...]:
-    """Compile ``(relation id, relation name, pattern text)`` triples, most specific first.
+def compile_patterns(items: Iterable[tuple[str, str, str] | tuple[str, str, str,
+                                                                   frozenset[str] | None]]
+                     ) -> tuple[Pattern, ...]:
+    """Compile ``(relation id, relation name, pattern text[, objects])`` tuples, most specific
+    first.
 
-    Pattern text uses ParaRel's slots: ``"[X] was born in [Y]."``.
+    Pattern text uses ParaRel's slots: ``"[X] was born in [Y]."``; ``objects``, when given,
+    makes the pattern typed (:attr:`Pattern.objects`).
     """
     out = []
-    for rel_id, name, text in items:
+    for rel_id, name, text, *objects in items:
         regex, anchor, n = _compile(text)
-        out.append(Pattern(rel_id, name, text, regex, anchor, n))
+        out.append(Pattern(rel_id, name, text, regex, anchor, n,
+                           objects[0] if objects else None))
     return tuple(sorted(out, key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
 
 
@@ -159,17 +167,22 @@ TRAIN_PATTERNS_FILE = "counterfact_train_patterns.json"
 
 @functools.lru_cache(maxsize=1)
 def load_train_patterns() -> tuple[Pattern, ...]:
-    """Rewording templates mined from CounterFact's training split, compiled; most specific
-    first. Built by ``python -m benchmarks.mine_patterns --ship`` from
-    ``counterfact-train.json`` only (its SHA-256 and the mining parameters are in the file):
-    CounterFact rewords facts with a small set of templates per relation ("The tragic death
-    of [X] occurred in [Y]."), and a template is kept, for each relation at least 30 % of its
-    training cases state, when at least two cases use it, it has a content word, and neither
-    a ParaRel pattern nor the rules read it as another known relation ("[X] currently lives
-    in [Y]." stays "live in"). A template kept for two relations gives both readings."""
+    """Templates mined from CounterFact's training split, compiled; most specific first.
+
+    Built by ``python -m benchmarks.mine_patterns --ship`` from ``counterfact-train.json``
+    only (its SHA-256 and the mining parameters are in the file). CounterFact states facts
+    with a prompt per relation ("[X], in [Y].") and rewords them with a small set of templates
+    ("The tragic death of [X] occurred in [Y]."). A template is kept, for each relation at
+    least 30 % of its training cases state, when at least two cases use it and neither a
+    ParaRel pattern nor the rules read it as another known relation ("[X] currently lives in
+    [Y]." stays "live in"). A template without a content word, or shared by several
+    relations, is typed: each reading applies only to objects seen for its relation in
+    training ("[X], the [Y]." reads "midfielder" as a position, "piano" as an instrument)."""
     data = json.loads(resources.files("extractors.data").joinpath(TRAIN_PATTERNS_FILE)
                       .read_text(encoding="utf-8"))
-    return compile_patterns(("counterfact-train", p["relation"], p["pattern"])
+    types = {r: frozenset(v) for r, v in data.get("object_types", {}).items()}
+    return compile_patterns(("counterfact-train", p["relation"], p["pattern"],
+                             types[p["relation"]] if p.get("typed") else None)
                             for p in data["patterns"])
 
 

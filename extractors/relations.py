@@ -70,6 +70,8 @@ SYNONYMS: dict[str, str] = {
     "birth date": "birthday", "date of birth": "birthday",
     "hometown": "home town", "citizenship": "citizenship", "nationality": "citizenship",
     "timezone": "time zone",
+    # "the location of X is Y" and "X is located in Y" state one fact (ParaRel P276/P131)
+    "location": "located in",
 }
 """Relation phrase (lemmatised) -> canonical relation. Curated; extend via ``RelationTable``."""
 

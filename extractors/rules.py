@@ -344,21 +344,26 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
     return True
 
 
-_ANAPHORS = {"it", "he", "she"}
+_ANAPHORS = {"it", "he", "she", "they"}
+"""Sentence-initial pronouns resolved to the subject of a wh-question just before them
+(singular "they" included: "Which position does Ana play? They play as goalkeeper.")."""
 
 
 def _question_antecedent(sent: Span) -> Token | None:
-    """What a sentence-initial "it"/"he"/"she" answers about when the sentence before is a
-    wh-question on one noun phrase: "Where is Cleveland Classic? It is located in Cleveland."
-    -> the head of "Cleveland Classic". Anything else is left unresolved."""
+    """What a sentence-initial "it"/"he"/"she"/"they" answers about when the sentence before
+    is a wh-question on one noun phrase: "Where is Cleveland Classic? It is located in
+    Cleveland." -> the head of "Cleveland Classic"; "Which position does Ana play? They play
+    as goalkeeper." -> "Ana". Anything else is left unresolved."""
     if sent.start == 0:
         return None
     question = sent.doc[sent.start - 1].sent
-    if not _is_question(question) or question[0].tag_ not in ("WRB", "WP"):
+    if not _is_question(question) or question[0].tag_ not in ("WRB", "WP", "WDT"):
         return None
     subject = next((c for c in question.root.children if c.dep_ in ("nsubj", "nsubjpass")),
                    None)
     if subject is None or subject.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if subject == question[0].head:  # "Which team …": the asked-for noun is not the topic
         return None
     return subject
 
@@ -553,6 +558,9 @@ class TripleExtractor:
                         normalize_value(_span_phrase(y))
                 if not subject or not value or (pat.relation, value) in seen:
                     continue
+                if pat.objects is not None and value not in pat.objects \
+                        and normalize_value(surface) not in pat.objects:
+                    continue  # a typed pattern: not an object of its relation
                 seen.add((pat.relation, value))
                 out.append(Triple(subject=subject, relation=pat.relation, object=value,
                                   start=sent.start_char, end=sent.end_char,

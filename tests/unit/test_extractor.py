@@ -180,6 +180,23 @@ TABLE = [
     ("Always use tabs.", [(U, "use", "tab", False)]),
     ("Remember to water the plants.", [(U, "water", "plant", False)]),
     ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
+    # typed training templates: a template with no content word reads a relation only for
+    # that relation's objects ("[X], the [Y]." is a position for a midfielder, an instrument
+    # for a guitar); a template naming its relation beats the rules' generic verb
+    ("Toko Yasuda, the guitar.", [("toko yasuda", "instrument", "guitar", False)]),
+    ("Daniel Royer, the midfielder.",
+     [("daniel royer", "position played", "midfielder", False)]),
+    ("Georgians, in Azerbaijan.", [("georgians", "located in", "azerbaijan", False)]),
+    ("Tarvaris Jackson, who plays the position quarterback.",
+     [("tarvaris jackson", "position played", "quarterback", False)]),
+    ("Mehmed the Conqueror is affiliated with the religion Islam.",
+     [("mehmed conqueror", "religion", "islam", False)]),
+    # the answer to a which-question is about the question's subject ("they" included)
+    ("Which position does Daniel Royer play? They play as midfielder.",
+     [("daniel royer", "position played", "midfielder", False)]),
+    # "the location of X is Y" states what "X is located in Y" states
+    ("The location of Vimy Memorial is France.",
+     [("vimy memorial", "located in", "france", False)]),
 ]
 
 _HABIT = "habitual past not read as a negation of the present"
@@ -227,6 +244,11 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     ("My birthday is 1990-03-02.", (U, "birthday", "1990", False)),
     ("The kiln temperature is 1200 C", ("kiln temperature", "be", "1473.15 K", False)),
     ("The distance to the studio is 2 km", ("distance", "be", "2 km", False)),
+    # a typed template does not read objects outside its relation's training vocabulary
+    ("Ana, the manager.", ("ana", "position played", "manager", False)),
+    ("Ana from accounting.", ("ana", "country of origin", "accounting", False)),
+    # the noun a which-question asks about is not the answer's subject
+    ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
      (U, "deadline is 2026 03 03t10", "2026-03-03T10:00Z", False)),
 ])
@@ -308,12 +330,15 @@ def test_train_patterns_are_a_fresh_mining_of_the_training_split():
                          .read_text(encoding="utf-8"))
     raw = (SHARED / "data" / "counterfact" / "counterfact-train.json").read_bytes()
     assert shipped["source_sha256"] == hashlib.sha256(raw).hexdigest()
-    fresh = mine(json.loads(raw), min_support=shipped["min_support"],
-                 min_agreement=shipped["min_agreement"])
-    assert [(p["relation"], p["pattern"]) for p in shipped["patterns"]] == [
-        (r, p) for r, p, _ in fresh]
-    assert {(p.relation, p.text) for p in load_train_patterns()} == {
-        (r, p) for r, p, _ in fresh}
+    fresh, types = mine(json.loads(raw), min_support=shipped["min_support"],
+                        min_agreement=shipped["min_agreement"],
+                        min_typed_agreement=shipped["min_typed_agreement"])
+    assert [(p["relation"], p["pattern"], p["typed"]) for p in shipped["patterns"]] == [
+        (m.relation, m.pattern, m.typed) for m in fresh]
+    assert shipped["object_types"] == types
+    assert {(p.relation, p.text, p.objects) for p in load_train_patterns()} == {
+        (m.relation, m.pattern, frozenset(types[m.relation]) if m.typed else None)
+        for m in fresh}
 
 
 def test_extractor_without_train_patterns(extractor):
