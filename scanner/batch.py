@@ -30,7 +30,7 @@ from typing import Any
 
 from extractors import Triple
 from scanner.detect import normalised_text
-from scanner.keys import AliasTable, GroupKey, near_key_pairs
+from scanner.keys import AliasTable, GroupKey, near_subject_pairs
 from scanner.models import MemoryRecord, Scope, SourceClass
 
 STATUS_ACTIVE = "active"
@@ -140,9 +140,24 @@ class TenantPass:
         return items
 
     def _near_pairs(self) -> list[tuple[GroupKey, GroupKey]]:
-        scopes = {s: Scope.model_construct(user_id=self.user_id, group=s[0], properties=s[1])
-                  for s in {k[0] for k in self._first}}
-        return near_key_pairs({GroupKey(scopes[k[0]], k[1], k[2]): None for k in self._first})
+        """:func:`scanner.keys.near_key_pairs` over every key of the tenant, found on the
+        pass's plain key tuples (keys are built only for the pairs found)."""
+        by_relation: dict[tuple[Any, str], list[str]] = {}
+        for scope, subject, relation in self._first:
+            names = by_relation.get((scope, relation))
+            if names is None:
+                by_relation[(scope, relation)] = [subject]
+            else:
+                names.append(subject)
+        scopes: dict[Any, Scope] = {}
+        pairs = []
+        for (scope, relation), a, b in near_subject_pairs(by_relation):
+            found = scopes.get(scope)
+            if found is None:
+                found = scopes[scope] = Scope.model_construct(
+                    user_id=self.user_id, group=scope[0], properties=scope[1])
+            pairs.append((GroupKey(found, a, relation), GroupKey(found, b, relation)))
+        return pairs
 
     @staticmethod
     def _key(key: GroupKey) -> _Key:

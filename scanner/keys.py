@@ -11,11 +11,14 @@ import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from extractors import Triple
 from scanner.models import ConflictKey, MemoryRecord, Scope
+
+_H = TypeVar("_H")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,18 +111,32 @@ def near_key_pairs(groups: Mapping[GroupKey, list[Assertion]]) -> list[tuple[Gro
     (:func:`similar_candidates`), so a batch scan of a tenant with thousands of subjects per
     relation does not compare every pair; the result is the same as comparing every pair.
     """
-    by_relation: dict[tuple[Scope, str], list[GroupKey]] = defaultdict(list)
+    by_relation: dict[tuple[Scope, str], list[str]] = defaultdict(list)
     for key in groups:
-        by_relation[(key.scope, key.relation)].append(key)
+        by_relation[(key.scope, key.relation)].append(key.subject)
+    return [(GroupKey(scope, a, relation), GroupKey(scope, b, relation))
+            for (scope, relation), a, b in near_subject_pairs(by_relation)]
+
+
+def near_subject_pairs(subjects: Mapping[_H, list[str]]) -> list[tuple[_H, str, str]]:
+    """The string-similar subject pairs of each group of distinct subjects (one scope and
+    relation each: :func:`near_key_pairs` without building keys).
+
+    Args:
+        subjects: group -> its distinct subjects, any order.
+
+    Returns:
+        ``(group, a, b)`` with ``a < b`` and :func:`similar_subjects` true, in group order,
+        then by ``a``, then by ``b``.
+    """
     pairs = []
-    for keys in by_relation.values():
-        if len(keys) < 2:
+    for group, names in subjects.items():
+        if len(names) < 2:
             continue
-        keys = sorted(keys, key=lambda k: k.subject)
-        subjects = [k.subject for k in keys]
-        for i, j in similar_candidates(subjects):
-            if similar_subjects(subjects[i], subjects[j]):
-                pairs.append((keys[i], keys[j]))
+        names = sorted(names)
+        for i, j in similar_candidates(names):
+            if similar_subjects(names[i], names[j]):
+                pairs.append((group, names[i], names[j]))
     return pairs
 
 

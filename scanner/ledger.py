@@ -60,9 +60,27 @@ STATUS_SETTLED = "settled"
 STATUS_RECORDED = "recorded"
 
 
+_NAMESPACE_BYTES = NAMESPACE.bytes
+
+
 def entry_id(user_id: str, *parts: str) -> str:
-    """Deterministic entry id: uuid5 of the tenant's user id and ``parts`` (unit-separated)."""
-    return str(uuid.uuid5(NAMESPACE, "\x1f".join((user_id, *parts))))
+    """Deterministic entry id: uuid5 of the tenant's user id and ``parts`` (unit-separated).
+
+    ``str(uuid.uuid5(NAMESPACE, name))`` computed directly (RFC 4122 §4.3: SHA-1 of namespace
+    and name, version 5, variant RFC 4122): a batch scan derives two ids per conflict, and
+    the ``UUID`` object cost half of that (``tests/unit/test_ledger.py`` checks equality)."""
+    raw = bytearray(hashlib.sha1(
+        _NAMESPACE_BYTES + "\x1f".join((user_id, *parts)).encode()).digest()[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x50
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def content_digest(content: Mapping[str, Any]) -> str:
+    """sha256 of an entry's content (:meth:`LedgerEntry.content`, plain JSON types): equal
+    digests mean nothing to write."""
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
 
 
 class LedgerEntry(BaseModel):
@@ -126,10 +144,14 @@ class LedgerEntry(BaseModel):
             ids.append(self.settler)
         return ids
 
+    def content(self) -> dict[str, Any]:
+        """Every field but the timestamps, as plain JSON types (what :meth:`digest` hashes and
+        the store keeps as the entry's body)."""
+        return self.model_dump(mode="json", exclude={"recorded_at", "updated_at"})
+
     def digest(self) -> str:
         """sha256 of the content without timestamps: equal digests mean nothing to write."""
-        body = self.model_dump(mode="json", exclude={"recorded_at", "updated_at"})
-        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+        return content_digest(self.content())
 
     def to_json_dict(self) -> dict[str, Any]:
         """Plain JSON types."""
@@ -200,7 +222,20 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
         events: the report's epoch-change events (matched to their pairs).
 
     Returns:
-        One entry per conflict, plus one settlement entry per settled pair; sorted by id.
+        One entry per conflict, plus one settlement entry per settled pair; sorted by id
+        (:func:`entry_contents`, validated).
+    """
+    return [LedgerEntry.model_validate(c) for c in entry_contents(user_id, conflicts, events)]
+
+
+def entry_contents(user_id: str, conflicts: Sequence[Conflict],
+                   events: Sequence[EpochChangeEvent] = ()) -> list[dict[str, Any]]:
+    """The entries of :func:`entries_for` as their contents (:meth:`LedgerEntry.content`:
+    plain JSON types, no timestamps), sorted by id.
+
+    A batch scan compares every entry's digest (:func:`content_digest`) with the stored one
+    and builds a :class:`LedgerEntry` only for the few that changed; building and dumping a
+    model per entry was a fifth of a converged re-scan (issue 4).
     """
     events_by_pair = {tuple(sorted((e.from_["id"], e.to["id"]))): e for e in events}
     known_values: dict[tuple[str, str, str], str] = {}
@@ -219,39 +254,51 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
             status = STATUS_APPLIED
         else:
             status = STATUS_SETTLED if settled else STATUS_OPEN
-        out.append(LedgerEntry(
-            entry_id=own_id, entry_type=etype, user_id=user_id, status=status, key=c.key,
-            kind=c.kind, members=list(c.members), values=dict(c.values), verdict=c.verdict,
-            rule=c.rule, reasons=[r for r in c.reasons if not r.startswith("settled:")],
-            severity=c.severity, winner=c.winner, latest=c.latest,
-            superseded=list(c.superseded) if etype == "resolution" else [],
-            inputs=dict(c.inputs), config=dict(c.config),
-            question=c.question,
-            request=_request(c) if etype in ("quarantine", "epoch_change") else None,
-            recommended=_recommended(c) if etype == "escalation" else None,
-            event=_event(events_by_pair, c) if etype == "epoch_change" else None,
-            settled_by=settle_id))
+        key = _key_content(c.key)
+        inputs = {m: dict(i) for m, i in c.inputs.items()}
+        out.append({
+            "entry_id": own_id, "entry_type": etype, "user_id": user_id, "status": status,
+            "key": key, "kind": c.kind, "members": list(c.members), "values": dict(c.values),
+            "verdict": c.verdict, "rule": c.rule,
+            "reasons": [r for r in c.reasons if not r.startswith("settled:")],
+            "severity": c.severity, "winner": c.winner, "latest": c.latest,
+            "superseded": list(c.superseded) if etype == "resolution" else [],
+            "confirmed": [], "settler": None, "inputs": inputs, "config": dict(c.config),
+            "question": c.question,
+            "request": _request(c) if etype in ("quarantine", "epoch_change") else None,
+            "recommended": _recommended(c) if etype == "escalation" else None,
+            "event": _event(events_by_pair, c) if etype == "epoch_change" else None,
+            "settled_by": settle_id, "settles": None, "data": {}})
         if settled:
             by = c.settled_by
             value = known_values.get((c.key.subject, c.key.relation, by))
-            inputs = dict(c.inputs)
+            settler_inputs = {m: dict(i) for m, i in c.inputs.items()}
             if by in known_inputs:
-                inputs[by] = known_inputs[by]
+                settler_inputs[by] = dict(known_inputs[by])
             if value is not None:
                 values = {**c.values, by: value}
             else:
                 values = dict(c.values)
-            out.append(LedgerEntry(
-                entry_id=settle_id, entry_type="settlement", user_id=user_id,
-                status=STATUS_APPLIED, key=c.key, kind=c.kind, members=list(c.members),
-                values=values, verdict=c.verdict, rule=REOBSERVATION,
-                reasons=[f"settles {etype} ({c.rule})"] + (
+            out.append({
+                "entry_id": settle_id, "entry_type": "settlement", "user_id": user_id,
+                "status": STATUS_APPLIED, "key": _key_content(c.key), "kind": c.kind,
+                "members": list(c.members), "values": values, "verdict": c.verdict,
+                "rule": REOBSERVATION,
+                "reasons": [f"settles {etype} ({c.rule})"] + (
                     [] if c.superseded else ["moot: both members retired by re-observation"]),
-                severity=c.severity, latest=by, superseded=list(c.superseded),
-                confirmed=[m for m in c.members if m not in c.superseded]
-                if c.superseded else [], settler=by,
-                inputs=inputs, config=dict(c.config), settles=own_id))
-    return sorted(out, key=lambda e: e.entry_id)
+                "severity": c.severity, "winner": None, "latest": by,
+                "superseded": list(c.superseded),
+                "confirmed": [m for m in c.members if m not in c.superseded]
+                if c.superseded else [], "settler": by,
+                "inputs": settler_inputs, "config": dict(c.config), "question": None,
+                "request": None, "recommended": None, "event": None, "settled_by": None,
+                "settles": own_id, "data": {}})
+    return sorted(out, key=lambda e: e["entry_id"])
+
+
+def _key_content(key: ConflictKey) -> dict[str, Any]:
+    return {"user_id": key.user_id, "group": key.group, "properties": dict(key.properties),
+            "subject": key.subject, "relation": key.relation}
 
 
 def import_entry(user_id: str, imported_at: datetime, *, written: int, unchanged: int,

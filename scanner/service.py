@@ -15,7 +15,7 @@ import time
 import uuid as uuidlib
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,12 +32,12 @@ from scanner.ledger import (
     Stats,
     compute_stats,
     conflict_entry_id,
-    entries_for,
+    content_digest,
+    entry_contents,
     import_entry,
     narrate,
     read_scans_entry,
     reconcile_settled,
-    settlement_entry_id,
     verdict_effects,
 )
 from scanner.scan import build_report
@@ -430,10 +430,11 @@ class Service:
     def _record_ledger(self, user_id: str, report: ScanReport) -> LedgerWrite:
         """Write the ledger entries of a report's conflicts unless this process already wrote
         each one as it is (entry id and digest)."""
-        entries = entries_for(user_id, report.conflicts, report.events)
-        keys = [(e.entry_id, e.digest()) for e in entries]
+        contents = entry_contents(user_id, report.conflicts, report.events)
+        keys = [(c["entry_id"], content_digest(c)) for c in contents]
         if not keys or all(k in self._ledger_memo for k in keys):
             return LedgerWrite(unchanged=len(keys))
+        entries = [LedgerEntry.model_validate(c) for c in contents]
         with self.writes:
             result = self.ledger.write(user_id, entries)
             _remember(self._ledger_memo, keys)
@@ -516,8 +517,9 @@ class Service:
             return
         with self.writes:
             _remember(self._recorded, (_verdict_id(user_id, c) for c in report.conflicts))
-            _remember(self._ledger_memo, ((e.entry_id, e.digest()) for e in
-                                          entries_for(user_id, report.conflicts, report.events)))
+            _remember(self._ledger_memo, ((c["entry_id"], content_digest(c)) for c in
+                                          entry_contents(user_id, report.conflicts,
+                                                         report.events)))
 
     def run_batch_scan(self, user_id: str | None = None, *,
                        progress: Callable[[int], None] | None = None, workers: int = 1,
@@ -603,56 +605,55 @@ class Service:
         """
         started = time.perf_counter()
         with _GcPaused():  # one pause from the first page to the last entry compared
-            tenant, stored = self._read_tenant(user_id, progress=progress,
-                                               keep_ids=keep_report, apply=apply,
-                                               cache_size=cache_size)
-            decided = self._decide_tenant(tenant, stored, keep_report=keep_report, apply=apply)
+            tenant = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
+                                       cache_size=cache_size)
+            # the ledger's digests (they decide what to rewrite) are read while the scan
+            # decides: the server is idle then, and busy with the cursor before
+            with ThreadPoolExecutor(max_workers=1) as reader:
+                stored = reader.submit(self.ledger.all_digests, user_id) if apply else None
+                decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
+                                              apply=apply)
         return self._write_tenant(decided, started=started, on_written=on_written,
                                   keep_report=keep_report, ledger_batch_size=ledger_batch_size)
 
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
-                     keep_ids: bool, apply: bool, cache_size: int
-                     ) -> tuple[TenantPass, dict[str, str] | None]:
-        """The cursor pass of :meth:`scan_tenant` (see :mod:`scanner.batch`), and the stored
-        ledger digests of the tenant (read meanwhile, when ``apply``)."""
-        # the ledger's digests are read while the memories are (they decide what to rewrite)
-        digests = ThreadPoolExecutor(max_workers=1) if apply else None
-        pending = digests.submit(self.ledger.all_digests, user_id) if digests else None
-        try:
-            tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids)
-            add = tenant.add
-            with _GcPaused():
-                for page in self.store.property_pages(user_id, cache_size=cache_size,
-                                                      properties=BATCH_SCAN_PROPERTIES):
-                    for props in page:
-                        add(props)
-                    if progress is not None:
-                        progress(len(page))
-            return tenant, (pending.result() if pending is not None else None)
-        finally:
-            if digests is not None:
-                digests.shutdown(wait=True)
+                     keep_ids: bool, cache_size: int) -> TenantPass:
+        """The cursor pass of :meth:`scan_tenant` (see :mod:`scanner.batch`)."""
+        tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids)
+        add = tenant.add
+        with _GcPaused():
+            for page in self.store.property_pages(user_id, cache_size=cache_size,
+                                                  properties=BATCH_SCAN_PROPERTIES):
+                for props in page:
+                    add(props)
+                if progress is not None:
+                    progress(len(page))
+        return tenant
 
-    def _decide_tenant(self, tenant: TenantPass, stored: dict[str, str] | None, *,
+    def _decide_tenant(self, tenant: TenantPass, digests: Future | None, *,
                        keep_report: bool, apply: bool) -> _TenantDecision:
         """The scan of :meth:`scan_tenant` after its cursor pass, and what it has to write:
         the effects, and the ledger entries that are new or changed (with the collector
-        paused: the tenant's objects are all still held, see :class:`_GcPaused`)."""
+        paused: the tenant's objects are all still held, see :class:`_GcPaused`).
+        ``digests``: the pending read of the tenant's stored ledger digests (entry id ->
+        digest), when ``apply``."""
         user_id = tenant.user_id
         with _GcPaused():
             scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
             decided = _TenantDecision(user_id=user_id, scanned=scanned, report=report,
-                                      states=states, stored=stored, apply=apply)
+                                      states=states, stored=None, apply=apply)
             if apply and report.conflicts:
                 decided.effects = verdict_effects(report.conflicts)
-                entries = entries_for(user_id, report.conflicts, report.events)
-                if stored is not None:
-                    decided.unchanged = {e.entry_id for e in entries
-                                         if stored.get(e.entry_id) == e.digest()}
-                    entries = [e for e in entries if e.entry_id not in decided.unchanged]
-                decided.entries = entries
-                decided.edges_stored = _edges_recorded(user_id, report.conflicts,
-                                                       decided.unchanged)
+                # contents and digests are compared; models are built only to be written
+                contents = entry_contents(user_id, report.conflicts, report.events)
+                stored = decided.stored = digests.result() if digests is not None else None
+                if stored:
+                    decided.unchanged = {c["entry_id"] for c in contents
+                                         if c["entry_id"] in stored
+                                         and stored[c["entry_id"]] == content_digest(c)}
+                decided.entries = [LedgerEntry.model_validate(c) for c in contents
+                                   if c["entry_id"] not in decided.unchanged]
+                decided.edges_stored = _edges_recorded(contents, decided.unchanged)
         return decided
 
     def _write_tenant(self, d: _TenantDecision, *, started: float,
@@ -885,22 +886,32 @@ def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list
     return lines
 
 
-def _edges_recorded(user_id: str, conflicts: Sequence[Conflict],
+def _edges_recorded(contents: Sequence[Mapping[str, Any]],
                     unchanged: set[str]) -> dict[str, set[str]]:
     """winner or settler -> losers whose ``supersedes`` edges are stored for certain: those of
     conflicts whose ledger entries (the conflict's, and its settlement's when settled) are
     stored unchanged. Every writer records a verdict's entries only after its edges and
-    statuses (``scan_tenant``, ``scan``, ``add_memories``), and edges are never removed."""
+    statuses (``scan_tenant``, ``scan``, ``add_memories``), and edges are never removed.
+
+    Args:
+        contents: the entries of the scan's conflicts, as :func:`scanner.ledger.entry_contents`
+            gives them.
+        unchanged: ids of those entries that are stored unchanged.
+    """
+    settlements = {c["entry_id"]: c for c in contents if c["entry_type"] == "settlement"}
     out: dict[str, set[str]] = {}
-    for c in conflicts:
-        if conflict_entry_id(user_id, c) not in unchanged:
+    for c in contents:
+        if c["entry_type"] == "settlement" or c["entry_id"] not in unchanged:
             continue
-        if c.settled_by and settlement_entry_id(user_id, c) not in unchanged:
+        settled_by = c["settled_by"]
+        if settled_by and settled_by not in unchanged:
             continue
-        if c.verdict == "resolved" and c.winner:
-            out.setdefault(c.winner, set()).update(c.superseded)
-        if c.settled_by and c.superseded:
-            out.setdefault(c.settled_by, set()).update(c.superseded)
+        if c["verdict"] == "resolved" and c["winner"]:
+            out.setdefault(c["winner"], set()).update(c["superseded"])
+        if settled_by:
+            done = settlements[settled_by]
+            if done["superseded"]:
+                out.setdefault(done["settler"], set()).update(done["superseded"])
     return out
 
 

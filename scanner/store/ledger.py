@@ -30,7 +30,7 @@ from weaviate.classes.query import Filter, QueryReference
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import StoreWriteError, WeaviateUnavailable
-from scanner.ledger import LedgerEntry, should_replace
+from scanner.ledger import LedgerEntry, content_digest, should_replace
 from scanner.store.batching import insert_objects
 from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
 
@@ -204,7 +204,7 @@ class LedgerStore:
 
     @staticmethod
     def _properties(e: LedgerEntry, recorded_at: datetime, now: datetime) -> dict[str, Any]:
-        body = e.model_dump(mode="json", exclude={"recorded_at", "updated_at"})
+        body = e.content()
         return {
             "entry_type": e.entry_type, "user_id": e.user_id, "status": e.status,
             "verdict": e.verdict or "", "rule": e.rule or "", "kind": e.kind or "",
@@ -213,7 +213,7 @@ class LedgerStore:
             else "", "scope_group": (e.key.group or "") if e.key else "",
             "members": list(e.members), "concerns_ids": e.concerns(),
             "settled_by": e.settled_by or "", "settles": e.settles or "",
-            "digest": e.digest(), "recorded_at": recorded_at, "updated_at": now,
+            "digest": content_digest(body), "recorded_at": recorded_at, "updated_at": now,
             "body_json": json.dumps(body, sort_keys=True, ensure_ascii=False),
         }
 

@@ -4,6 +4,7 @@ questions, settlement by re-observation, ledger entries, effects, narration and 
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -12,9 +13,14 @@ from extractors import Cardinality, Triple
 from scanner.detect import CandidatePair, stances
 from scanner.keys import Assertion, GroupKey, similar_candidates, similar_subjects
 from scanner.ledger import (
+    NAMESPACE,
+    LedgerEntry,
     compute_stats,
     conflict_entry_id,
+    content_digest,
     entries_for,
+    entry_contents,
+    entry_id,
     import_entry,
     narrate,
     read_scans_entry,
@@ -221,6 +227,37 @@ def test_entry_ids_depend_on_pair_and_rule_only():
     assert conflict_entry_id("ops-1", change) in later  # the same pair keeps its id
     assert conflict_entry_id("ops-2", change) != conflict_entry_id("ops-1", change)
     assert settlement_entry_id("ops-1", change) != conflict_entry_id("ops-1", change)
+
+
+def test_entry_ids_are_uuid5_values():
+    for parts in (("ops-1", "resolution", "m1", "m2", "recency"), ("ü-1", "import", ""),
+                  ("u",)):
+        assert entry_id(*parts) == str(uuid.uuid5(NAMESPACE, "\x1f".join(parts)))
+
+
+def test_entry_contents_are_what_the_entries_hold():
+    """A batch scan compares digests of plain contents and builds entries only to write
+    them: both must be the same, for every entry type."""
+    _, settled = _timeout_scan()
+    glaze = PolicyConfig(safety_relations=frozenset({"preferred glaze"}))
+    reports = [
+        settled,
+        scan((record("a"), "celadon"), (record("b", days=2), "tenmoku")),
+        scan((record("a"), "celadon"), (record("b", source="wiki"), "tenmoku")),
+        scan((record("a"), "celadon"), (record("b", days=2), "tenmoku"), config=glaze),
+        scan((record("a", source=None), "celadon"), (record("b", days=1), "tenmoku"),
+             (record("c", days=5, source_class="observation"), "tenmoku")),
+    ]
+    types = set()
+    for report in reports:
+        contents = entry_contents("ops-1", report.conflicts, report.events)
+        assert [LedgerEntry.model_validate(c) for c in contents] == entries_for(
+            "ops-1", report.conflicts, report.events)
+        for c in contents:
+            entry = LedgerEntry.model_validate(c)
+            assert entry.content() == c and entry.digest() == content_digest(c)
+            types.add(entry.entry_type)
+    assert types >= {"resolution", "quarantine", "epoch_change", "escalation", "settlement"}
 
 
 def test_epoch_change_entries_and_their_settlement_show_both_steps():
