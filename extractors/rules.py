@@ -720,6 +720,12 @@ class TripleExtractor:
                 return (who, rel_tokens) if who else None
         if noun.pos_ == "PROPN":
             return None
+        # a bare participle after the noun restricts it: "the language spoken (in X)" is the
+        # language spoken, not the language (one is official, several are spoken)
+        bare = [c for c in noun.children if c.dep_ == "acl" and c.tag_ == "VBN"
+                and c.i == noun.i + 1 and not any(True for _ in c.children)]
+        if bare:
+            rel_tokens = rel_tokens + bare
         bound = any(c.dep_ in ("acl", "relcl", "prep", "appos") for c in noun.children)
         implicit = topic if topic else (None if bound else USER)
         relation, _ = self.table.canonical(_phrase(rel_tokens))

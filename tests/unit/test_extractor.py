@@ -194,6 +194,9 @@ TABLE = [
     # the answer to a which-question is about the question's subject ("they" included)
     ("Which position does Daniel Royer play? They play as midfielder.",
      [("daniel royer", "position played", "midfielder", False)]),
+    # a bare participle restricts its noun: several languages are spoken, one is official
+    ("In Canada, the language spoken is French.",
+     [("canada", "language spoken", "french", False)]),
     # "the location of X is Y" states what "X is located in Y" states
     ("The location of Vimy Memorial is France.",
      [("vimy memorial", "located in", "france", False)]),
