@@ -15,6 +15,7 @@ Layout (see ``../shared/WEAVIATE.md`` §4–5 for the reasons):
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import re
 import threading
@@ -42,7 +43,7 @@ from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
 from scanner.store.batching import insert_objects
 from scanner.store.failures import translate_unreachable
-from scanner.store.server import import_lock
+from scanner.store.server import RestEndpoint, import_lock, rest_endpoint
 
 DEFAULT_COLLECTION = "ContrascanMemory"
 STATUS_ACTIVE = "active"
@@ -515,12 +516,22 @@ class MemoryStore:
                     if refs is not None else []
         return out
 
-    @staticmethod
-    def _update_many(col, user_id: str, updates: Sequence[tuple[str, dict[str, Any]]],
+    def _update_many(self, col, user_id: str, updates: Sequence[tuple[str, dict[str, Any]]],
                      workers: int) -> None:
+        """Merge updates (PATCH) of one object each, ``workers`` at a time; every failure is
+        collected with its memory id. On a loopback server
+        (:func:`scanner.store.server.rest_endpoint`) they go out on the store's own keep-alive
+        connections, else through the client's ``data.update``.
+
+        Raises:
+            StoreWriteError: the updates Weaviate rejected or that failed, each with its id.
+        """
         if not updates:
             return
         failures: list[tuple[str, str]] = []
+        endpoint = rest_endpoint(self.client)
+        patch = _Patcher(endpoint, col.name, col.tenant, user_id, failures) \
+            if endpoint is not None and getattr(col, "consistency_level", None) is None else None
 
         def one(item: tuple[str, dict[str, Any]]) -> None:
             mid, props = item
@@ -529,14 +540,19 @@ class MemoryStore:
             except WeaviateBaseError as err:
                 failures.append((mid, str(err)))
 
-        if workers <= 1 or len(updates) < 4:
-            for item in updates:
-                one(item)
-        else:
-            from concurrent.futures import ThreadPoolExecutor
+        send = patch if patch is not None else one
+        try:
+            if workers <= 1 or len(updates) < 4:
+                for item in updates:
+                    send(item)
+            else:
+                from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(one, updates))
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    list(pool.map(send, updates))
+        finally:
+            if patch is not None:
+                patch.close()
         if failures:
             raise StoreWriteError(failures, len(updates) - len(failures))
 
@@ -803,6 +819,72 @@ class MemoryStore:
         return StoredMemory(record=record, triples=triples, status=p.get("status") or "active",
                             uuid=str(obj.uuid), score=score, supersedes=refs,
                             retired_rule=p.get("retired_rule") or None)
+
+
+class _Patcher:
+    """PATCH /v1/objects/{collection}/{uuid} of one tenant's objects on a loopback REST
+    endpoint, one keep-alive connection per thread (the request ``data.update`` sends: class,
+    properties, tenant; 200 or 204 is success). Failures go to ``failures`` as
+    ``(memory id, message)``; a request on a reused connection that the server closed is sent
+    once more on a new one (setting the same properties twice is the same update)."""
+
+    def __init__(self, endpoint: RestEndpoint, collection: str, tenant: str | None,
+                 user_id: str, failures: list[tuple[str, str]], timeout_s: float = 90.0):
+        self.endpoint = endpoint
+        self.collection = collection
+        self.tenant = tenant
+        self.user_id = user_id
+        self.failures = failures
+        self.timeout_s = timeout_s
+        self.headers = {"Content-Type": "application/json", **dict(endpoint.headers)}
+        self._local = threading.local()
+        self._opened: list[http.client.HTTPConnection] = []
+        self._lock = threading.Lock()
+
+    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and not fresh:
+            return conn
+        if conn is not None:
+            conn.close()
+        conn = http.client.HTTPConnection(self.endpoint.host, self.endpoint.port,
+                                          timeout=self.timeout_s)
+        self._local.conn = conn
+        with self._lock:
+            self._opened.append(conn)
+        return conn
+
+    def __call__(self, item: tuple[str, dict[str, Any]]) -> None:
+        mid, props = item
+        body: dict[str, Any] = {"class": self.collection, "properties": props}
+        if self.tenant is not None:
+            body["tenant"] = self.tenant
+        payload = json.dumps(body).encode()
+        path = f"/v1/objects/{self.collection}/{object_uuid(self.user_id, mid)}"
+        reused = getattr(self._local, "conn", None) is not None
+        for attempt in (0, 1):
+            conn = self._connection(fresh=attempt > 0)
+            try:
+                conn.request("PATCH", path, body=payload, headers=self.headers)
+                response = conn.getresponse()
+                text = response.read()
+            except (OSError, http.client.HTTPException) as err:
+                conn.close()
+                self._local.conn = None
+                if attempt == 0 and reused:
+                    continue
+                self.failures.append((mid, f"update object: {type(err).__name__}: {err}"))
+                return
+            if response.status not in (200, 204):
+                self.failures.append((mid, f"update object: HTTP {response.status}: "
+                                           f"{text[:300].decode(errors='replace')}"))
+            return
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._opened:
+                conn.close()
+            self._opened.clear()
 
 
 def _prefetched(items: Iterator[Any], bound: int) -> Iterator[Any]:

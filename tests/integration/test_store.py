@@ -142,3 +142,22 @@ def test_history_walks_the_chain(service):
     assert chain[0].superseded_by == ["m2", "m3"] and chain[2].supersedes == ["m1", "m2"]
     assert chain[1].values == ["sam · live in · nice"]
     assert service.history("m3", "potter-1")[-1].id == "m3"
+
+
+def test_status_updates_are_sent_one_per_memory_and_each_failure_is_reported(
+        service, weaviate_server):
+    from scanner.errors import StoreWriteError
+    from scanner.store.server import rest_endpoint
+
+    service.import_records([rec("m1", "My name is Priya."), rec("m2", "My name is Ana.", days=2)])
+    assert rest_endpoint(weaviate_server) is not None  # the store's own loopback requests
+    store = service.store
+    updates = [("m1", {"status": "unresolved"}), ("ghost", {"status": "unresolved"}),
+               ("m2", {"status": "superseded", "retired_rule": "recency"})] * 2
+    with pytest.raises(StoreWriteError) as err:
+        store._update_many(store._tenant("potter-1"), "potter-1", updates, workers=4)
+    assert [oid for oid, _ in err.value.failures] == ["ghost", "ghost"]
+    assert err.value.written == 4 and "404" in err.value.failures[0][1]
+    m1, m2 = store.get("potter-1", "m1"), store.get("potter-1", "m2")
+    assert (m1.status, m2.status, m2.retired_rule) == ("unresolved", "superseded", "recency")
+    assert m1.record.text == "My name is Priya."  # a merge update keeps the rest
