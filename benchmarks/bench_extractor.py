@@ -309,7 +309,7 @@ def main() -> None:
         "load_average": os.getloadavg(), "cpus": os.cpu_count(),
         "data_sha256": {f.name: _sha(f) for f in sorted(cf.glob("counterfact-*.json"))},
         "train_patterns": len(shipped),
-        "train_patterns_match_fresh_mining": shipped == {(r, p) for r, p, _ in mined},
+        "train_patterns_match_fresh_mining": shipped == {(m.relation, m.pattern) for m in mined},
         "seconds": time.perf_counter() - started}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
