@@ -17,6 +17,7 @@ Layout, mirroring the memory collection (see ``../shared/WEAVIATE.md`` §4–5):
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -205,6 +206,11 @@ class LedgerStore:
     @staticmethod
     def _properties(e: LedgerEntry, recorded_at: datetime, now: datetime) -> dict[str, Any]:
         body = e.content()
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        # the digest hashes the ASCII-escaped dump: the same text when there is nothing to
+        # escape (DEL is escaped there and not here)
+        digest = hashlib.sha256(text.encode()).hexdigest() \
+            if text.isascii() and "\x7f" not in text else content_digest(body)
         return {
             "entry_type": e.entry_type, "user_id": e.user_id, "status": e.status,
             "verdict": e.verdict or "", "rule": e.rule or "", "kind": e.kind or "",
@@ -213,8 +219,8 @@ class LedgerStore:
             else "", "scope_group": (e.key.group or "") if e.key else "",
             "members": list(e.members), "concerns_ids": e.concerns(),
             "settled_by": e.settled_by or "", "settles": e.settles or "",
-            "digest": content_digest(body), "recorded_at": recorded_at, "updated_at": now,
-            "body_json": json.dumps(body, sort_keys=True, ensure_ascii=False),
+            "digest": digest, "recorded_at": recorded_at, "updated_at": now,
+            "body_json": text,
         }
 
     # -- reads ----------------------------------------------------------------------------

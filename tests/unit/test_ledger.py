@@ -3,6 +3,7 @@ questions, settlement by re-observation, ledger entries, effects, narration and 
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -341,3 +342,15 @@ def test_process_metrics_expose_scans_conflicts_and_writes():
     assert 'contrascan_ledger_entries_written_total{entry_type="settlement"} 2.0' in text
     assert "contrascan_scan_last_batch_memories_per_second 200.0" in text
     assert "contrascan_store_read_scan_conflict_share 0.0" in text
+
+
+@pytest.mark.parametrize("text", ["plain", "café “quoted”", "del\x7fchar", "tab\tline\n\x01",
+                                  'quote" back\\'])
+def test_stored_digest_is_the_entry_digest(text):
+    from scanner.store.ledger import LedgerStore
+
+    e = read_scans_entry("u1", "tok", scans=1, with_conflict=0, started_at=T0)
+    e = e.model_copy(update={"question": text, "data": {**e.data, "text": text}})
+    stored = LedgerStore._properties(e, T0, T0)
+    assert stored["digest"] == e.digest()
+    assert json.loads(stored["body_json"]) == e.content()
