@@ -11,7 +11,11 @@ What is measured, at 10,000 and 100,000 memories (and 1,000,000 with ``--million
   them: the floor, like for like (recorded under ``raw_floor`` in the JSON);
 * **first scan**: :meth:`scanner.service.Service.run_batch_scan` on tenants nobody scanned
   yet: the cursor pass, decoding of the stored triples, grouping by key, detection, policy,
-  settlement, and every write (``supersedes`` edges, statuses, ledger entries);
+  settlement, and every write (``supersedes`` edges, statuses, ledger entries). Statuses are
+  one PATCH per memory (Weaviate has no batch merge update); on a loopback server, as here,
+  the store sends them on its own keep-alive HTTP connections
+  (:func:`scanner.store.server.rest_endpoint`), on any other through the client's
+  ``data.update`` (recorded under ``parameters.status_updates``);
 * **re-scan**: the same again, now converged: it reads, decides, and finds nothing to write —
   the steady cost of a periodic batch scan after a bulk import.
 
@@ -359,6 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     try:
+        probe = server.connect_url(url)  # as each measurement connects
+        try:
+            status_updates = ("the store's own keep-alive HTTP PATCH requests (loopback)"
+                              if server.rest_endpoint(probe) is not None
+                              else "the client's data.update (one PATCH each)")
+        finally:
+            probe.close()
         say("extracting and embedding the demo templates once")
         templates, triples, vectors, digest = demo_templates()
         evaluator = BatchScanEvaluator()
@@ -413,7 +424,10 @@ def main(argv: list[str] | None = None) -> int:
         "target_ratio": TARGET_RATIO,
         "parameters": {"sizes": sizes, "tenant_size": tenant_size,
                        "workers": args.workers, "cache_size": args.cache_size,
-                       "weaviate": "url" if args.weaviate_url else "embedded (temporary)"},
+                       "weaviate": "url" if args.weaviate_url else "embedded (temporary)",
+                       "processes": "one process per measurement; tenants scanned by "
+                                    "--workers threads of it",
+                       "status_updates": status_updates},
         "raw_floor": {"method": "MemoryStore.cursor_count: the client's cursor iterator over "
                                 "each tenant in turn, counting objects",
                       "properties": list(BATCH_SCAN_PROPERTIES), "vectors": False,
