@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from scanner.keys import Assertion, GroupKey
-from scanner.models import MemoryRecord
+from scanner.models import MemoryRecord, Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,19 +213,32 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
         if rx != ry:
             parent[max(rx, ry)] = min(rx, ry)
 
-    first_by_sig: dict[tuple, str] = {}
+    # scope -> (normalised text -> first id, fact set -> first id); records of one scope
+    # mostly come in runs, so the scope is looked up (and hashed) once per run
+    firsts: dict[Scope, tuple[dict[str, str], dict[frozenset, str]]] = {}
+    last = None
+    by_text: dict[str, str] = {}
+    by_facts: dict[frozenset, str] = {}
     for record, triples in items:
-        parent.setdefault(record.id, record.id)
+        rid = record.id
+        parent.setdefault(rid, rid)
         scope = record.scope()
-        sigs = [("text", scope, normalised_text(record.text))]
-        facts = frozenset(t.fact + (t.qualifier("except"),) for t in triples)
-        if facts:
-            sigs.append(("facts", scope, facts))
-        for sig in sigs:
-            if sig in first_by_sig:
-                union(record.id, first_by_sig[sig])
-            else:
-                first_by_sig[sig] = record.id
+        if scope is not last:
+            found = firsts.get(scope)
+            if found is None:
+                found = firsts[scope] = ({}, {})
+            by_text, by_facts = found
+            last = scope
+        first = by_text.setdefault(normalised_text(record.text), rid)
+        if first != rid:
+            union(rid, first)
+        if triples:  # Triple.fact plus the "except" qualifier, without the calls
+            facts = frozenset([(t.subject, t.relation, t.object, t.negated,
+                                t.qualifier("except") if t.qualifiers else None)
+                               for t in triples])
+            first = by_facts.setdefault(facts, rid)
+            if first != rid:
+                union(rid, first)
     groups: dict[str, list[str]] = defaultdict(list)
     for rid in parent:
         groups[find(rid)].append(rid)
