@@ -73,31 +73,53 @@ class CandidatePair:
 
 def stances(assertions: Iterable[Assertion]) -> list[Stance]:
     """Fold the assertions of one key into one stance per record, sorted by record id."""
-    per: dict[str, dict] = {}
+    per: dict[str, Assertion | list[Assertion]] = {}
     for item in assertions:
-        slot = per.setdefault(item.record.id, {"record": item.record, "asserted": set(),
-                                               "denied": set(), "shown": {}, "places": set(),
-                                               "times": set(), "attribute": False,
-                                               "similar": False})
-        t = item.triple
-        (slot["denied"] if t.negated else slot["asserted"]).add(t.object)
-        slot["shown"].setdefault(t.object, _shown(t))
-        if t.qualifier("place"):
-            slot["places"].add(t.qualifier("place"))
-        if t.qualifier("time"):
-            slot["times"].add(t.qualifier("time"))
-        slot["attribute"] = slot["attribute"] or t.rule in ("attribute", "key_value")
-        slot["similar"] = slot["similar"] or t.rule.startswith("similar:")
+        rid = item.record.id
+        found = per.get(rid)
+        if found is None:
+            per[rid] = item
+        elif found.__class__ is list:
+            found.append(item)
+        else:
+            per[rid] = [found, item]
     out = []
     for rid in sorted(per):
-        s = per[rid]
-        out.append(Stance(record=s["record"], asserted=frozenset(s["asserted"]),
-                          denied=frozenset(s["denied"]), shown=s["shown"],
-                          place=min(s["places"]) if len(s["places"]) == 1 else None,
-                          attribute=s["attribute"],
-                          time=min(s["times"]) if len(s["times"]) == 1 else None,
-                          similar=s["similar"]))
+        found = per[rid]
+        if found.__class__ is not list:  # one triple, the common case: the fold below, unrolled
+            t = found.triple
+            obj, rule = t.object, t.rule
+            place = time = None
+            if t.qualifiers:
+                place, time = t.qualifier("place") or None, t.qualifier("time") or None
+            held = frozenset((obj,))
+            out.append(Stance(found.record, _NONE if t.negated else held,
+                              held if t.negated else _NONE, {obj: _shown(t)}, place,
+                              rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:")))
+            continue
+        asserted, denied, shown, places, times = set(), set(), {}, set(), set()
+        attribute = similar = False
+        for item in found:
+            t = item.triple
+            (denied if t.negated else asserted).add(t.object)
+            shown.setdefault(t.object, _shown(t))
+            if t.qualifiers:
+                place, time = t.qualifier("place"), t.qualifier("time")
+                if place:
+                    places.add(place)
+                if time:
+                    times.add(time)
+            attribute = attribute or t.rule in _ATTRIBUTE_RULES
+            similar = similar or t.rule.startswith("similar:")
+        out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
+                          min(places) if len(places) == 1 else None, attribute,
+                          min(times) if len(times) == 1 else None, similar))
     return out
+
+
+_NONE: frozenset[str] = frozenset()
+_ATTRIBUTE_RULES = ("attribute", "key_value")
+"""Extraction rules whose relation is an attribute noun ("the preferred glaze is ...")."""
 
 
 def _shown(triple: Triple) -> str:
