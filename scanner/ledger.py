@@ -77,10 +77,16 @@ def entry_id(user_id: str, *parts: str) -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
+_DIGEST_JSON = json.JSONEncoder(sort_keys=True, check_circular=False)
+"""``json.dumps(content, sort_keys=True)``'s encoder, built once and without the circular
+reference check (a content is a tree of plain JSON types): the same text, and a batch scan
+encodes one content per conflict."""
+
+
 def content_digest(content: Mapping[str, Any]) -> str:
     """sha256 of an entry's content (:meth:`LedgerEntry.content`, plain JSON types): equal
     digests mean nothing to write."""
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(_DIGEST_JSON.encode(content).encode()).hexdigest()
 
 
 class LedgerEntry(BaseModel):
