@@ -13,10 +13,10 @@ the sets and check them. Three sources:
   5. ``same_subject_other_relation``: two true facts about one subject under different
      relations, not a conflict;
   6. ``both_true_multi_valued``: two true facts about one subject under one relation with
-     different objects (a city's twin cities), not a conflict. When the relation is one we
-     hold functional (:data:`FUNCTIONAL_RELATIONS`: "PAX is located in Boston" and "… in
-     Melbourne"), the pair is the data's exception to that cardinality: labelled ``None``
-     and reported apart, as contradiction pairs on multi-valued relations are.
+     different objects (a city's twin cities), not a conflict. Also reported by variant:
+     pairs on a relation the product holds functional (:data:`FUNCTIONAL_RELATIONS`: "PAX is
+     located in Boston" and "… in Melbourne", the data's exceptions to that cardinality) and
+     pairs on any other relation; both count in class 6.
 
   A *fact* is ``prompt + " " + ground_truth + "."``; the *update* is the same prompt with
   ``target_new``; the *reworded fact* is the last sentence of ``rephrase_prompt`` (its first
@@ -93,6 +93,11 @@ COUNTERFACT_CLASSES = (PARAPHRASE, SAME_WORDING, REWORDED, OTHER_SUBJECT, OTHER_
 CONFLICT_CLASSES = (SAME_WORDING, REWORDED)
 REPHRASE_WITH_CONTEXT = "rephrase_with_context"
 REPHRASE_BARE = "rephrase_bare"
+ON_FUNCTIONAL = "functional_relation"
+"""Variant of a class-6 pair whose relation the product holds functional ("PAX is located in
+Boston" and "… in Melbourne": both true in the data, flagged by design)."""
+ON_MULTI_VALUED = "multi_valued_relation"
+"""Variant of a class-6 pair on any other relation (a city's twin cities)."""
 
 NLI_ENTAILMENT = "synonym_entailment"
 NLI_CONTRADICTION = "one_word_contradiction"
@@ -120,7 +125,8 @@ class Pair:
         pool: retrieval pool: the small store the pair's sentences share in Weaviate.
         variant: for pairs holding CounterFact's reworded fact (classes 1 and 3), where the
             rewording comes from: ``rephrase_with_context`` or ``rephrase_bare`` (see
-            :attr:`CounterFactCase.rephrase_with_context`); else "".
+            :attr:`CounterFactCase.rephrase_with_context`); for class 6, whether the relation
+            is held functional (:data:`ON_FUNCTIONAL`, :data:`ON_MULTI_VALUED`); else "".
     """
 
     pair_id: str
@@ -540,15 +546,16 @@ def counterfact_pairs(cases: Sequence[CounterFactCase], relations: RelationMap) 
                 kind = MULTI_VALUED
             else:
                 continue
-            # two true objects on a relation we hold functional: the data's exception to the
-            # cardinality, reported apart (label None), as contradictions on multi-valued
-            # relations are
-            label = None if kind == MULTI_VALUED and functional else 0
+            # class 6 is also broken down by the relation's cardinality in the product's table:
+            # two true objects on a relation held functional are the data's exception to it
+            both_true = (ON_FUNCTIONAL if functional else ON_MULTI_VALUED) \
+                if kind == MULTI_VALUED else ""
             out.append(Pair(
                 pair_id=f"cf:{case.case_id}+{other.case_id}:{kind}", dataset="counterfact",
-                kind=kind, label=label, left=case.fact, right=other.fact,
+                kind=kind, label=0, left=case.fact, right=other.fact,
                 split=TRAIN if case.split == TRAIN and other.split == TRAIN else EVAL,
-                relation=case.template, relation_id=rid, functional=functional, pool=pool))
+                relation=case.template, relation_id=rid, functional=functional, pool=pool,
+                variant=both_true))
     return out
 
 

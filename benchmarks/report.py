@@ -83,7 +83,9 @@ OUTCOME_COLUMNS = ("flagged", "subject_unconfirmed", "possible", "none", "agreem
 """Structural outcomes in the README's column order (:data:`benchmarks.detectors.OUTCOME_SCORES`)."""
 
 VARIANT_LABELS = {P.REPHRASE_WITH_CONTEXT: "rewording with a context sentence (paraphrase prompt)",
-                  P.REPHRASE_BARE: "bare rewording (generation prompt)"}
+                  P.REPHRASE_BARE: "bare rewording (generation prompt)",
+                  P.ON_FUNCTIONAL: "relation held functional (both true in the data)",
+                  P.ON_MULTI_VALUED: "any other relation"}
 
 
 def _class_rows(ev: dict) -> list[str]:
@@ -95,9 +97,8 @@ def _class_rows(ev: dict) -> list[str]:
             if f"class_{kind}__{variant}_n" in ev:
                 groups.append((f"{kind}__{variant}", f"{kind} — {label}"))
     for group, label in groups:
-        apart = (" — on a relation held functional (the data's exception)"
-                 if group == P.MULTI_VALUED else " — non-functional (possible)")
-        suffixes = (("", ""),) if "__" in group else (("", ""), ("_possible", apart))
+        suffixes = (("", ""),) if "__" in group else (
+            ("", ""), ("_possible", " — non-functional (possible)"))
         for suffix, note in suffixes:
             key = f"class_{group}{suffix}"
             total = ev.get(f"class_{group}_n", 0)
@@ -212,10 +213,13 @@ def markdown_table(document: dict) -> str:
                               f"({verdict(ev.get(f'class_{k}_flagged'), 0.02, upper=True)})"
                               for n, k in ((1, P.PARAPHRASE), (4, P.OTHER_SUBJECT),
                                            (5, P.OTHER_RELATION), (6, P.MULTI_VALUED)))
-                  + (f"; class 6 on relations held functional, reported apart: "
-                     f"{_pct(ev.get(f'class_{P.MULTI_VALUED}_possible_flagged'))} of "
-                     f"{ev.get(f'class_{P.MULTI_VALUED}_possible_n', 0):,} flagged"
-                     if ev.get(f"class_{P.MULTI_VALUED}_possible_n") else "") + "); "
+                  + (f"; class 6 on relations held functional: "
+                     f"{_pct(ev.get(f'class_{P.MULTI_VALUED}__{P.ON_FUNCTIONAL}_flagged'))} of "
+                     f"{ev.get(f'class_{P.MULTI_VALUED}__{P.ON_FUNCTIONAL}_n', 0):,}, on "
+                     f"the others "
+                     f"{_pct(ev.get(f'class_{P.MULTI_VALUED}__{P.ON_MULTI_VALUED}_flagged'))}"
+                     if ev.get(f"class_{P.MULTI_VALUED}__{P.ON_FUNCTIONAL}_n") else "")
+                  + "); "
                   f"ROC AUC {_f(s['roc_auc'])} vs ≥ 0.97 ({verdict(s['roc_auc'], 0.97)})."]
     lines += _comparison_lines(document)
     return "\n".join(lines)

@@ -363,10 +363,8 @@ def figures(out_dir: Path, pairs: Sequence[P.Pair], detectors: dict[str, np.ndar
     # 1. cosine per CounterFact class (evaluation split), with the training threshold
     groups, names = [], []
     for kind in P.COUNTERFACT_CLASSES:
-        apart = (" — on a functional relation" if kind == P.MULTI_VALUED
-                 else " — non-functional (possible)")
         for suffix, cond in (("", lambda p: p.label is not None),
-                             (apart, lambda p: p.label is None)):
+                             (" — non-functional (possible)", lambda p: p.label is None)):
             rows = [i for i, p in enumerate(pairs) if p.dataset == "counterfact"
                     and p.split == P.EVAL and p.kind == kind and cond(p)]
             if len(rows) >= 2:

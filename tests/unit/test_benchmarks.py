@@ -131,10 +131,10 @@ def test_counterfact_pair_classes_on_a_slice(counterfact, relations):
         if pair.kind in P.CONFLICT_CLASSES:
             assert pair.label == (1 if P.is_functional(pair.relation_id) else None)
             assert pair.right == case.update
-        elif pair.kind == P.MULTI_VALUED and pair.functional:
-            assert pair.label is None  # the data's exception to a functional relation
         else:
             assert pair.label == 0
+        if pair.kind == P.MULTI_VALUED:
+            assert pair.variant == (P.ON_FUNCTIONAL if pair.functional else P.ON_MULTI_VALUED)
         if "+" in pair.pair_id:
             a, b = (by_case[int(x)] for x in pair.pair_id.split(":")[1].split("+"))
             assert a.subject == b.subject and a.case_id < b.case_id

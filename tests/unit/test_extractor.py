@@ -335,7 +335,8 @@ def test_train_patterns_are_a_fresh_mining_of_the_training_split():
     assert shipped["source_sha256"] == hashlib.sha256(raw).hexdigest()
     fresh, types = mine(json.loads(raw), min_support=shipped["min_support"],
                         min_agreement=shipped["min_agreement"],
-                        min_typed_agreement=shipped["min_typed_agreement"])
+                        min_typed_agreement=shipped["min_typed_agreement"],
+                        min_object_share=shipped["min_object_share"])
     assert [(p["relation"], p["pattern"], p["typed"]) for p in shipped["patterns"]] == [
         (m.relation, m.pattern, m.typed) for m in fresh]
     assert shipped["object_types"] == types
