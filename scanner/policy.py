@@ -438,9 +438,23 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
     if attribute:
         owner = f"the {relation}" if me else f"the {relation} of {who}"
         return f"Is {owner} still {old}, or {new}?"
+    if _participle(relation):  # "located in", "owned by": a state, asked with "be"
+        return (f"Are you still {relation} {old}, or {new}?" if me
+                else f"Is {who} still {relation} {old}, or {new}?")
     if me:
         return f"Do you still {relation} {old}, or {new}?"
     return f"Does {who} still {relation} {old}, or {new}?"
+
+
+_IRREGULAR_PARTICIPLES = frozenset({"born", "made", "written", "known", "held", "built",
+                                    "sold", "run", "kept", "found", "set", "given", "taken"})
+
+
+def _participle(relation: str) -> bool:
+    """Whether a verb-like relation starts with a past participle ("located in", "owned by",
+    "born in"), which English asks about with "be", not "do"."""
+    first = relation.split()[0] if relation.split() else ""
+    return len(relation.split()) > 1 and (first.endswith("ed") or first in _IRREGULAR_PARTICIPLES)
 
 
 # -- settlement by re-observation ---------------------------------------------------------

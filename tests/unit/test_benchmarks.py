@@ -451,3 +451,18 @@ def test_markdown_table_and_readme_block(tmp_path: Path):
     readme.write_text("no markers\n", encoding="utf-8")
     with pytest.raises(ValueError):
         write_readme(readme, doc)
+
+
+def test_relation_id_settles_a_shared_template_by_the_case_object():
+    relations = P.RelationMap(
+        templates={"{}, the": "P413", "{} is in": "P131"},
+        votes={"{}, the": {"P413": 34, "P1303": 15}, "{} is in": {"P131": 9, "P17": 4}},
+        source={"{}, the": "train_vote", "{} is in": "train_vote"},
+        objects={"P413": frozenset({"midfielder"}), "P1303": frozenset({"guitar"}),
+                 "P17": frozenset({"france"}), "P131": frozenset({"texas"})})
+    assert relations.relation_id("{}, the", "Guitar") == "P1303"
+    assert relations.relation_id("{}, the", "midfielder") == "P413"
+    assert relations.relation_id("{}, the", "oboe") == "P413"  # unseen object: the majority
+    assert relations.relation_id("{}, the") == "P413"
+    # P17 and P131 are one product relation ("located in"): no per-case split
+    assert relations.relation_id("{} is in", "France") == "P131"

@@ -105,6 +105,9 @@ def test_unresolved_pairs_carry_a_user_facing_question():
 @pytest.mark.parametrize(("texts", "relation", "subject", "values", "negated", "kind", "want"), [
     (("Sam lives in Lyon.", "Sam lives in Nice."), "live in", "sam", ("lyon", "nice"),
      (False, False), "value_mismatch", "Does Sam still live in Lyon, or Nice?"),
+    (("The offsite is located in Lisbon.", "The offsite is located in Berlin."), "located in",
+     "offsite", ("lisbon", "berlin"), (False, False), "value_mismatch",
+     "Is offsite still located in Lisbon, or Berlin?"),
     (("I like coffee.", "I don't like coffee anymore."), "like", "user", ("coffee", "coffee"),
      (False, True), "polarity", "Do you still like coffee?"),
     (("Deploying on Fridays is allowed.", "Deploying on Fridays is not allowed."),
