@@ -176,13 +176,15 @@ def load_train_patterns() -> tuple[Pattern, ...]:
     least 30 % of its training cases state, when at least two cases use it and neither a
     ParaRel pattern nor the rules read it as another known relation ("[X] currently lives in
     [Y]." stays "live in"). A template without a content word, or shared by several
-    relations, is typed: each reading applies only to objects seen for its relation in
-    training ("[X], the [Y]." reads "midfielder" as a position, "piano" as an instrument)."""
+    relations, is typed: each reading applies only to objects of its relation's type, learnt
+    from the training objects ("[X], the [Y]." reads "midfielder" as a position, "piano" as
+    an instrument; "[X], of [Y]." reads companies as employers)."""
     data = json.loads(resources.files("extractors.data").joinpath(TRAIN_PATTERNS_FILE)
                       .read_text(encoding="utf-8"))
-    types = {r: frozenset(v) for r, v in data.get("object_types", {}).items()}
+    classes = {t: frozenset(v) for t, v in data.get("object_types", {}).items()}
+    kind = data.get("relation_types", {})
     return compile_patterns(("counterfact-train", p["relation"], p["pattern"],
-                             types[p["relation"]] if p.get("typed") else None)
+                             classes[kind[p["relation"]]] if p.get("typed") else None)
                             for p in data["patterns"])
 
 

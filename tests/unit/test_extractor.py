@@ -187,6 +187,7 @@ TABLE = [
     ("Daniel Royer, the midfielder.",
      [("daniel royer", "position played", "midfielder", False)]),
     ("Georgians, in Azerbaijan.", [("georgians", "located in", "azerbaijan", False)]),
+    ("Paul Otellini, of Intel.", [("paul otellini", "work at", "intel", False)]),
     ("Tarvaris Jackson, who plays the position quarterback.",
      [("tarvaris jackson", "position played", "quarterback", False)]),
     ("Mehmed the Conqueror is affiliated with the religion Islam.",
@@ -250,6 +251,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # a typed template does not read objects outside its relation's training vocabulary
     ("Ana, the manager.", ("ana", "position played", "manager", False)),
     ("Ana from accounting.", ("ana", "country of origin", "accounting", False)),
+    # a company is no place and a place no employer, whatever one training vote said
+    ("Ana is from Google.", ("ana", "country of origin", "google", False)),
+    ("Ana, of Berlin.", ("ana", "work at", "berlin", False)),
     # the noun a which-question asks about is not the answer's subject
     ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
@@ -339,9 +343,11 @@ def test_train_patterns_are_a_fresh_mining_of_the_training_split():
                         min_object_share=shipped["min_object_share"])
     assert [(p["relation"], p["pattern"], p["typed"]) for p in shipped["patterns"]] == [
         (m.relation, m.pattern, m.typed) for m in fresh]
-    assert shipped["object_types"] == types
+    assert shipped["object_types"] == types["classes"]
+    assert shipped["relation_types"] == types["relations"]
     assert {(p.relation, p.text, p.objects) for p in load_train_patterns()} == {
-        (m.relation, m.pattern, frozenset(types[m.relation]) if m.typed else None)
+        (m.relation, m.pattern,
+         frozenset(types["classes"][types["relations"][m.relation]]) if m.typed else None)
         for m in fresh}
 
 
