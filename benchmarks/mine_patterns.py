@@ -77,22 +77,22 @@ def object_key(text: str) -> str:
     return normalize_value(text)
 
 
-def case_relations(cases: list[dict], min_object_share: float = 0.1
-                   ) -> tuple[list[str | None], dict[str, set[str]]]:
-    """The relation of every case, and the object vocabulary of every relation.
+Occurrences = dict[str, Counter]
+"""Object (as :func:`object_key` spells it) -> how often each relation has it as the true or
+the counterfactual object of a training case."""
+
+
+def case_relations(cases: list[dict]) -> tuple[list[str | None], Occurrences]:
+    """The relation of every case, and the relations' object occurrences.
 
     A case's relation is its prompt's (:func:`prompt_relation`), else its neighbourhood
     fact's when that names one (:func:`neighbour_relations`), else the one of the neighbour's
-    candidates whose vocabulary (from the first two kinds) holds the case's true object, else
-    None. A relation's vocabulary is the true and the counterfactual objects of its cases
+    candidates whose objects (from the first two kinds) hold the case's true object, else
+    None. Both the true and the counterfactual object count as the relation's
     (``ground_truth`` and ``target_new``: CounterFact draws the new object from the same
-    relation's objects), as :func:`object_key` spells them, each kept for the relations that
-    hold at least ``min_object_share`` (0.1) of its occurrences: ParaRel's looser patterns
-    send some owner facts ("iAd is from Apple") to the country of origin, and one such vote
-    must not make "apple" a country (on the training file Google is 55 % developer, 25 %
-    owner, 7 % country of origin; France 43 % country of origin, 30 % citizenship, 21 %
-    location).
+    relation's objects).
     """
+    keys = [(object_key(c["ground_truth"]), object_key(c["target_new"])) for c in cases]
     relations: list[str | None] = []
     pending: list[tuple[int, set[str]]] = []
     for n, case in enumerate(cases):
@@ -104,27 +104,36 @@ def case_relations(cases: list[dict], min_object_share: float = 0.1
             elif candidates:
                 pending.append((n, candidates))
         relations.append(relation)
-    vocabulary: dict[str, set[str]] = defaultdict(set)
-    for case, relation in zip(cases, relations):
+    first: dict[str, set[str]] = defaultdict(set)
+    for pair, relation in zip(keys, relations):
         if relation:
-            vocabulary[relation].update(object_key(case[k]) for k in ("ground_truth", "target_new"))
+            first[relation].update(pair)
     for n, candidates in pending:
-        truth = object_key(cases[n]["ground_truth"])
-        fits = [r for r in sorted(candidates) if truth in vocabulary.get(r, ())]
+        fits = [r for r in sorted(candidates) if keys[n][0] in first.get(r, ())]
         if len(fits) == 1:
             relations[n] = fits[0]
-    seen: dict[str, Counter] = defaultdict(Counter)
-    for case, relation in zip(cases, relations):
+    occurrences: Occurrences = defaultdict(Counter)
+    for pair, relation in zip(keys, relations):
         if relation:
-            for k in ("ground_truth", "target_new"):
-                seen[object_key(case[k])][relation] += 1
-    vocabulary = defaultdict(set)
-    for obj, counts in seen.items():
+            for obj in pair:
+                occurrences[obj][relation] += 1
+    return relations, dict(occurrences)
+
+
+def vocabularies(occurrences: Occurrences, min_object_share: float = 0.1
+                 ) -> dict[str, set[str]]:
+    """Relation -> its objects: each object kept for the relations that hold at least
+    ``min_object_share`` (0.1) of its occurrences. ParaRel's looser patterns send some owner
+    facts ("iAd is from Apple") to the country of origin, and one such vote must not make
+    "apple" a country (on the training file Google is 55 % developer, 25 % owner, 7 % country
+    of origin; France 43 % country of origin, 30 % citizenship, 21 % location)."""
+    vocabulary: dict[str, set[str]] = defaultdict(set)
+    for obj, counts in occurrences.items():
         total = sum(counts.values())
         for relation, n in counts.items():
             if n / total >= min_object_share:
                 vocabulary[relation].add(obj)
-    return relations, dict(vocabulary)
+    return dict(vocabulary)
 
 
 def _templated(sentence: str, subject: str) -> str | None:
@@ -159,10 +168,14 @@ _FUNCTION_WORDS = frozenset("""
 "[X], the [Y].") names no relation by itself; only the type of its object does."""
 
 
+def _literal_words(pattern: str) -> list[str]:
+    """The lower-cased words of a template's literal text (its slots left out)."""
+    return re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())
+
+
 def has_content_word(pattern: str) -> bool:
     """True when the template's literal text holds a word outside :data:`_FUNCTION_WORDS`."""
-    words = re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())
-    return any(w not in _FUNCTION_WORDS for w in words)
+    return any(w not in _FUNCTION_WORDS for w in _literal_words(pattern))
 
 
 def names_relation(relation: str, pattern: str) -> bool:
@@ -170,7 +183,7 @@ def names_relation(relation: str, pattern: str) -> bool:
     ("[X], who plays the position [Y]." names "position played"; "[X] currently lives in
     [Y]." names neither "place of birth" nor "citizenship")."""
     own = {w for w in re.findall(r"[a-z]+", relation.lower()) if w not in _FUNCTION_WORDS}
-    return bool(own & set(re.findall(r"[a-z]+", re.sub(r"\[[XY]\]", " ", pattern).lower())))
+    return bool(own & set(_literal_words(pattern)))
 
 
 def specific(relation: str, pattern: str, reader=None) -> bool:
@@ -198,7 +211,7 @@ def specific(relation: str, pattern: str, reader=None) -> bool:
 @dataclass(frozen=True)
 class Mined:
     """One kept reading of a template: ``relation`` for sentences matching ``pattern``;
-    ``typed`` readings apply only when the object is in the relation's training vocabulary."""
+    ``typed`` readings apply only to objects of the relation's type (:func:`object_types`)."""
 
     relation: str
     pattern: str
@@ -228,7 +241,7 @@ def mine(cases: list[dict], *, min_support: int = 2, min_agreement: float = 0.3,
     filters a typed reading: "[X], the [Y]." keeps the instrument reading (9 of its 54
     votes) beside the position (45).
     """
-    relations, vocabulary = case_relations(cases, min_object_share)
+    relations, occurrences = case_relations(cases)
     votes: dict[str, Counter] = defaultdict(Counter)
     for case, relation in zip(cases, relations):
         if not relation:
@@ -251,7 +264,7 @@ def mine(cases: list[dict], *, min_support: int = 2, min_agreement: float = 0.3,
                 kept.append(Mined(relation, tmpl, n, typed))
     used = {m.relation for m in kept if m.typed}
     return (sorted(kept, key=lambda k: (-k.support, k.pattern, k.relation)),
-            object_types(cases, relations, vocabulary, used))
+            object_types(occurrences, vocabularies(occurrences, min_object_share), used))
 
 
 def type_classes(vocabulary: dict[str, set[str]], min_overlap: float = 0.3) -> dict[str, str]:
@@ -279,8 +292,8 @@ def type_classes(vocabulary: dict[str, set[str]], min_overlap: float = 0.3) -> d
     return {r: min(group) for group in members.values() for r in group}
 
 
-def object_types(cases: list[dict], relations: list[str | None],
-                 vocabulary: dict[str, set[str]], used: set[str]) -> dict[str, dict]:
+def object_types(occurrences: Occurrences, vocabulary: dict[str, set[str]],
+                 used: set[str]) -> dict[str, dict]:
     """The objects a typed reading accepts: ``{"relations": relation -> type, "classes":
     type -> sorted objects}`` for the relations in ``used``.
 
@@ -290,15 +303,16 @@ def object_types(cases: list[dict], relations: list[str | None],
     an employer, "[X] is from [Y]." reads Google as an owner and never as a country.
     """
     kind = type_classes(vocabulary)
-    seen: dict[str, Counter] = defaultdict(Counter)
-    for case, relation in zip(cases, relations):
-        if relation:
-            for k in ("ground_truth", "target_new"):
-                seen[object_key(case[k])][kind[relation]] += 1
     wanted = {kind[r] for r in used if r in kind}
     classes: dict[str, set[str]] = defaultdict(set)
-    for obj, counts in seen.items():
-        best = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    for obj, counts in occurrences.items():
+        by_type: Counter = Counter()
+        for relation, n in counts.items():
+            if relation in kind:
+                by_type[kind[relation]] += n
+        if not by_type:
+            continue
+        best = min(by_type.items(), key=lambda kv: (-kv[1], kv[0]))[0]
         if best in wanted:
             classes[best].add(obj)
     return {"relations": {r: kind[r] for r in sorted(used) if r in kind},
