@@ -349,7 +349,7 @@ _ANAPHORS = {"it", "he", "she", "they"}
 (singular "they" included: "Which position does Ana play? They play as goalkeeper.")."""
 
 
-def _question_antecedent(sent: Span) -> Token | None:
+def _question_antecedent(sent: Span) -> Token | Span | None:
     """What a sentence-initial "it"/"he"/"she"/"they" answers about when the sentence before
     is a wh-question on one noun phrase: "Where is Cleveland Classic? It is located in
     Cleveland." -> the head of "Cleveland Classic"; "Which position does Ana play? They play
@@ -361,11 +361,35 @@ def _question_antecedent(sent: Span) -> Token | None:
         return None
     subject = next((c for c in question.root.children if c.dep_ in ("nsubj", "nsubjpass")),
                    None)
-    if subject is None or subject.pos_ not in ("NOUN", "PROPN"):
-        return None
-    if subject == question[0].head:  # "Which team …": the asked-for noun is not the topic
-        return None
+    if subject is None or subject.pos_ not in ("NOUN", "PROPN") \
+            or subject == question[0].head:  # "Which team …": the asked-for noun is no topic
+        return _do_support_subject(question)
     return subject
+
+
+_NAME_POS = frozenset({"PROPN", "NOUN", "ADJ", "NUM", "DET", "PART", "PUNCT"})
+
+
+def _do_support_subject(question: Span) -> Span | None:
+    """The subject of a wh-question with do-support, read off the word order when the parse
+    misses it: "Which position does [Mark Visentin] play?", "Which team does [Ana] coach?"
+    (the small parser often attaches the name as a compound of the verb or of a nominal
+    "play"). English puts the subject between the auxiliary "do" and the bare main verb
+    (subject–auxiliary inversion; Huddleston & Pullum 2002, ch. 10), so the words there are
+    the subject when they hold a name or noun and no pronoun or verb.
+
+    Returns:
+        The subject's span, or None when the question has another shape.
+    """
+    words = [t for t in question if not t.is_punct]
+    aux = next((t for t in words[1:4] if t.lower_ in ("do", "does", "did")), None)
+    if aux is None or len(words) < 3 or words[-1].i <= aux.i + 1:
+        return None
+    span = question.doc[aux.i + 1:words[-1].i]
+    if not any(t.pos_ in ("PROPN", "NOUN") for t in span) or \
+            any(t.pos_ not in _NAME_POS for t in span) or span[0].pos_ == "PUNCT":
+        return None
+    return span
 
 
 def _span_phrase(span: Span) -> str:
@@ -572,8 +596,7 @@ class TripleExtractor:
         if low in _FIRST_PERSON or low in ("the user", "user"):
             return USER
         if low in _ANAPHORS and span.start == span.sent.start:
-            antecedent = _question_antecedent(span.sent)
-            return self._entity(antecedent) if antecedent is not None else None
+            return self._antecedent_entity(_question_antecedent(span.sent))
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if len(span) > 1 and span[0].lower_ == "my":  # "my father" as _entity spells it
@@ -624,7 +647,7 @@ class TripleExtractor:
         if low in _ANAPHORS and token.i == token.sent.start:
             antecedent = _question_antecedent(token.sent)
             if antecedent is not None:  # "Where is the backup? It is in S3."
-                return self._entity(antecedent)
+                return self._antecedent_entity(antecedent)
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
@@ -640,6 +663,15 @@ class TripleExtractor:
             who = self._entity(owner)
             return f"{who}'s {text}" if who else None
         return text or None
+
+    def _antecedent_entity(self, antecedent: Token | Span | None) -> str | None:
+        """The canonical subject a question's answer is about (:func:`_question_antecedent`):
+        a noun phrase head as :meth:`_entity` spells it, a span as :func:`_span_phrase` does."""
+        if antecedent is None:
+            return None
+        if isinstance(antecedent, Span):
+            return _span_phrase(antecedent) or None
+        return self._entity(antecedent)
 
     @staticmethod
     def _name_internal(token: Token) -> bool:

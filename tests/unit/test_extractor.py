@@ -195,6 +195,15 @@ TABLE = [
     # the answer to a which-question is about the question's subject ("they" included)
     ("Which position does Daniel Royer play? They play as midfielder.",
      [("daniel royer", "position played", "midfielder", False)]),
+    # ... also when the parser attaches the name to the verb: do-support puts the subject
+    # between "does" and the main verb
+    ("Which position does Mark Visentin play? They play as goaltender.",
+     [("mark visentin", "position played", "goaltender", False)]),
+    ("Which position does Carlos Humberto Paredes play? They play as midfielder.",
+     [("carlos humberto paredes", "position played", "midfielder", False)]),
+    ("What does Bob like? He likes tea.", [("bob", "like", "tea", False)]),
+    ("When does the train leave? It leaves from Porto.",
+     [("train", "leave from", "porto", False)]),
     # a bare participle restricts its noun: several languages are spoken, one is official
     ("In Canada, the language spoken is French.",
      [("canada", "language spoken", "french", False)]),
@@ -226,6 +235,8 @@ def test_sentence_to_triples(extractor, sentence, expected):
 @pytest.mark.parametrize("sentence", [
     "He lives in Paris.",             # unresolved pronoun: no subject we can key on
     "Who knows? It is in Paris.",     # a question with no noun phrase to answer about
+    "Why does it matter? It is in Paris.",  # a pronoun between "does" and the verb
+    "How did you get there? It was in Lisbon.",
     "It is what it is.",
     "Do I live in Lisbon?",           # questions assert nothing
     "Is my dog at home?",             # (not even that the user has a dog)
