@@ -22,10 +22,14 @@ two near keys, or of one normalised text, and every such memory is in the subset
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from extractors import Triple
@@ -35,6 +39,12 @@ from scanner.models import MemoryRecord, Scope, SourceClass
 
 STATUS_ACTIVE = "active"
 """A memory's status when no verdict retired or held it (same value as the store's)."""
+
+INPUT_PROPERTIES = ("memory_id", "text", "scope_group", "properties_json", "source",
+                    "source_class", "observed_at", "epoch", "confidence", "priority",
+                    "source_trust", "triples_json")
+"""The stored properties a batch scan decides from, besides a memory's status (hashed into
+:attr:`TenantPass.inputs_digest`)."""
 
 _Key = tuple[tuple[str | None, tuple[tuple[str, str], ...]], str, str]
 """``((group, sorted properties), canonical subject, relation)``: a key inside one tenant."""
@@ -58,6 +68,11 @@ class TenantPass:
     user_id: str
     aliases: AliasTable = field(default_factory=AliasTable)
     keep_ids: bool = False
+    decode_early: bool = True
+    """Find and decode each candidate as a memory arrives (the work overlaps the cursor's
+    next page); False only keeps the memories, hashes them and notes their status, and
+    leaves the rest to :meth:`candidates`: for a scan likely to need no candidates at all
+    (a tenant with a checkpoint, ``Service.scan_tenant``)."""
     scanned: int = 0
     states: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     """memory id -> ``(status, retired_rule)`` of every memory that is not ``active``."""
@@ -70,18 +85,42 @@ class TenantPass:
     _shared: set[_Key] = field(default_factory=set)
     _texts: dict[int, int] = field(default_factory=dict)
     """hash of (scope, normalised text) -> row of the first memory with it."""
-    _decoded: dict[int, tuple[MemoryRecord, list[Triple]]] = field(default_factory=dict)
+    _decoded: dict[int, tuple[MemoryRecord, list[Triple]] | None] = field(default_factory=dict)
     """row -> record and triples of the memories known to be candidates so far (decoded as
     soon as that is known, so the work overlaps the cursor's next page)."""
     _properties: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     """``properties_json`` -> its items, sorted (memories of a tenant share few scopes)."""
+    _inputs: Any = field(default_factory=lambda: hashlib.blake2b(digest_size=16))
+    _deferred: list[Mapping[str, Any]] = field(default_factory=list)
+    """Memories added but not indexed yet (``decode_early`` False)."""
+
+    @property
+    def inputs_digest(self) -> str:
+        """Hex digest of every memory's :data:`INPUT_PROPERTIES`, in the order they were
+        added (the cursor's: by object UUID), so any stored change, addition or removal
+        changes it."""
+        return self._inputs.hexdigest()
 
     def add(self, props: Mapping[str, Any]) -> None:
         """One stored memory: its properties as the store holds them (``memory_id``, ``text``,
         ``scope_group``, ``properties_json``, provenance, ``triples_json``, ``status``,
         ``retired_rule``; see :data:`scanner.store.memories.BATCH_SCAN_PROPERTIES`)."""
         mid = props["memory_id"]
-        row = self.scanned
+        self._inputs.update(repr(tuple(map(props.get, INPUT_PROPERTIES))).encode())
+        status = props.get("status") or STATUS_ACTIVE
+        if status != STATUS_ACTIVE:
+            self.states[mid] = (status, props.get("retired_rule") or None)
+        if self.keep_ids:
+            self.ids.append(mid)
+        self.scanned += 1
+        if self.decode_early:
+            self._index(props)
+        else:
+            self._deferred.append(props)
+
+    def _index(self, props: Mapping[str, Any]) -> None:
+        """Keys and normalised text of one memory; candidates marked (decoded when early)."""
+        row = len(self._rows)
         scope = (props.get("scope_group") or None, self._sorted(props))
         raw = props.get("triples_json")
         triples = json.loads(raw) if raw and raw != "[]" else []
@@ -103,12 +142,6 @@ class TenantPass:
             candidate = True
         if candidate:
             self._decode(row)
-        status = props.get("status") or STATUS_ACTIVE
-        if status != STATUS_ACTIVE:
-            self.states[mid] = (status, props.get("retired_rule") or None)
-        if self.keep_ids:
-            self.ids.append(mid)
-        self.scanned += 1
 
     def candidates(self) -> tuple[list[MemoryRecord], list[list[Triple]],
                                   list[tuple[GroupKey, GroupKey]]]:
@@ -116,21 +149,28 @@ class TenantPass:
         decoded, in the order they were added; their triples; and the near-key pairs of the
         tenant (for :func:`scanner.scan.scan_records`'s ``near_pairs``). Call once, after the
         last :meth:`add` (the pass's rows are released)."""
+        deferred, self._deferred = self._deferred, []
+        for props in deferred:
+            self._index(props)
         near_pairs = self._near_pairs()
         if near_pairs:
             near = {self._key(k) for pair in near_pairs for k in pair}
             for row, (_, _, keys) in enumerate(self._rows):
                 if row not in self._decoded and any(k in near for k in keys):
                     self._decode(row)
-        found = [self._decoded[row] for row in sorted(self._decoded)]
+        decoded = self._decoded
+        found = [decoded[row] or self._decoded_row(row) for row in sorted(decoded)]
         self._rows, self._decoded = [], {}
         self._first, self._shared, self._texts = {}, set(), {}
         return [r for r, _ in found], [t for _, t in found], near_pairs
 
     def _decode(self, row: int) -> None:
         if row not in self._decoded:
-            props, raw, _ = self._rows[row]
-            self._decoded[row] = (self._record(props), [Triple.from_dict(t) for t in raw])
+            self._decoded[row] = self._decoded_row(row) if self.decode_early else None
+
+    def _decoded_row(self, row: int) -> tuple[MemoryRecord, list[Triple]]:
+        props, raw, _ = self._rows[row]
+        return self._record(props), [Triple.from_dict(t) for t in raw]
 
     def _sorted(self, props: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         raw = props.get("properties_json") or "{}"
@@ -221,3 +261,130 @@ def _constructed(values: dict[str, Any]) -> MemoryRecord:
     object.__setattr__(record, "__pydantic_extra__", None)
     object.__setattr__(record, "__pydantic_private__", None)
     return record
+
+
+# ------------------------------------------------------------------------------ checkpoints
+
+CHECKPOINT_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class ScanCheckpoint:
+    """What a complete batch scan of one tenant left behind: enough for the next scan to know,
+    after its cursor pass, that deciding again would write nothing.
+
+    A scan's verdicts, ledger entries and status changes are a deterministic function of the
+    tenant's stored memories (:data:`INPUT_PROPERTIES`), their statuses, the ledger it compares
+    against, the configuration and the code (:func:`decision_digest`). When all of these hash
+    as recorded here, the full scan would find every ledger entry stored unchanged and every
+    status as it wants it, so it may report the recorded counts instead.
+
+    Attributes:
+        decision: :func:`decision_digest` of the configuration and code it ran under.
+        inputs: :attr:`TenantPass.inputs_digest` of the pass it decided on.
+        states: :func:`states_digest` of the statuses after its writes.
+        ledger: :func:`ledger_digest` of the tenant's ledger after its writes.
+        scanned: memories in that pass.
+        conflicts: its conflicts, ``(verdict, rule)`` -> number (rule ``""`` when none).
+    """
+
+    decision: str
+    inputs: str
+    states: str
+    ledger: str
+    scanned: int
+    conflicts: Mapping[tuple[str, str], int]
+    format: int = CHECKPOINT_FORMAT
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        """The conflicts by verdict."""
+        out: dict[str, int] = {}
+        for (verdict, _), n in self.conflicts.items():
+            out[verdict] = out.get(verdict, 0) + n
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (stored as ``checkpoint_json``)."""
+        return {"format": self.format, "decision": self.decision, "inputs": self.inputs,
+                "states": self.states, "ledger": self.ledger, "scanned": self.scanned,
+                "conflicts": [[v, r, n] for (v, r), n in sorted(self.conflicts.items())]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScanCheckpoint:
+        """Inverse of :meth:`to_json`.
+
+        Raises:
+            KeyError, TypeError, ValueError: not a checkpoint of this format.
+        """
+        if data["format"] != CHECKPOINT_FORMAT:
+            raise ValueError(f"checkpoint format {data['format']!r}")
+        return cls(decision=str(data["decision"]), inputs=str(data["inputs"]),
+                   states=str(data["states"]), ledger=str(data["ledger"]),
+                   scanned=int(data["scanned"]),
+                   conflicts={(str(v), str(r)): int(n) for v, r, n in data["conflicts"]})
+
+
+def states_digest(states: Mapping[str, tuple[str, str | None]]) -> str:
+    """Hex digest of the statuses a scan decides from: memory id -> ``(status, rule)`` of every
+    memory that is not ``active`` (:attr:`TenantPass.states`). The rule counts only for
+    ``superseded`` memories: the scan compares it only there."""
+    h = hashlib.blake2b(digest_size=16)
+    for mid in sorted(states):
+        status, rule = states[mid]
+        if status == STATUS_ACTIVE:
+            continue
+        h.update(repr((mid, status, rule if status == "superseded" else None)).encode())
+    return h.hexdigest()
+
+
+def ledger_digest(digests: Mapping[str, str]) -> str:
+    """Hex digest of a tenant's ledger: entry id -> stored content digest of every entry
+    (:meth:`scanner.store.ledger.LedgerStore.all_digests`)."""
+    h = hashlib.blake2b(digest_size=16)
+    for eid in sorted(digests):
+        h.update(f"{eid}={digests[eid]};".encode())
+    return h.hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` with sets as sorted lists and mappings as sorted items (JSON-ready)."""
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if hasattr(value, "model_dump"):
+        return _canonical(value.model_dump())
+    return value
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """sha256 of the source of the ``scanner`` and ``extractors`` packages and their data
+    files: any change of code or shipped tables invalidates every checkpoint."""
+    h = hashlib.sha256()
+    for package in ("scanner", "extractors"):
+        root = Path(__import__(package).__file__).resolve().parent
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".json", ".jsonl", ".txt", ".tsv") \
+                    and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(root)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def decision_digest(config: Any) -> str:
+    """Hex digest of what a scan's decisions depend on besides the stored data: every field
+    of the scan configuration (:class:`scanner.scan.ScanConfig`: relation table, aliases,
+    policy, extra patterns, relation similarity) and the code (:func:`_code_digest`)."""
+    data: dict[str, Any] = {"code": _code_digest()}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if isinstance(value, AliasTable):
+            value = value.as_dict()
+        elif dataclasses.is_dataclass(value):
+            value = vars(value)
+        data[f.name] = _canonical(value)
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()

@@ -393,29 +393,75 @@ def scan_cmd(user_id: str, query: str, group: str | None, props: tuple[str, ...]
 @click.option("--user", "user_id", default=None, help="Only this user (default: every user).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Tenants scanned at once (one worker per tenant).")
+@click.option("--summary", is_flag=True,
+              help="Print counts per tenant instead of the full report (memory bounded by one "
+                   "tenant's keys; a tenant unchanged since its last scan is only checked).")
+@click.option("--full", is_flag=True,
+              help="With --summary: decide every tenant again, even one unchanged since its "
+                   "last scan.")
 @_store_options
 @_json_option
 @_policy_options
 @_errors_to_exit
-def batch_scan_cmd(user_id: str | None, workers: int, weaviate_url: str | None,
-                   data_dir: Path | None, as_json: bool, fail_on_conflict: bool,
-                   single_epoch: bool, recency_override: bool) -> None:
+def batch_scan_cmd(user_id: str | None, workers: int, summary: bool, full: bool,
+                   weaviate_url: str | None, data_dir: Path | None, as_json: bool,
+                   fail_on_conflict: bool, single_epoch: bool, recency_override: bool) -> None:
     """Scan every stored memory (after a bulk import) and record the verdicts.
 
     Each tenant is streamed once with the cursor API; verdicts go to the memories
     (supersedes edges, status) and to the ledger, in batches. Re-running changes nothing.
 
+    The full report (SPEC §5) lists every memory id. With --summary only counts are kept:
+    per tenant, memories scanned, conflicts by verdict and what was written. A tenant found
+    exactly as the last complete scan of it left it (same memories, statuses, ledger,
+    configuration and code) is then reported from that scan's counts without deciding
+    again ("unchanged"); --full decides it anyway.
+
     \b
     Example:
       contrascan batch-scan --user potter-1 --json
       contrascan batch-scan --workers 4
+      contrascan batch-scan --summary --json
     """
+    if full and not summary:
+        raise _UserMistake("--full applies to --summary (the full report always decides)")
     with _open_service(weaviate_url, data_dir, quiet=as_json, single_epoch=single_epoch,
                        recency_override=recency_override) as service:
         total = service.store.count(user_id)
         with _progress(total, "scanning", not as_json) as advance:
-            report = service.batch_scan(user_id, progress=advance, workers=workers)
-    emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title="batch scan")
+            if summary:
+                result = service.run_batch_scan(user_id, progress=advance, workers=workers,
+                                                full=full)
+            else:
+                report = service.batch_scan(user_id, progress=advance, workers=workers)
+    if not summary:
+        emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict,
+                    title="batch scan")
+        return
+    emit_batch_summary(result, as_json=as_json)
+    if fail_on_conflict and any(n for t in result.tenants
+                                for verdict, n in t.by_verdict.items() if verdict != "possible"):
+        sys.exit(EXIT_CONFLICTS)
+
+
+def emit_batch_summary(result: Any, *, as_json: bool) -> None:
+    """Print a summary batch scan (:class:`scanner.service.BatchScanResult`): JSON
+    ``{"scanned", "seconds", "tenants": [{"user_id", "scanned", "conflicts", "by_verdict",
+    "unchanged_since_checkpoint", "edges_added", "statuses_changed", "ledger_written",
+    "seconds"}]}`` or a table."""
+    rows = [{"user_id": t.user_id, "scanned": t.scanned, "conflicts": t.conflicts,
+             "by_verdict": dict(sorted(t.by_verdict.items())),
+             "unchanged_since_checkpoint": t.unchanged_since_checkpoint,
+             "edges_added": t.applied.edges_added,
+             "statuses_changed": t.applied.statuses_changed,
+             "ledger_written": t.ledger.written + t.ledger.replaced,
+             "seconds": round(t.seconds, 3)} for t in result.tenants]
+    if as_json:
+        click.echo(json.dumps({"scanned": result.scanned, "seconds": round(result.seconds, 3),
+                               "tenants": rows}, indent=2, ensure_ascii=False))
+        return
+    from scanner.render import render_batch_summary
+    render_batch_summary(rows, scanned=result.scanned, seconds=result.seconds)
 
 
 @main.command("history")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -67,6 +67,19 @@ class ScanCounters(Collector):
             for c in report.conflicts:
                 self._conflicts[(mode, c.verdict, c.rule or "")] += 1
             if any(c.verdict != "possible" for c in report.conflicts):
+                self._incompatible[mode] += 1
+
+    def observe_scan_counts(self, mode: str, *, scanned: int,
+                            conflicts: Mapping[tuple[str, str], int]) -> None:
+        """Count one scan known by its counts only (a batch scan of a tenant unchanged since
+        its checkpoint), as :meth:`observe_scan` counts it: ``conflicts`` maps
+        ``(verdict, rule)`` to a number of conflicts."""
+        with self._lock:
+            self._scans[mode] += 1
+            self._memories[mode] += scanned
+            for (verdict, rule), n in conflicts.items():
+                self._conflicts[(mode, verdict, rule)] += n
+            if any(n and verdict != "possible" for (verdict, _), n in conflicts.items()):
                 self._incompatible[mode] += 1
 
     def observe_writes(self, *, entries: dict[str, int] | None = None, edges: int = 0,

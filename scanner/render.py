@@ -109,3 +109,20 @@ def render_stats(stats, console: Console | None = None) -> None:
     console.print(f"read-time scans {stats.read_scans}; with incompatible values for one key "
                   f"{stats.read_scans_with_conflict}"
                   + (f" ({share:.1%})" if share is not None else ""))
+
+
+def render_batch_summary(rows: list[dict], *, scanned: int, seconds: float) -> None:
+    """One line per tenant of a summary batch scan (rows as ``contrascan batch-scan --summary
+    --json`` prints them); state "unchanged": found as its last complete scan left it."""
+    table = Table(title=f"batch scan: {scanned} memories in {len(rows)} tenant(s), "
+                        f"{seconds:.1f} s")
+    for column in ("user", "scanned", "conflicts by verdict", "written", "state"):
+        table.add_column(column)
+    for r in rows:
+        verdicts = ", ".join(f"{v} {n}" for v, n in r["by_verdict"].items()) or "none"
+        written = (f"{r['ledger_written']} entries, {r['edges_added']} edges, "
+                   f"{r['statuses_changed']} statuses")
+        table.add_row(r["user_id"], str(r["scanned"]), verdicts, written,
+                      "unchanged" if r["unchanged_since_checkpoint"]
+                      else "decided")
+    Console().print(table)

@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from scanner import metrics
-from scanner.batch import TenantPass
+from scanner.batch import (
+    ScanCheckpoint,
+    TenantPass,
+    decision_digest,
+    ledger_digest,
+    states_digest,
+)
 from scanner.ledger import (
     CONFLICT_TYPES,
     Effects,
@@ -42,6 +48,7 @@ from scanner.ledger import (
 )
 from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore, LedgerWrite
+from scanner.store.scan_state import ScanStateStore
 
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
@@ -50,6 +57,7 @@ from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
+    STATUS_ACTIVE,
     STATUS_SUPERSEDED,
     AppliedEffects,
     ImportResult,
@@ -147,6 +155,10 @@ class TenantScan:
     ledger: LedgerWrite
     seconds: float
     report: ScanReport | None = None
+    unchanged_since_checkpoint: bool = False
+    """The tenant was found exactly as the last complete scan of it left it
+    (:class:`~scanner.batch.ScanCheckpoint`): nothing was decided again or written, and the
+    counts are that scan's."""
 
 
 @dataclass
@@ -206,6 +218,8 @@ class Service:
         self.store.ensure_schema()
         self.ledger = ledger or LedgerStore(store.client, store.name)
         self.ledger.ensure_schema()
+        self.scan_state = ScanStateStore(store.client, store.name)
+        self._decision: str | None = None
         self._ledger_memo: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._settled_memo: dict[tuple[str, str], LedgerEntry] = {}
         self._tally_lock = threading.Lock()
@@ -525,8 +539,8 @@ class Service:
                        progress: Callable[[int], None] | None = None, workers: int = 1,
                        on_written: Callable[[int], None] | None = None,
                        keep_report: bool = False, apply: bool = True,
-                       cache_size: int = 1000, ledger_batch_size: int = 500
-                       ) -> BatchScanResult:
+                       cache_size: int = 1000, ledger_batch_size: int = 500,
+                       full: bool = False) -> BatchScanResult:
         """Batch scan of one or every tenant, one worker per tenant (see :meth:`scan_tenant`).
 
         Args:
@@ -540,6 +554,7 @@ class Service:
             apply: write edges, statuses and ledger entries.
             cache_size: objects per cursor page.
             ledger_batch_size: ledger entries per batch request.
+            full: decide every tenant, even one found as its last complete scan left it.
 
         Returns:
             Per-tenant counts, the total time and, with ``keep_report``, the merged report.
@@ -550,7 +565,8 @@ class Service:
         def one(uid: str) -> TenantScan:
             return self.scan_tenant(uid, progress=progress, on_written=on_written,
                                     keep_report=keep_report, apply=apply,
-                                    cache_size=cache_size, ledger_batch_size=ledger_batch_size)
+                                    cache_size=cache_size, ledger_batch_size=ledger_batch_size,
+                                    full=full)
 
         if workers > 1 and len(users) > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -568,7 +584,7 @@ class Service:
     def scan_tenant(self, user_id: str, *, progress: Callable[[int], None] | None = None,
                     on_written: Callable[[int], None] | None = None, keep_report: bool = True,
                     apply: bool = True, cache_size: int = 1000,
-                    ledger_batch_size: int = 500) -> TenantScan:
+                    ledger_batch_size: int = 500, full: bool = False) -> TenantScan:
         """Batch scan of one tenant in one cursor pass.
 
         The cursor streams the tenant's stored properties a page at a time (stored triples,
@@ -593,6 +609,15 @@ class Service:
             apply: write edges, statuses and ledger entries.
             cache_size: objects per cursor page.
             ledger_batch_size: ledger entries per batch request.
+            full: decide even when the tenant is unchanged since its checkpoint (below).
+
+        A scan that wrote (``apply``) records a :class:`~scanner.batch.ScanCheckpoint` of the
+        state it left: digests of the memories it read, of the statuses and of the ledger
+        after its writes, and of the configuration and code. A later scan without
+        ``keep_report`` that finds all four unchanged after its cursor pass would decide the
+        same verdicts and find nothing to write, so it reports the checkpoint's counts instead
+        (``unchanged_since_checkpoint``). Any import, status change, ledger write,
+        configuration or code change in between makes it decide in full.
 
         Returns:
             Counts, writes and time of this tenant. The cyclic garbage collector is paused
@@ -605,27 +630,88 @@ class Service:
                 lost, and a re-run completes the work (every write is idempotent).
         """
         started = time.perf_counter()
-        with _GcPaused():  # one pause from the first page to the last write
+        shortcut = apply and not keep_report and not full
+        last = self.scan_state.get(user_id) if shortcut else None
+        with _GcPaused(), ThreadPoolExecutor(max_workers=1) as reader:
+            # one pause from the first page to the last write
+            stored = None
+            if last is not None:  # likely unchanged: the ledger is compared right after
+                stored = reader.submit(self.ledger.all_digests, user_id)
             tenant = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
-                                       cache_size=cache_size)
-            # the ledger's digests (they decide what to rewrite) are read while the scan
-            # decides: the server is idle then, and busy with the cursor before
-            with ThreadPoolExecutor(max_workers=1) as reader:
-                stored = reader.submit(self.ledger.all_digests, user_id) if apply else None
-                decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
-                                              apply=apply)
+                                       cache_size=cache_size, decode_early=last is None)
+            if stored is None and apply:
+                # the ledger's digests (they decide what to rewrite) are read while the scan
+                # decides: the server is idle then, and busy with the cursor before
+                stored = reader.submit(self.ledger.all_digests, user_id)
+            if last is not None:
+                unchanged = self._unchanged(tenant, last, stored)
+                if unchanged is not None:
+                    return self._unchanged_result(tenant, unchanged, started)
+            decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
+                                          apply=apply)
+            inputs = tenant.inputs_digest
             del tenant
             result = self._write_tenant(decided, started=started, on_written=on_written,
                                         keep_report=keep_report,
                                         ledger_batch_size=ledger_batch_size)
+            if apply:
+                self._record_checkpoint(decided, result, inputs,
+                                        stored.result() if stored is not None else {})
             # released before the collector resumes, which then walks only what is kept
             del decided
         return result
 
+    def _decision_digest(self) -> str:
+        if self._decision is None:
+            self._decision = decision_digest(self.engine.config)
+        return self._decision
+
+    def _unchanged(self, tenant: TenantPass, last: ScanCheckpoint | None,
+                   stored: Future | None) -> ScanCheckpoint | None:
+        """``last`` when the tenant just read is exactly as the scan that recorded it left it
+        (see :meth:`scan_tenant`), else None."""
+        if last is None or stored is None or last.scanned != tenant.scanned \
+                or last.decision != self._decision_digest() \
+                or last.inputs != tenant.inputs_digest \
+                or last.states != states_digest(tenant.states):
+            return None
+        return last if last.ledger == ledger_digest(stored.result()) else None
+
+    def _unchanged_result(self, tenant: TenantPass, last: ScanCheckpoint,
+                          started: float) -> TenantScan:
+        by_verdict = last.by_verdict
+        metrics.PROCESS.observe_scan_counts("batch", scanned=tenant.scanned,
+                                            conflicts=last.conflicts)
+        return TenantScan(user_id=tenant.user_id, scanned=tenant.scanned,
+                          conflicts=sum(by_verdict.values()), by_verdict=by_verdict,
+                          applied=AppliedEffects(), ledger=LedgerWrite(),
+                          seconds=time.perf_counter() - started,
+                          unchanged_since_checkpoint=True)
+
+    def _record_checkpoint(self, d: _TenantDecision, result: TenantScan, inputs: str,
+                           stored: Mapping[str, str]) -> None:
+        """Record the state a complete scan of one tenant left (see :meth:`scan_tenant`):
+        the statuses and ledger digests it read, with its own writes applied."""
+        states = dict(d.states)
+        retire = d.effects.retire if d.effects is not None else {}
+        for mid, status in result.applied.statuses.items():
+            if status == STATUS_ACTIVE:
+                states.pop(mid, None)
+            else:
+                states[mid] = (status, retire.get(mid) if status == STATUS_SUPERSEDED else None)
+        ledger = dict(stored)
+        ledger.update(result.ledger.digests)
+        conflicts = Counter((c.verdict, c.rule or "") for c in d.report.conflicts)
+        self.scan_state.put(d.user_id, ScanCheckpoint(
+            decision=self._decision_digest(), inputs=inputs, states=states_digest(states),
+            ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
+            datetime.now(timezone.utc))
+
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
-                     keep_ids: bool, cache_size: int) -> TenantPass:
+                     keep_ids: bool, cache_size: int, decode_early: bool = True) -> TenantPass:
         """The cursor pass of :meth:`scan_tenant` (see :mod:`scanner.batch`)."""
-        tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids)
+        tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids,
+                            decode_early=decode_early)
         add = tenant.add
         with _GcPaused():
             for page in self.store.property_pages(user_id, cache_size=cache_size,

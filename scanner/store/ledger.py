@@ -52,6 +52,8 @@ class LedgerWrite:
     replaced: int = 0
     unchanged: int = 0
     by_type: dict[str, int] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)
+    """entry id -> content digest of every entry this call stored (new or replaced)."""
 
 
 class LedgerStore:
@@ -185,14 +187,16 @@ class LedgerStore:
             rows.append((new, old))
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]
-            failed = insert_objects(col, [
+            objects = [
                 DataObject(properties=self._properties(
                     new, old.recorded_at if old is not None and old.recorded_at else now, now),
                     uuid=new.entry_id,
                     references={"concerns": [object_uuid(user_id, m) for m in new.concerns()]})
-                for new, old in part], batch_size=batch_size)
+                for new, old in part]
+            failed = insert_objects(col, objects, batch_size=batch_size)
             if failed:
                 raise StoreWriteError(failed, result.written + result.replaced)
+            result.digests.update((str(o.uuid), o.properties["digest"]) for o in objects)
             for new, old in part:
                 if old is None:
                     result.written += 1

@@ -151,6 +151,8 @@ class AppliedEffects:
     edges_added: int = 0
     statuses_changed: int = 0
     duplicates_removed: int = 0
+    statuses: dict[str, str] = field(default_factory=dict)
+    """memory id -> the status written, for every status this call changed."""
 
 
 @dataclass
@@ -498,6 +500,7 @@ class MemoryStore:
                 updates.append((mid, {"status": STATUS_ACTIVE}))
         self._update_many(col, user_id, updates, workers)
         applied.statuses_changed = len(updates)
+        applied.statuses = {mid: props["status"] for mid, props in updates}
         return applied
 
     def _edges(self, col, user_id: str, memory_ids: Sequence[str],

@@ -52,7 +52,8 @@ def service(weaviate_server, engine):
     name = "Api" + uuid.uuid4().hex[:12]
     svc = Service(MemoryStore(weaviate_server, name), engine=engine)
     yield svc
-    weaviate_server.collections.delete(name)
+    for col in (svc.scan_state.name, svc.ledger.name, name):
+        weaviate_server.collections.delete(col)
 
 
 @pytest.fixture(scope="module")

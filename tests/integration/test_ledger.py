@@ -29,7 +29,7 @@ from scanner.scan import ScanConfig
 from scanner.service import Service
 from scanner.store import server
 from scanner.store.ledger import LedgerStore
-from scanner.store.memories import MemoryStore
+from scanner.store.memories import MemoryStore, object_uuid, tenant_name
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -85,7 +85,7 @@ def service(weaviate_server, engine):
     name = "L" + uuid.uuid4().hex[:12]
     svc = Service(MemoryStore(weaviate_server, name), engine=engine)
     yield svc
-    for col in (svc.ledger.name, name):
+    for col in (svc.scan_state.name, svc.ledger.name, name):
         weaviate_server.collections.delete(col)
 
 
@@ -156,7 +156,7 @@ def test_every_verdict_is_an_entry_that_explains_itself(weaviate_server, extract
         again = svc.run_batch_scan()
         assert sum(t.ledger.written + t.ledger.replaced for t in again.tenants) == 0
     finally:
-        for col in (svc.ledger.name, name):
+        for col in (svc.scan_state.name, svc.ledger.name, name):
             weaviate_server.collections.delete(col)
 
 
@@ -325,6 +325,67 @@ def test_a_server_stopped_mid_scan_loses_nothing_and_the_rerun_completes(tmp_pat
         client.close()
 
 
+def test_a_tenant_unchanged_since_its_last_scan_is_checked_not_decided_again(service):
+    """A scan that finds a tenant as the last complete scan left it reports that scan's
+    counts and writes nothing; any import, status change, configuration change or
+    ``full=True`` makes it decide again, with the same outcome a scan without checkpoints
+    gives."""
+    other = rec("other", "The preferred glaze is celadon.", user="potter-1")
+    service.import_records([
+        rec("cfg", TIMEOUT.format("30 seconds"), days=0),
+        rec("tool", TIMEOUT.format("5 seconds"), days=1), other])
+
+    def scan(**kw):
+        return {t.user_id: t for t in service.run_batch_scan(**kw).tenants}
+
+    first = scan()
+    assert not any(t.unchanged_since_checkpoint for t in first.values())
+    assert first["ops-1"].by_verdict == {"resolved": 1}
+    after_first = census(service, ["ops-1", "potter-1"])
+
+    second = scan()
+    assert all(t.unchanged_since_checkpoint for t in second.values())
+    assert {u: (t.scanned, t.by_verdict) for u, t in second.items()} == \
+        {u: (t.scanned, t.by_verdict) for u, t in first.items()}
+    assert all((t.ledger.written, t.ledger.replaced, t.applied.statuses_changed) == (0, 0, 0)
+               for t in second.values())
+    assert census(service, ["ops-1", "potter-1"]) == after_first
+
+    # an import into one tenant: that tenant is decided again, the other is not
+    service.import_records([rec("probe", TIMEOUT.format("10 seconds"), days=2)])
+    third = scan()
+    assert not third["ops-1"].unchanged_since_checkpoint
+    assert third["potter-1"].unchanged_since_checkpoint
+    assert third["ops-1"].by_verdict == {"resolved": 3}  # each pair of the three values
+    assert {m.record.id: m.status for m in service.store.iterate("ops-1")} == {
+        "cfg": "superseded", "tool": "superseded", "probe": "active"}
+    assert scan()["ops-1"].unchanged_since_checkpoint
+
+    # a status changed behind the scanner's back is put right by a full decision
+    service.store.client.collections.use(service.store.name).with_tenant(
+        tenant_name("ops-1")).data.update(uuid=object_uuid("ops-1", "tool"),
+                                          properties={"status": "active"})
+    fourth = scan()
+    assert not fourth["ops-1"].unchanged_since_checkpoint
+    assert fourth["ops-1"].applied.statuses_changed == 1
+    assert {m.record.id: m.status for m in service.store.iterate("ops-1")}["tool"] == \
+        "superseded"
+    assert scan()["ops-1"].unchanged_since_checkpoint
+
+    # asked for: a full decision, or the full report, never take the shortcut
+    assert not any(t.unchanged_since_checkpoint for t in scan(full=True).values())
+    kept = service.run_batch_scan("ops-1", keep_report=True).tenants[0]
+    assert not kept.unchanged_since_checkpoint and kept.report.withhold == ["cfg", "tool"]
+
+    # another configuration decides again (and records its own checkpoint)
+    single = Service(service.store, engine=Engine(ScanConfig(
+        policy=PolicyConfig(single_epoch=True)), extractor=service.engine.extractor))
+    assert not single.run_batch_scan("ops-1").tenants[0].unchanged_since_checkpoint
+    assert single.run_batch_scan("ops-1").tenants[0].unchanged_since_checkpoint
+    assert not scan()["ops-1"].unchanged_since_checkpoint
+    assert census(service, ["ops-1", "potter-1"])["memories"] == 4
+
+
 # -- statistics, metrics and the command line -------------------------------------------------
 
 def test_stats_count_conflicts_imports_and_read_time_scans(service, demo_records):
@@ -395,3 +456,24 @@ def test_cli_history_and_stats(tmp_path, engine):
         assert body["by_verdict"] == {"epoch_change": 2} and body["settled"] == 2
         assert [i["memories"] for i in body["imports"]] == [2, 1]
         assert runner.invoke(main, ["stats", "--user", "ops-1", *url]).exit_code == 0
+
+        # the summary: counts per tenant; a converged tenant is only checked, unless --full
+        def summary(*extra):
+            out = runner.invoke(main, ["batch-scan", "--summary", "--json", *extra, *url])
+            assert out.exit_code == 0, out.output
+            (tenant,) = json.loads(out.output)["tenants"]
+            return tenant
+
+        # (the last full-report batch-scan above left the checkpoint; history and stats
+        # only read)
+        first, full, again = summary(), summary("--full"), summary()
+        assert (first["user_id"], first["scanned"], first["by_verdict"]) == (
+            "ops-1", 3, {"epoch_change": 2})
+        assert [t["unchanged_since_checkpoint"] for t in (first, full, again)] == [
+            True, False, True]
+        assert again["by_verdict"] == full["by_verdict"] == first["by_verdict"]
+        assert all(t["ledger_written"] == t["statuses_changed"] == 0 for t in (again, full))
+        failing = runner.invoke(main, ["batch-scan", "--summary", "--fail-on-conflict", *url])
+        assert failing.exit_code == 3 and "unchanged" in failing.output
+        wrong = runner.invoke(main, ["batch-scan", "--full", *url])
+        assert wrong.exit_code == 1 and "--full applies to --summary" in wrong.output

@@ -31,7 +31,8 @@ def service(weaviate_server, engine):
     name = "T" + uuid.uuid4().hex[:12]
     svc = Service(MemoryStore(weaviate_server, name), engine=engine)
     yield svc
-    weaviate_server.collections.delete(name)
+    for col in (svc.scan_state.name, svc.ledger.name, name):
+        weaviate_server.collections.delete(col)
 
 
 def test_import_is_idempotent_and_reports_counts(service):

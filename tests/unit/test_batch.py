@@ -8,12 +8,20 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scanner.batch import TenantPass, record_from_properties
+from scanner.batch import (
+    ScanCheckpoint,
+    TenantPass,
+    decision_digest,
+    ledger_digest,
+    record_from_properties,
+    states_digest,
+)
 from scanner.demo import demo_records_path
 from scanner.keys import AliasTable
+from scanner.policy import PolicyConfig
 from scanner.models import MemoryRecord
 from scanner.records import read_jsonl
-from scanner.scan import scan_records
+from scanner.scan import ScanConfig, scan_records
 from scanner.store.memories import BATCH_SCAN_PROPERTIES, MemoryStore
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -65,12 +73,13 @@ def run_pass(records, triples, aliases, **kw):
     return tenant
 
 
-def test_candidates_give_the_whole_tenant_report(engine, tenant):
+@pytest.mark.parametrize("decode_early", [True, False])
+def test_candidates_give_the_whole_tenant_report(engine, tenant, decode_early):
     records, triples = tenant
     aliases = AliasTable({"bob": "robert"})
     config = engine.config.__class__(aliases=aliases)
     whole = scan_records(records, triples, config)
-    tp = run_pass(records, triples, aliases)
+    tp = run_pass(records, triples, aliases, decode_early=decode_early)
     subset, subset_triples, near = tp.candidates()
     part = scan_records(subset, subset_triples, config, near_pairs=near)
     assert whole.conflicts and whole.duplicates and whole.events
@@ -131,3 +140,82 @@ def test_edges_known_only_from_unchanged_entries(engine, tenant):
         known = _edges_recorded(own, {conflict_entry_id(USER, c),
                                       settlement_entry_id(USER, c)})
         assert set(c.superseded) <= known[c.settled_by]
+
+
+# -- what a checkpoint compares (Service.scan_tenant) --------------------------------------
+
+def _digest(rows, **kw) -> str:
+    tp = TenantPass(USER, AliasTable(), **kw)
+    for props in rows:
+        tp.add(props)
+    return tp.inputs_digest
+
+
+def test_inputs_digest_sees_every_stored_input_and_ignores_status(tenant):
+    records, triples = tenant
+    rows = [stored(r, t) for r, t in zip(records, triples)]
+    base = _digest(rows)
+    assert base == _digest(rows, decode_early=False) == _digest([dict(p) for p in rows])
+    # statuses are compared on their own (states_digest), not as inputs
+    assert _digest([{**p, "status": "superseded", "retired_rule": "recency"}
+                    for p in rows]) == base
+    for name, value in [("text", "The preferred glaze is shino."), ("epoch", "e9"),
+                        ("observed_at", T0 + timedelta(seconds=1)), ("source", None),
+                        ("confidence", 0.5), ("triples_json", "[]"),
+                        ("properties_json", '{"rack": "4"}'), ("scope_group", "g2")]:
+        changed = [dict(p) for p in rows]
+        changed[3][name] = value
+        assert _digest(changed) != base, name
+    assert _digest(rows[:-1]) != base  # a memory removed
+    assert _digest(rows + rows[:1]) != base  # or added
+
+
+def test_states_digest_compares_what_the_scan_reads():
+    states = {"a": ("superseded", "recency"), "b": ("unresolved", None)}
+    d = states_digest(states)
+    assert d == states_digest(dict(reversed(list(states.items()))))
+    assert d == states_digest({**states, "c": ("active", None)})  # active = absent
+    assert d == states_digest({**states, "b": ("unresolved", "stale")})  # rule unread there
+    assert d != states_digest({**states, "a": ("superseded", "source_class")})
+    assert d != states_digest({"a": ("superseded", "recency")})
+    assert ledger_digest({"e1": "x", "e2": "y"}) == ledger_digest({"e2": "y", "e1": "x"})
+    assert ledger_digest({"e1": "x"}) != ledger_digest({"e1": "z"})
+    assert ledger_digest({"e1": "x"}) != ledger_digest({"e1": "x", "e2": "y"})
+
+
+def test_checkpoint_round_trip_and_format():
+    cp = ScanCheckpoint(decision="d", inputs="i", states="s", ledger="l", scanned=7,
+                        conflicts={("resolved", "recency"): 2, ("resolved", "source_class"): 1,
+                                   ("possible", ""): 4})
+    again = ScanCheckpoint.from_json(json.loads(json.dumps(cp.to_json())))
+    assert again == cp
+    assert again.by_verdict == {"resolved": 3, "possible": 4}
+    with pytest.raises(ValueError):
+        ScanCheckpoint.from_json({**cp.to_json(), "format": 0})
+
+
+def test_decision_digest_follows_the_configuration():
+    base = decision_digest(ScanConfig())
+    assert base == decision_digest(ScanConfig())
+    others = [ScanConfig(policy=PolicyConfig(single_epoch=True)),
+              ScanConfig(aliases=AliasTable({"bob": "robert"})),
+              ScanConfig(table=ScanConfig().table.with_overrides(multi_valued=["works at"])),
+              ScanConfig(policy=PolicyConfig(strategies={"works at": "confidence"}))]
+    digests = {decision_digest(c) for c in others}
+    assert base not in digests and len(digests) == len(others)
+
+
+def test_decision_digest_is_the_same_in_every_process():
+    """Sets in the configuration are hashed in a fixed order, whatever the hash seed."""
+    import subprocess
+    import sys
+
+    code = ("from scanner.batch import decision_digest; from scanner.scan import ScanConfig; "
+            "from scanner.policy import PolicyConfig; print(decision_digest(ScanConfig("
+            "policy=PolicyConfig(safety_relations=frozenset({'dose', 'allergy', 'blood type'})"
+            "))))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**__import__("os").environ,
+                                            "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2", "3")}
+    assert len(seen) == 1 and len(seen.pop().strip()) == 64

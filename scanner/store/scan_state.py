@@ -1,0 +1,124 @@
+"""Where a batch scan records the state it converged on, per tenant (``<memory collection>ScanState``).
+
+A batch scan that finds a tenant exactly as the last complete scan of it left it — the same
+stored memories, the same statuses, the same ledger, under the same configuration and code —
+would decide the same verdicts and write nothing (every write is idempotent and compared
+first). The :class:`~scanner.batch.ScanCheckpoint` stored here lets the next scan see that
+after its cursor pass, without deciding again (``Service.scan_tenant``).
+
+Layout, mirroring the ledger (:mod:`scanner.store.ledger`): one multi-tenant collection, one
+tenant per user (the same tenant names), no vectors, one object per tenant whose UUID is
+derived from the tenant name, so two scanners of one tenant overwrite the same object. It holds
+only digests and counts, never memory content; deleting the collection only makes the next
+scan of every tenant a full one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property
+from weaviate.classes.data import DataObject
+from weaviate.exceptions import WeaviateBaseError
+from weaviate.util import generate_uuid5
+
+from scanner.batch import ScanCheckpoint
+from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.store.batching import insert_objects
+from scanner.store.memories import DEFAULT_COLLECTION, open_tenant, tenant_name
+
+SCAN_STATE_SUFFIX = "ScanState"
+
+
+def scan_state_collection_name(memory_collection: str = DEFAULT_COLLECTION) -> str:
+    """The scan-state collection that belongs to a memory collection (``<name>ScanState``)."""
+    return memory_collection + SCAN_STATE_SUFFIX
+
+
+class ScanStateStore:
+    """The last converged batch scan of every tenant.
+
+    Args:
+        client: a connected ``weaviate.WeaviateClient``.
+        memory_collection: the memory collection whose tenants are scanned.
+
+    Raises:
+        WeaviateUnavailable: from any method, when the server does not answer.
+    """
+
+    def __init__(self, client: weaviate.WeaviateClient,
+                 memory_collection: str = DEFAULT_COLLECTION):
+        self.client = client
+        self.name = scan_state_collection_name(memory_collection)
+        self._known_tenants: set[str] = set()
+        self._exists = False
+
+    def ensure_schema(self) -> None:
+        """Create the collection if it does not exist (idempotent)."""
+        if self._exists:
+            return
+        try:
+            if not self.client.collections.exists(self.name):
+                stored = dict(data_type=DataType.TEXT, index_filterable=False,
+                              index_searchable=False)
+                self.client.collections.create(
+                    self.name,
+                    vector_config=Configure.Vectors.self_provided(),
+                    multi_tenancy_config=Configure.multi_tenancy(enabled=True,
+                                                                 auto_tenant_creation=False),
+                    properties=[Property(name="user_id", **stored),
+                                Property(name="checkpoint_json", **stored),
+                                Property(name="recorded_at", data_type=DataType.DATE,
+                                         index_filterable=False)])
+        except WeaviateBaseError as err:
+            raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
+        self._exists = True
+
+    @staticmethod
+    def _uuid(user_id: str) -> str:
+        return generate_uuid5(tenant_name(user_id), "contrascan-scan-state")
+
+    def get(self, user_id: str) -> ScanCheckpoint | None:
+        """The tenant's checkpoint, or None when none was recorded (or it cannot be read: a
+        checkpoint only ever saves work, so an unreadable one means a full scan)."""
+        try:
+            if not self._exists and not self.client.collections.exists(self.name):
+                return None
+            self._exists = True
+            if tenant_name(user_id) not in self._known_tenants:
+                tenants = self.client.collections.use(self.name).tenants.get()
+                if tenant_name(user_id) not in tenants:
+                    return None
+                self._known_tenants.add(tenant_name(user_id))
+            obj = open_tenant(self.client, self.name, user_id, self._known_tenants) \
+                .query.fetch_object_by_id(self._uuid(user_id))
+        except WeaviateBaseError as err:
+            raise WeaviateUnavailable(f"cannot read {self.name}: {err}") from err
+        if obj is None:
+            return None
+        try:
+            return ScanCheckpoint.from_json(json.loads(obj.properties["checkpoint_json"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, user_id: str, checkpoint: ScanCheckpoint, recorded_at: Any) -> None:
+        """Record ``checkpoint`` for the tenant (replaces the previous one).
+
+        Raises:
+            StoreWriteError: Weaviate rejected the object.
+        """
+        self.ensure_schema()
+        props = {"user_id": user_id, "recorded_at": recorded_at,
+                 "checkpoint_json": json.dumps(checkpoint.to_json(), sort_keys=True)}
+        try:
+            col = open_tenant(self.client, self.name, user_id, self._known_tenants,
+                              create=True)
+            # a batch insert replaces an object of the same uuid: two scanners both succeed
+            failed = insert_objects(col, [DataObject(properties=props,
+                                                     uuid=self._uuid(user_id))])
+        except WeaviateBaseError as err:
+            raise WeaviateUnavailable(f"cannot write {self.name}: {err}") from err
+        if failed:
+            raise StoreWriteError(failed, 0)
