@@ -117,6 +117,43 @@ class Pattern:
     it reads; None reads any object."""
 
 
+_NAME_SLOT = r"(?P<X>[^,;:]+?(?:[,:]\s*[^,;:]+?)*?)"
+"""The subject slot: a phrase without commas, or several joined by commas or colons, which a
+match keeps only when they spell one name (:func:`name_with_commas`)."""
+_PIECE = re.compile(r"\s*[,:]\s*")
+_NOT_A_NAME_START = frozenset("""
+    a an the this that these those my your his her its our their who whom whose which what
+    where when and or but
+    """.split())
+
+
+def name_with_commas(text: str) -> bool:
+    """True when a subject that holds commas or colons reads as one name: every piece opens
+    with a capital letter or a digit, or (after the first) with lower-case title words
+    followed by a capitalised one — "Pavlos, Crown Prince of Greece", "Frank Oberle, Sr.",
+    "Louis de Rouvroy, duc de Saint-Simon", "Star Trek: Generations", "Murder, She Wrote".
+    An apposition that describes ("Ana, my sister", "Bob, the CEO of Acme") is no part of a
+    name. A text without commas or colons is always accepted.
+
+    Names with commas are common in reference data (titles of nobility, works, places
+    qualified by their region: "Barnstable (village), Massachusetts"); the first piece's
+    grammatical role (a fronted adverbial such as "In 2019, …") is left to the caller, which
+    has the parse."""
+    pieces = [p for p in _PIECE.split(text.strip())]
+    if len(pieces) == 1:
+        return True
+    if any(not p for p in pieces):
+        return False
+    for n, piece in enumerate(pieces):
+        words = piece.split()
+        if words[0][:1].isupper() or words[0][:1].isdigit():
+            continue
+        if n == 0 or words[0].lower() in _NOT_A_NAME_START or \
+                not any(w[:1].isupper() for w in words[1:]):
+            return False
+    return True
+
+
 def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
     text = " ".join(pattern.replace(" .", ".").split()).rstrip(".").strip()
     parts = re.split(r"(\[X\]|\[Y\])", text)
@@ -124,7 +161,7 @@ def _compile(pattern: str) -> tuple[re.Pattern, str, int]:
     literals = []
     for part in parts:
         if part == "[X]":
-            rx += r"(?P<X>[^,;:]+?)"
+            rx += _NAME_SLOT
         elif part == "[Y]":
             rx += r"(?P<Y>[^,;:]+?)"
         else:
@@ -247,7 +284,9 @@ def match_patterns(sentence: str, patterns: Sequence[Pattern] | PatternIndex | N
     Yields:
         ``(pattern, (x_start, x_end), (y_start, y_end))`` character spans in ``sentence``.
         Only the most specific matches are yielded: a pattern with less literal text than the
-        best match is skipped (``"[X] plays [Y] music"`` beats ``"[X] plays [Y]"``).
+        best match is skipped (``"[X] plays [Y] music"`` beats ``"[X] plays [Y]"``). A
+        subject with commas or colons is kept only when it spells one name
+        (:func:`name_with_commas`).
     """
     low = sentence.lower()
     if patterns is None:
@@ -261,7 +300,7 @@ def match_patterns(sentence: str, patterns: Sequence[Pattern] | PatternIndex | N
         if pat.anchor and pat.anchor not in low:
             continue
         m = pat.regex.match(sentence)
-        if m:
+        if m and name_with_commas(m.group("X")):
             best = pat.literal_chars
             yield pat, m.span("X"), m.span("Y")
 

@@ -225,6 +225,24 @@ def _is_question(sent: Span) -> bool:
     return last is not None and last.text.endswith("?")
 
 
+_FRONTED_POS = frozenset({"ADP", "SCONJ", "ADV", "INTJ", "PRON", "DET", "CCONJ", "AUX"})
+
+
+def _fronted_modifier(span: Span) -> bool:
+    """True when a subject slot that holds a comma or colon opens with a fronted modifier
+    rather than a name ("In 2019, Bob", "Yesterday, Alice", "Honestly, Bob"): its first
+    piece starts with a preposition, adverb, interjection, pronoun, determiner or conjunction,
+    or is a date or time. :func:`extractors.lexicon.name_with_commas` has accepted its
+    spelling; this is the parse's half of the test."""
+    if not any(t.text in (",", ":") for t in span):
+        return False
+    first = span[0]
+    if first.pos_ in _FRONTED_POS:
+        return True
+    comma = next(t for t in span if t.text in (",", ":"))
+    return any(_is_time(t) for t in span[:comma.i - span.start])
+
+
 def _hypothetical(head: Token) -> bool:
     """A clause that states a possibility, plan or condition rather than a fact: a modal
     auxiliary other than "can" ("I might move to Lisbon", "I will work at Globex next
@@ -572,6 +590,8 @@ class TripleExtractor:
                 if any(span.start > sent.start and span[0].pos_ in ("VERB", "AUX")
                        for span in (x, y)):
                     continue  # a slot after literal text swallowed a clause: "is known for …"
+                if _fronted_modifier(x):
+                    continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
                 subject = self._span_entity(x)
                 surface = y.text
                 if y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and \

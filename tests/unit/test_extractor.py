@@ -192,6 +192,20 @@ TABLE = [
      [("tarvaris jackson", "position played", "quarterback", False)]),
     ("Mehmed the Conqueror is affiliated with the religion Islam.",
      [("mehmed conqueror", "religion", "islam", False)]),
+    # a name with commas or a colon is one subject: nobility titles, works, qualified places
+    ("Pavlos, Crown Prince of Greece is a citizen of Greece.",
+     [("pavlos crown prince of greece", "citizenship", "greece", False)]),
+    ("Murder, She Wrote premieres on CBS.",
+     [("murder she wrote", "original network", "cbs", False)]),
+    ("The original language of Star Trek: Generations is English.",
+     [("star trek generation", "original language", "english", False)]),
+    ("Louis de Rouvroy, duc de Saint-Simon, a native French.",
+     [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
+    ("Frank Oberle, Sr. has a citizenship from Canada.",
+     [("frank oberle sr", "citizenship", "canada", False)]),
+    # ... but a fronted adverbial or a describing apposition is no part of the name
+    ("In 2019, Bob was born in Paris.", [("bob", "place of birth", "paris", False)]),
+    ("Ana, my sister, was born in Paris.", [("ana", "place of birth", "paris", False)]),
     # the answer to a which-question is about the question's subject ("they" included)
     ("Which position does Daniel Royer play? They play as midfielder.",
      [("daniel royer", "position played", "midfielder", False)]),
@@ -265,6 +279,15 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # a company is no place and a place no employer, whatever one training vote said
     ("Ana is from Google.", ("ana", "country of origin", "google", False)),
     ("Ana, of Berlin.", ("ana", "work at", "berlin", False)),
+    # a subject slot does not swallow a fronted adverbial or a describing apposition
+    ("In 2019, Bob was born in Paris.", ("in 2019 bob", "place of birth", "paris", False)),
+    ("Yesterday, Alice was born in Paris.",
+     ("yesterday alice", "place of birth", "paris", False)),
+    ("Last year, Bob was born in Paris.", ("last year bob", "place of birth", "paris", False)),
+    ("Honestly, Bob was born in Paris.", ("honestly bob", "place of birth", "paris", False)),
+    ("Ana, my sister was born in Paris.", ("ana my sister", "place of birth", "paris", False)),
+    ("Bob, the CEO of Acme was born in Paris.",
+     ("bob ceo of acme", "place of birth", "paris", False)),
     # the noun a which-question asks about is not the answer's subject
     ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
