@@ -52,7 +52,7 @@ from scanner.store.scan_state import ScanStateStore
 
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
-from scanner.errors import UnknownMemory
+from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.store.memories import (
@@ -702,10 +702,16 @@ class Service:
         ledger = dict(stored)
         ledger.update(result.ledger.digests)
         conflicts = Counter((c.verdict, c.rule or "") for c in d.report.conflicts)
-        self.scan_state.put(d.user_id, ScanCheckpoint(
-            decision=self._decision_digest(), inputs=inputs, states=states_digest(states),
-            ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
-            datetime.now(timezone.utc))
+        try:
+            self.scan_state.put(d.user_id, ScanCheckpoint(
+                decision=self._decision_digest(), inputs=inputs, states=states_digest(states),
+                ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
+                datetime.now(timezone.utc))
+        except (StoreWriteError, WeaviateUnavailable) as err:
+            # the scan's own writes are all stored; without a checkpoint the next scan of
+            # this tenant decides in full
+            self.scan_state.forget_schema()
+            logger.warning("checkpoint of tenant %r not recorded: %s", d.user_id, err)
 
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
                      keep_ids: bool, cache_size: int, decode_early: bool = True) -> TenantPass:

@@ -76,13 +76,19 @@ class ScanStateStore:
             raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
         self._exists = True
 
+    def forget_schema(self) -> None:
+        """Check the collection and tenants again on next use (after a failed write: the
+        collection may have been deleted)."""
+        self._exists = False
+        self._known_tenants.clear()
+
     @staticmethod
     def _uuid(user_id: str) -> str:
         return generate_uuid5(tenant_name(user_id), "contrascan-scan-state")
 
     def get(self, user_id: str) -> ScanCheckpoint | None:
-        """The tenant's checkpoint, or None when none was recorded (or it cannot be read: a
-        checkpoint only ever saves work, so an unreadable one means a full scan)."""
+        """The tenant's checkpoint, or None when none was recorded or it cannot be read (a
+        checkpoint only ever saves work: an unreadable one means a full scan)."""
         try:
             if not self._exists and not self.client.collections.exists(self.name):
                 return None
@@ -94,8 +100,10 @@ class ScanStateStore:
                 self._known_tenants.add(tenant_name(user_id))
             obj = open_tenant(self.client, self.name, user_id, self._known_tenants) \
                 .query.fetch_object_by_id(self._uuid(user_id))
-        except WeaviateBaseError as err:
-            raise WeaviateUnavailable(f"cannot read {self.name}: {err}") from err
+        except WeaviateBaseError:
+            # deleted meanwhile, or the server is gone (then the scan's own reads fail next)
+            self.forget_schema()
+            return None
         if obj is None:
             return None
         try:

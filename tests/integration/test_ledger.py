@@ -385,6 +385,13 @@ def test_a_tenant_unchanged_since_its_last_scan_is_checked_not_decided_again(ser
     assert not scan()["ops-1"].unchanged_since_checkpoint
     assert census(service, ["ops-1", "potter-1"])["memories"] == 4
 
+    # checkpoints only save work: with their collection deleted, the next scan decides in
+    # full (writing nothing new) and records a checkpoint again
+    before = census(service, ["ops-1", "potter-1"])
+    service.store.client.collections.delete(service.scan_state.name)
+    assert [scan()["ops-1"].unchanged_since_checkpoint for _ in range(2)] == [False, True]
+    assert census(service, ["ops-1", "potter-1"]) == before
+
 
 # -- statistics, metrics and the command line -------------------------------------------------
 
