@@ -188,6 +188,9 @@ TABLE = [
      [("daniel royer", "position played", "midfielder", False)]),
     ("Georgians, in Azerbaijan.", [("georgians", "located in", "azerbaijan", False)]),
     ("Paul Otellini, of Intel.", [("paul otellini", "work at", "intel", False)]),
+    # an object takes every type holding a quarter of its training occurrences: ESPN is a
+    # broadcaster first, and a company too
+    ("Holly Rowe, of ESPN.", [("holly rowe", "work at", "espn", False)]),
     ("Tarvaris Jackson, who plays the position quarterback.",
      [("tarvaris jackson", "position played", "quarterback", False)]),
     ("Mehmed the Conqueror is affiliated with the religion Islam.",
@@ -279,6 +282,7 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # a company is no place and a place no employer, whatever one training vote said
     ("Ana is from Google.", ("ana", "country of origin", "google", False)),
     ("Ana, of Berlin.", ("ana", "work at", "berlin", False)),
+    ("Ana, of Germany.", ("ana", "work at", "germany", False)),  # owns roads: 18 % company
     # a subject slot does not swallow a fronted adverbial or a describing apposition
     ("In 2019, Bob was born in Paris.", ("in 2019 bob", "place of birth", "paris", False)),
     ("Yesterday, Alice was born in Paris.",
