@@ -229,13 +229,13 @@ _FRONTED_POS = frozenset({"ADP", "SCONJ", "ADV", "INTJ", "PRON", "DET", "CCONJ",
 
 
 def _fronted_modifier(span: Span) -> bool:
-    """True when a subject slot that holds a comma or colon opens with a fronted modifier
-    rather than a name ("In 2019, Bob", "Yesterday, Alice", "Honestly, Bob"): its first
-    piece starts with a preposition, adverb, interjection, pronoun, determiner or conjunction,
-    or is a date or time. :func:`extractors.lexicon.name_with_commas` has accepted its
+    """True when a subject slot that opens the sentence and holds a comma or colon starts
+    with a fronted modifier rather than a name ("In 2019, Bob", "Yesterday, Alice",
+    "Honestly, Bob"): its first piece starts with a preposition, adverb, interjection,
+    pronoun, determiner or conjunction, or is a date or time. :func:`extractors.lexicon.name_with_commas` has accepted its
     spelling; this is the parse's half of the test."""
-    if not any(t.text in (",", ":") for t in span):
-        return False
+    if span.start > span.sent.start or not any(t.text in (",", ":") for t in span):
+        return False  # after literal text, nothing is fronted: "The language of Secretly, …"
     first = span[0]
     if first.pos_ in _FRONTED_POS:
         return True
@@ -588,8 +588,9 @@ class TripleExtractor:
                 if x is None or y is None:
                     continue
                 if any(span.start > sent.start and span[0].pos_ in ("VERB", "AUX")
-                       for span in (x, y)):
+                       and not span[0].text[:1].isupper() for span in (x, y)):
                     continue  # a slot after literal text swallowed a clause: "is known for …"
+                    # (a capitalised one is a title: "The language of Being Julia is …")
                 if _fronted_modifier(x):
                     continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
                 subject = self._span_entity(x)

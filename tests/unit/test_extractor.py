@@ -206,6 +206,13 @@ TABLE = [
      [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
     ("Frank Oberle, Sr. has a citizenship from Canada.",
      [("frank oberle sr", "citizenship", "canada", False)]),
+    # a capitalised slot that starts with a verb or adverb is a title, not a clause
+    ("The original language of Being Julia is English.",
+     [("being julia", "original language", "english", False)]),
+    ("The original language of Born in 68 was French.",
+     [("born in 68", "original language", "french", False)]),
+    ("The language of Secretly, Greatly is Korean.",
+     [("secretly greatly", "original language", "korean", False)]),
     # ... but a fronted adverbial or a describing apposition is no part of the name
     ("In 2019, Bob was born in Paris.", [("bob", "place of birth", "paris", False)]),
     ("Ana, my sister, was born in Paris.", [("ana", "place of birth", "paris", False)]),
@@ -292,6 +299,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     ("Ana, my sister was born in Paris.", ("ana my sister", "place of birth", "paris", False)),
     ("Bob, the CEO of Acme was born in Paris.",
      ("bob ceo of acme", "place of birth", "paris", False)),
+    # a lower-case slot after literal text that starts with a verb is a clause, no object
+    ("The language of Zembla is spoken widely.",
+     ("zembla", "original language", "spoken widely", False)),
     # the noun a which-question asks about is not the answer's subject
     ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
