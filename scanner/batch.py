@@ -96,9 +96,10 @@ class TenantPass:
 
     @property
     def inputs_digest(self) -> str:
-        """Hex digest of every memory's :data:`INPUT_PROPERTIES`, in the order they were
-        added (the cursor's: by object UUID), so any stored change, addition or removal
-        changes it."""
+        """Hex digest (32 characters) of every memory's :data:`INPUT_PROPERTIES`, in the order
+        they were added (the cursor's: by object UUID): a change of any of them, and any
+        memory added or removed, changes it (statuses are hashed apart,
+        :func:`states_digest`)."""
         return self._inputs.hexdigest()
 
     def add(self, props: Mapping[str, Any]) -> None:

@@ -51,6 +51,9 @@ EntryType = Literal["resolution", "quarantine", "epoch_change", "escalation", "p
                     "settlement", "import", "read_scans"]
 CONFLICT_TYPES = ("resolution", "quarantine", "epoch_change", "escalation", "possible")
 """Entry types that record one conflicting pair."""
+SCAN_TYPES = (*CONFLICT_TYPES, "settlement")
+"""Entry types a scan writes (:func:`entry_contents`); ``import`` and ``read_scans`` entries
+are statistics, written by imports and read-time scans."""
 _TYPE_OF_VERDICT = {"resolved": "resolution", "quarantined": "quarantine",
                     "epoch_change": "epoch_change", "escalated": "escalation",
                     "possible": "possible"}

@@ -33,6 +33,7 @@ from scanner.batch import (
 )
 from scanner.ledger import (
     CONFLICT_TYPES,
+    SCAN_TYPES,
     Effects,
     LedgerEntry,
     Stats,
@@ -59,6 +60,7 @@ from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
     STATUS_SUPERSEDED,
+    STATUS_UNRESOLVED,
     AppliedEffects,
     ImportResult,
     MemoryStore,
@@ -219,7 +221,9 @@ class Service:
         self.ledger = ledger or LedgerStore(store.client, store.name)
         self.ledger.ensure_schema()
         self.scan_state = ScanStateStore(store.client, store.name)
-        self._decision: str | None = None
+        # the configuration and the code this service decides with, hashed once, now: a
+        # process whose files are upgraded under it keeps recording what it runs
+        self._decision = decision_digest(self.engine.config)
         self._ledger_memo: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._settled_memo: dict[tuple[str, str], LedgerEntry] = {}
         self._tally_lock = threading.Lock()
@@ -612,12 +616,16 @@ class Service:
             full: decide even when the tenant is unchanged since its checkpoint (below).
 
         A scan that wrote (``apply``) records a :class:`~scanner.batch.ScanCheckpoint` of the
-        state it left: digests of the memories it read, of the statuses and of the ledger
-        after its writes, and of the configuration and code. A later scan without
-        ``keep_report`` that finds all four unchanged after its cursor pass would decide the
-        same verdicts and find nothing to write, so it reports the checkpoint's counts instead
-        (``unchanged_since_checkpoint``). Any import, status change, ledger write,
-        configuration or code change in between makes it decide in full.
+        state it left: digests of the memories it read, of the statuses and of the ledger's
+        verdict entries (:data:`scanner.ledger.SCAN_TYPES`) after its writes, and of the
+        configuration and code. A later scan with ``apply``, without ``keep_report`` and
+        ``full``, that finds all four unchanged after its cursor pass would decide the same
+        verdicts and find nothing to write, so it reports the checkpoint's counts instead
+        (``unchanged_since_checkpoint``; its ledger and write counts are then zero). Any
+        import, status change, change of a verdict entry, configuration or code change in
+        between makes it decide in full; read-time scans change nothing it compares unless
+        they record a verdict. ``supersedes`` edges are not compared (neither does a full
+        decision re-add the edges of entries stored unchanged).
 
         Returns:
             Counts, writes and time of this tenant. The cyclic garbage collector is paused
@@ -636,13 +644,13 @@ class Service:
             # one pause from the first page to the last write
             stored = None
             if last is not None:  # likely unchanged: the ledger is compared right after
-                stored = reader.submit(self.ledger.all_digests, user_id)
+                stored = reader.submit(self.ledger.all_digests, user_id, SCAN_TYPES)
             tenant = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
                                        cache_size=cache_size, decode_early=last is None)
             if stored is None and apply:
                 # the ledger's digests (they decide what to rewrite) are read while the scan
                 # decides: the server is idle then, and busy with the cursor before
-                stored = reader.submit(self.ledger.all_digests, user_id)
+                stored = reader.submit(self.ledger.all_digests, user_id, SCAN_TYPES)
             if last is not None:
                 unchanged = self._unchanged(tenant, last, stored)
                 if unchanged is not None:
@@ -654,28 +662,26 @@ class Service:
             result = self._write_tenant(decided, started=started, on_written=on_written,
                                         keep_report=keep_report,
                                         ledger_batch_size=ledger_batch_size)
-            if apply:
-                self._record_checkpoint(decided, result, inputs,
-                                        stored.result() if stored is not None else {})
+            if apply and stored is not None:
+                self._record_checkpoint(decided, result, inputs, stored)
             # released before the collector resumes, which then walks only what is kept
             del decided
         return result
-
-    def _decision_digest(self) -> str:
-        if self._decision is None:
-            self._decision = decision_digest(self.engine.config)
-        return self._decision
 
     def _unchanged(self, tenant: TenantPass, last: ScanCheckpoint | None,
                    stored: Future | None) -> ScanCheckpoint | None:
         """``last`` when the tenant just read is exactly as the scan that recorded it left it
         (see :meth:`scan_tenant`), else None."""
         if last is None or stored is None or last.scanned != tenant.scanned \
-                or last.decision != self._decision_digest() \
+                or last.decision != self._decision \
                 or last.inputs != tenant.inputs_digest \
                 or last.states != states_digest(tenant.states):
             return None
-        return last if last.ledger == ledger_digest(stored.result()) else None
+        try:
+            ledger = stored.result()
+        except (StoreWriteError, WeaviateUnavailable):
+            return None  # decided in full, which reads the ledger again when it needs it
+        return last if last.ledger == ledger_digest(ledger) else None
 
     def _unchanged_result(self, tenant: TenantPass, last: ScanCheckpoint,
                           started: float) -> TenantScan:
@@ -689,9 +695,16 @@ class Service:
                           unchanged_since_checkpoint=True)
 
     def _record_checkpoint(self, d: _TenantDecision, result: TenantScan, inputs: str,
-                           stored: Mapping[str, str]) -> None:
+                           stored: Future) -> None:
         """Record the state a complete scan of one tenant left (see :meth:`scan_tenant`):
-        the statuses and ledger digests it read, with its own writes applied."""
+        the statuses and ledger digests it read (``stored``: the pending read of the
+        digests), with its own writes applied. Never raises: without a checkpoint the next
+        scan decides in full."""
+        try:
+            ledger = dict(stored.result())
+        except (StoreWriteError, WeaviateUnavailable) as err:
+            logger.warning("checkpoint of tenant %r not recorded: %s", d.user_id, err)
+            return
         states = dict(d.states)
         retire = d.effects.retire if d.effects is not None else {}
         for mid, status in result.applied.statuses.items():
@@ -699,12 +712,11 @@ class Service:
                 states.pop(mid, None)
             else:
                 states[mid] = (status, retire.get(mid) if status == STATUS_SUPERSEDED else None)
-        ledger = dict(stored)
         ledger.update(result.ledger.digests)
         conflicts = Counter((c.verdict, c.rule or "") for c in d.report.conflicts)
         try:
             self.scan_state.put(d.user_id, ScanCheckpoint(
-                decision=self._decision_digest(), inputs=inputs, states=states_digest(states),
+                decision=self._decision, inputs=inputs, states=states_digest(states),
                 ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
                 datetime.now(timezone.utc))
         except (StoreWriteError, WeaviateUnavailable) as err:
@@ -740,7 +752,10 @@ class Service:
             scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
             decided = _TenantDecision(user_id=user_id, scanned=scanned, report=report,
                                       states=states, stored=None, apply=apply)
-            if apply and report.conflicts:
+            if apply and (report.conflicts or any(status == STATUS_UNRESOLVED
+                                                  for status, _ in states.values())):
+                # (no conflicts: memories left unresolved by pairs that are gone return to
+                # active, see MemoryStore.apply_effects' full_view)
                 decided.effects = verdict_effects(report.conflicts)
                 # contents and digests are compared; models are built only to be written
                 contents = entry_contents(user_id, report.conflicts, report.events)

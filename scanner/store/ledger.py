@@ -235,13 +235,20 @@ class LedgerStore:
         return LedgerEntry.model_validate({**body, "recorded_at": p.get("recorded_at"),
                                            "updated_at": p.get("updated_at")})
 
-    def all_digests(self, user_id: str) -> dict[str, str]:
-        """entry id -> stored digest of every entry of a tenant (one cursor pass)."""
+    def all_digests(self, user_id: str, entry_types: Iterable[str] | None = None
+                    ) -> dict[str, str]:
+        """entry id -> stored digest of every entry of a tenant (one cursor pass), or of
+        those of ``entry_types`` only."""
         if not self._has(user_id):
             return {}
-        return {str(o.uuid): o.properties.get("digest") or ""
-                for o in self._tenant(user_id).iterator(return_properties=["digest"],
-                                                        cache_size=2 * _CHUNK)}
+        objects = self._tenant(user_id).iterator(
+            return_properties=["digest"] if entry_types is None else ["digest", "entry_type"],
+            cache_size=2 * _CHUNK)
+        if entry_types is None:
+            return {str(o.uuid): o.properties.get("digest") or "" for o in objects}
+        wanted = frozenset(entry_types)
+        return {str(o.uuid): o.properties.get("digest") or "" for o in objects
+                if o.properties.get("entry_type") in wanted}
 
     def digests(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, str]:
         """entry id -> stored content digest, for the stored ones among ``entry_ids``."""

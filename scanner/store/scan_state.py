@@ -45,7 +45,8 @@ class ScanStateStore:
         memory_collection: the memory collection whose tenants are scanned.
 
     Raises:
-        WeaviateUnavailable: from any method, when the server does not answer.
+        WeaviateUnavailable: from :meth:`ensure_schema` and :meth:`put`, when the server
+            does not answer (:meth:`get` returns None instead).
     """
 
     def __init__(self, client: weaviate.WeaviateClient,
@@ -53,6 +54,7 @@ class ScanStateStore:
         self.client = client
         self.name = scan_state_collection_name(memory_collection)
         self._known_tenants: set[str] = set()
+        self._listed = False  # the tenants were listed once (then unknown = absent)
         self._exists = False
 
     def ensure_schema(self) -> None:
@@ -80,6 +82,7 @@ class ScanStateStore:
         """Check the collection and tenants again on next use (after a failed write: the
         collection may have been deleted)."""
         self._exists = False
+        self._listed = False
         self._known_tenants.clear()
 
     @staticmethod
@@ -94,10 +97,13 @@ class ScanStateStore:
                 return None
             self._exists = True
             if tenant_name(user_id) not in self._known_tenants:
-                tenants = self.client.collections.use(self.name).tenants.get()
-                if tenant_name(user_id) not in tenants:
+                if self._listed:  # created since by another process: decided in full once
                     return None
-                self._known_tenants.add(tenant_name(user_id))
+                self._known_tenants.update(
+                    self.client.collections.use(self.name).tenants.get())
+                self._listed = True
+                if tenant_name(user_id) not in self._known_tenants:
+                    return None
             obj = open_tenant(self.client, self.name, user_id, self._known_tenants) \
                 .query.fetch_object_by_id(self._uuid(user_id))
         except WeaviateBaseError:

@@ -372,8 +372,44 @@ def test_a_tenant_unchanged_since_its_last_scan_is_checked_not_decided_again(ser
         "superseded"
     assert scan()["ops-1"].unchanged_since_checkpoint
 
-    # asked for: a full decision, or the full report, never take the shortcut
-    assert not any(t.unchanged_since_checkpoint for t in scan(full=True).values())
+    # a read-time scan records only its tally (a statistics entry): still unchanged
+    service.scan("ops-1", "retry timeout of the payments service", group="config")
+    service.flush_stats()
+    assert census(service, ["ops-1"])["by_type"].get("read_scans") == 1
+    assert scan()["ops-1"].unchanged_since_checkpoint
+
+    # a verdict entry changed behind the scanner's back is rewritten by a full decision
+    ledger = service.store.client.collections.use(service.ledger.name).with_tenant(
+        tenant_name("ops-1"))
+    (tampered,) = [o for o in ledger.iterator(return_properties=["entry_type", "body_json"])
+                   if o.properties["entry_type"] == "resolution"][:1]
+    body = json.loads(tampered.properties["body_json"])
+    body["severity"] = "high" if body["severity"] != "high" else "low"
+    ledger.data.update(uuid=tampered.uuid, properties={"body_json": json.dumps(body),
+                                                       "digest": "0" * 64})
+    fifth = scan()["ops-1"]
+    assert not fifth.unchanged_since_checkpoint and fifth.ledger.replaced == 1
+    assert scan()["ops-1"].unchanged_since_checkpoint
+
+    # a memory left unresolved by a pair that is gone returns to active, even in a tenant
+    # with no conflict at all
+    service.store.client.collections.use(service.store.name).with_tenant(
+        tenant_name("potter-1")).data.update(uuid=object_uuid("potter-1", "other"),
+                                             properties={"status": "unresolved"})
+    sixth = scan()["potter-1"]
+    assert not sixth.unchanged_since_checkpoint and sixth.applied.statuses_changed == 1
+    assert [m.status for m in service.store.iterate("potter-1")] == ["active"]
+    assert scan()["potter-1"].unchanged_since_checkpoint
+
+    # asked for: a full decision, or the full report, never take the shortcut; the counts
+    # a shortcut reports are the ones a full decision finds
+    shortcut = scan()
+    decided = scan(full=True)
+    assert not any(t.unchanged_since_checkpoint for t in decided.values())
+    assert {u: (t.scanned, t.by_verdict) for u, t in shortcut.items()} == \
+        {u: (t.scanned, t.by_verdict) for u, t in decided.items()}
+    assert all(t.ledger.written + t.ledger.replaced + t.applied.statuses_changed == 0
+               for t in decided.values())
     kept = service.run_batch_scan("ops-1", keep_report=True).tenants[0]
     assert not kept.unchanged_since_checkpoint and kept.report.withhold == ["cfg", "tool"]
 

@@ -162,7 +162,9 @@ def test_inputs_digest_sees_every_stored_input_and_ignores_status(tenant):
     for name, value in [("text", "The preferred glaze is shino."), ("epoch", "e9"),
                         ("observed_at", T0 + timedelta(seconds=1)), ("source", None),
                         ("confidence", 0.5), ("triples_json", "[]"),
-                        ("properties_json", '{"rack": "4"}'), ("scope_group", "g2")]:
+                        ("properties_json", '{"rack": "4"}'), ("scope_group", "g2"),
+                        ("memory_id", "renamed"), ("source_class", "inference"),
+                        ("priority", 9), ("source_trust", 0.1)]:
         changed = [dict(p) for p in rows]
         changed[3][name] = value
         assert _digest(changed) != base, name
