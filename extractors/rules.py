@@ -132,15 +132,26 @@ def _word(token: Token) -> str:
     """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
     Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently
     ("Philippines"), and a name's plural is part of the name ("Tapley Mountains"); but a
-    recurring day or month is its name ("Fridays" -> "friday")."""
+    recurring day or month is its name ("Fridays" -> "friday"). A capitalised word inside a
+    sentence, or opening it before another capitalised word, that the tagger calls a common
+    noun is such a name too ("originated from Leeds" tags "Leeds" NNS, "founded in Leeds"
+    NNPS; both are "leeds"; "Sports Unlimited was created" keeps "sports")."""
     text = token.text.lower()
-    if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN"):
+    name = token.pos_ == "PROPN" or (token.text[:1].isupper() and (
+        token.i > token.sent.start or _capitalised(token.nbor(1) if token.i + 1 < len(
+            token.doc) else token)))
+    if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
         text = token.lemma_.lower()
-    elif token.pos_ == "PROPN" and text.endswith("s") and text[:-1] in _TIME_WORDS:
+    elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:
         text = text[:-1]
     elif token.pos_ in ("VERB",) and token.tag_ == "VBG":
         text = _lemma(token)
     return SPELLING.get(text, text)
+
+
+def _capitalised(token: Token) -> bool:
+    """A word that starts with a capital letter (the next word of a name: "Sports Unlimited")."""
+    return token.text[:1].isupper() and token.i > token.sent.start
 
 
 def _is_negator(token: Token) -> bool:

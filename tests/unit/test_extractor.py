@@ -201,11 +201,16 @@ TABLE = [
     ("Murder, She Wrote premieres on CBS.",
      [("murder she wrote", "original network", "cbs", False)]),
     ("The original language of Star Trek: Generations is English.",
-     [("star trek generation", "original language", "english", False)]),
+     [("star trek generations", "original language", "english", False)]),
     ("Louis de Rouvroy, duc de Saint-Simon, a native French.",
      [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
     ("Frank Oberle, Sr. has a citizenship from Canada.",
      [("frank oberle sr", "citizenship", "canada", False)]),
+    # a capitalised word inside a sentence is a name even when tagged a plural common noun
+    ("Delta 5 originated from Leeds.", [("delta 5", "place of birth", "leeds", False)]),
+    ("Sports Unlimited was created in Philippines.",
+     [("sports unlimited", "location of formation", "philippines", False)]),
+    ("Cats are great pets.", [("cat", "be", "great pet", False)]),  # sentence-initial noun
     # a capitalised slot that starts with a verb or adverb is a title, not a clause
     ("The original language of Being Julia is English.",
      [("being julia", "original language", "english", False)]),
@@ -299,6 +304,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     ("Ana, my sister was born in Paris.", ("ana my sister", "place of birth", "paris", False)),
     ("Bob, the CEO of Acme was born in Paris.",
      ("bob ceo of acme", "place of birth", "paris", False)),
+    ("Delta 5 originated from Leeds.", ("delta 5", "place of birth", "leed", False)),
+    ("Sports Unlimited was created in Philippines.",
+     ("sport unlimited", "location of formation", "philippines", False)),
     # a lower-case slot after literal text that starts with a verb is a clause, no object
     ("The language of Zembla is spoken widely.",
      ("zembla", "original language", "spoken widely", False)),
