@@ -11,8 +11,9 @@ is pattern bootstrapping in the manner of DIPRE (Brin 1998) and Snowball (Agicht
 2000), limited to the training file so that the edit and val files stay untouched for
 evaluation (issue 5).
 
-A template must also be :func:`specific`: no ParaRel pattern reading it already, and no other
-curated relation in the rules' own reading of it. The result is a JSON file under
+A template must also be :func:`specific`: no ParaRel pattern reading it already as that
+relation (a template the lexicon reads as another keeps the training reading typed, beside the
+lexicon's), and no other curated relation in the rules' own reading of it. The result is a JSON file under
 ``results/`` (never committed) or, with ``--ship``, the extractor's data file
 ``extractors/data/counterfact_train_patterns.json`` with the input's SHA-256, the parameters
 and the typed readings' object vocabularies, which the extractor loads by default.
@@ -186,18 +187,19 @@ def names_relation(relation: str, pattern: str) -> bool:
     return bool(own & set(_literal_words(pattern)))
 
 
-def specific(relation: str, pattern: str, reader=None) -> bool:
-    """True when no ParaRel pattern of another relation already reads the template with the
-    placeholders as its slots (the lexicon wins: "[X] was born in [Y]." is place of birth
-    even where CounterFact rewords native-language facts with it), and, unless the template
-    :func:`names_relation`, the dependency rules of ``reader`` (a
+def specific(relation: str, pattern: str, reader=None, beside_lexicon: bool = False) -> bool:
+    """True when no ParaRel pattern already reads the template with the placeholders as its
+    slots — or, with ``beside_lexicon``, none reads it as ``relation`` itself — and, unless
+    the template :func:`names_relation`, the dependency rules of ``reader`` (a
     :class:`extractors.TripleExtractor`, optional) do not read it as a different relation of
-    the curated table: "[X] currently lives in [Y]." stays "live in" although CounterFact uses
-    it to reword birthplaces and citizenships, while "[X], who plays the position [Y]." is
-    the position played although the rules read the verb "play"."""
+    the curated table (the lexicon's own readings aside): "[X] currently lives in [Y]." stays
+    "live in" although CounterFact uses it to reword birthplaces and citizenships, while
+    "[X], who plays the position [Y]." is the position played although the rules read the
+    verb "play". :func:`mine` passes ``beside_lexicon`` for a template the lexicon reads, so
+    the lexicon's reading stays and another relation can be kept beside it, typed."""
     sentence = pattern.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
-    if any(sentence[xs:xe] == "Alan Smith" and sentence[ys:ye] == "Zembla"
-           for _, (xs, xe), (ys, ye) in match_patterns(sentence)):
+    lexicon = lexicon_relations(pattern)
+    if lexicon and (not beside_lexicon or relation in lexicon):
         return False
     if reader is None or names_relation(relation, pattern):
         return True
@@ -205,7 +207,15 @@ def specific(relation: str, pattern: str, reader=None) -> bool:
     curated = set(table.functional) | set(table.multi_valued) | set(table.synonyms.values())
     readings = [t for t in reader.extract(sentence)
                 if {t.subject, t.object} == {"alan smith", "zembla"}]
-    return not any(t.relation in curated and t.relation != relation for t in readings)
+    return not any(t.relation in curated and t.relation != relation
+                   and t.relation not in lexicon for t in readings)
+
+
+def lexicon_relations(pattern: str) -> set[str]:
+    """The relations whose ParaRel patterns read the template with its slots as theirs."""
+    sentence = pattern.replace("[X]", "Alan Smith").replace("[Y]", "Zembla")
+    return {pat.relation for pat, (xs, xe), (ys, ye) in match_patterns(sentence)
+            if sentence[xs:xe] == "Alan Smith" and sentence[ys:ye] == "Zembla"}
 
 
 @dataclass(frozen=True)
@@ -233,7 +243,13 @@ def mine(cases: list[dict], *, min_support: int = 2, min_agreement: float = 0.3,
     content word ("[X], in [Y].") or shared by several relations is *typed*: each relation
     that at least ``min_typed_agreement`` of its cases state is kept, and applies only to
     objects of that relation's type (:func:`object_types`), so "[X], the [Y]." reads
-    "midfielder" as a position and "piano" as an instrument. An object's type is what disambiguates a template
+    "midfielder" as a position and "piano" as an instrument. A template that a ParaRel
+    pattern already reads keeps that reading (the lexicon's), and any other relation that at
+    least ``min_agreement`` of its cases state is kept beside it, typed: ParaRel lists
+    "[X] originates from [Y]" for the place of birth only, but 97 of the 157 settled training
+    cases that say "[X] originated from [Y]." are a group's location of formation, and 61 of
+    120 that say "[X] was born in [Y]." a native language (CounterFact's rewording). Before,
+    the lexicon's reading alone was kept and those rewordings were read as birthplaces. An object's type is what disambiguates a template
     whose words do not, as in typed relation patterns (Nakashole et al. 2012, PATTY).
     ``min_agreement`` (0.3) was chosen on a sample of the training file (0.8 / 0.5 / 0.3 / 0.2
     gave reworded recall 0.66 / 0.78 / 0.88 / 0.89 there, non-conflict flags 0.4 %
@@ -257,10 +273,11 @@ def mine(cases: list[dict], *, min_support: int = 2, min_agreement: float = 0.3,
         if total < min_support:
             continue
         major = [r for r, n in counts.items() if n / total >= min_agreement]
-        typed = not has_content_word(tmpl) or len(major) > 1
-        floor = min_typed_agreement if typed else min_agreement
+        beside = bool(lexicon_relations(tmpl))
+        typed = not has_content_word(tmpl) or len(major) > 1 or beside
+        floor = min_typed_agreement if typed and not beside else min_agreement
         for relation, n in counts.most_common():
-            if n / total >= floor and specific(relation, tmpl, reader):
+            if n / total >= floor and specific(relation, tmpl, reader, beside):
                 kept.append(Mined(relation, tmpl, n, typed))
     used = {m.relation for m in kept if m.typed}
     return (sorted(kept, key=lambda k: (-k.support, k.pattern, k.relation)),

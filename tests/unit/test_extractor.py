@@ -206,6 +206,13 @@ TABLE = [
      [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
     ("Frank Oberle, Sr. has a citizenship from Canada.",
      [("frank oberle sr", "citizenship", "canada", False)]),
+    # a training reading kept beside the ParaRel one, for objects of its type: a group
+    # "originated from" where it was formed, CounterFact's "born in" a language is a mother tongue
+    ("Mambo Taxi originated from London.",
+     [("mambo taxi", "location of formation", "london", False),
+      ("mambo taxi", "place of birth", "london", False)]),
+    ("Symeon of Polotsk was born in Russian.",
+     [("symeon of polotsk", "native language", "russian", False)]),
     # a capitalised word inside a sentence is a name even when tagged a plural common noun
     ("Delta 5 originated from Leeds.", [("delta 5", "place of birth", "leeds", False)]),
     ("Sports Unlimited was created in Philippines.",
@@ -307,6 +314,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     ("Delta 5 originated from Leeds.", ("delta 5", "place of birth", "leed", False)),
     ("Sports Unlimited was created in Philippines.",
      ("sport unlimited", "location of formation", "philippines", False)),
+    # ... and not for objects of another type
+    ("Ana was born in Paris.", ("ana", "native language", "paris", False)),
+    ("Ana originated from Google.", ("ana", "location of formation", "google", False)),
     # a lower-case slot after literal text that starts with a verb is a clause, no object
     ("The language of Zembla is spoken widely.",
      ("zembla", "original language", "spoken widely", False)),
