@@ -39,7 +39,7 @@ from extractors.lexicon import (
 from extractors.pipeline import ISO_DATE, load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
 from extractors.types import Triple
-from extractors.values import is_quantity, normalize_value
+from extractors.values import count_in_digits, is_quantity, normalize_value
 
 USER = "user"
 """Canonical subject for first person ("I", "my", "me") and "the user": the scope's user."""
@@ -868,7 +868,14 @@ class TripleExtractor:
         surface = _surface(tokens)
         if is_quantity(surface):
             return normalize_value(surface), surface
-        return normalize_value(_phrase(tokens)), surface
+        value = normalize_value(_phrase(tokens))
+        if token.pos_ == "NOUN" and token.text.islower() and any(
+                c.dep_ == "nummod" and c.is_alpha and c.i == tokens[0].i
+                and (c.text.islower() or c.is_sent_start) for c in token.children):
+            # a count of things in digits, as a number alone is: "two dogs" = "2 dogs" (a
+            # capitalised name keeps its words: "One Direction")
+            value = count_in_digits(value)
+        return value, surface
 
     def _objects(self, head: Token) -> list[Token]:
         """``head`` and the conjuncts coordinated with it ("tea and coffee")."""

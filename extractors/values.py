@@ -146,6 +146,14 @@ _DIMENSIONS = frozenset(["[length]", "[mass]", "[time]", "[temperature]", "[curr
 dimensionless, are read as well."""
 _UNIT_WORDS = frozenset("per square squared cubic cubed sq".split())
 
+
+def count_in_digits(text: str) -> str:
+    """A count of things written with digits, as a number alone is: ``"two dog"`` ->
+    ``"2 dog"``, ``"twenty five cat"`` -> ``"25 cat"``; unchanged when ``text`` does not start
+    with a number word. The rules call it only for a number word that counts a common noun
+    (``"One Direction"`` is a band and keeps its words)."""
+    return _digits(text)
+
 # -- dates -----------------------------------------------------------------------------------
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")

@@ -126,7 +126,7 @@ TABLE = [
      [("deploy to production on friday", "be", "allow", True)]),
     ("I am vegetarian.", [(U, "be", "vegetarian", False)]),
     ("The door is closed.", [("door", "be", "open", True)]),
-    ("i am married with two kids.", [(U, "be married with", "two kid", False)]),
+    ("i am married with two kids.", [(U, "be married with", "2 kid", False)]),
     ("I am 34 years old.", [(U, "age", "34", False)]),
     ("Knitting is my passion.", [(U, "passion", "knitting", False)]),
     ("Celadon is my preferred glaze.", [(U, "preferred glaze", "celadon", False)]),
@@ -166,7 +166,12 @@ TABLE = [
     ("my dream in life is to work from home.", [(U, "dream", "work from home", False)]),
     # a name spelled like a pronoun; a frequency is no part of the object
     ("my favorite band is the who.", [(U, "preferred band", "who", False)]),
-    ("i read twenty books a year.", [(U, "read", "twenty book", False)]),
+    ("i read twenty books a year.", [(U, "read", "20 book", False)]),
+    # a count of things is written in digits, as a number alone is ("two dogs" = "2 dogs")
+    ("i have two dogs.", [(U, "have", "2 dog", False)]),
+    ("i have 2 dogs.", [(U, "have", "2 dog", False)]),
+    ("i have one older sister.", [(U, "have", "1 older sister", False)]),
+    ("I love One Direction.", [(U, "like", "one direction", False)]),
     # a preposition's gerund clause is its object
     ("i fantasize about taking over the world.",
      [(U, "fantasize about", "take over world", False)]),
@@ -322,6 +327,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
      ("zembla", "original language", "spoken widely", False)),
     # the noun a which-question asks about is not the answer's subject
     ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
+    # a capitalised name that starts with a number word is no count
+    ("I love One Direction.", (U, "like", "1 direction", False)),
+    ("I own Two Brothers Brewing.", (U, "own", "2 brothers brewing", False)),
     ("My deadline is 2026-03-03T10:00Z.",  # the colon of a time is no key-value separator
      (U, "deadline is 2026 03 03t10", "2026-03-03T10:00Z", False)),
 ])
