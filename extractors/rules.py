@@ -1275,6 +1275,12 @@ class TripleExtractor:
             if age is not None:  # "I turned 18 years old yesterday"
                 out.append(self._make(subject, "age", age, age, negated=neg, clause=verb,
                                       rule="attribute", qualifiers=times))
+            elif comp.pos_ == "ADJ":
+                # a linking verb's adjective is its object: "I feel old", "I stay healthy"
+                value, surface = self._value(comp)
+                if value:
+                    out.append(self._make(subject, base, value, surface, negated=neg,
+                                          clause=verb, rule="svo", qualifiers=times))
         copula = next((c for c in verb.children if c.dep_ == "xcomp"
                        and c.lemma_.lower() in ("be", "become")), None)
         if copula is not None:

@@ -167,6 +167,11 @@ TABLE = [
     # a name spelled like a pronoun; a frequency is no part of the object
     ("my favorite band is the who.", [(U, "preferred band", "who", False)]),
     ("i read twenty books a year.", [(U, "read", "20 book", False)]),
+    # a linking verb's adjective is its object
+    ("i feel old.", [(U, "feel", "old", False)]),
+    ("I don't feel old.", [(U, "feel", "old", True)]),
+    ("My dog seems happy.", [("user's dog", "seem", "happy", False)]),
+    ("I turned 18 years old.", [(U, "age", "18", False)]),
     # a count of things is written in digits, as a number alone is ("two dogs" = "2 dogs")
     ("i have two dogs.", [(U, "have", "2 dog", False)]),
     ("i have 2 dogs.", [(U, "have", "2 dog", False)]),
@@ -327,6 +332,10 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
      ("zembla", "original language", "spoken widely", False)),
     # the noun a which-question asks about is not the answer's subject
     ("Which team does Ana coach? She coaches Benfica.", ("team", "coach", "benfica", False)),
+    # a linking verb's adjective is no complement of a prepositional object, and an age is
+    # no adjective state
+    ("I look young for my age.", (U, "look for", "age", False)),
+    ("I turned 18 years old.", (U, "turn", "old", False)),
     # a capitalised name that starts with a number word is no count
     ("I love One Direction.", (U, "like", "1 direction", False)),
     ("I own Two Brothers Brewing.", (U, "own", "2 brothers brewing", False)),
