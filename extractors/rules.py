@@ -1292,8 +1292,7 @@ class TripleExtractor:
                                           clause=verb, rule="svo", qualifiers=times))
         if out:
             return out
-        for prep in (c for c in verb.children if c.dep_ == "prep"
-                     and c.lower_ in _OBJECT_PREPS):
+        for prep in self._verb_preps(verb):
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 if _is_time(pobj):
                     continue
@@ -1312,6 +1311,21 @@ class TripleExtractor:
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
         return out
+
+    @staticmethod
+    def _verb_preps(verb: Token) -> list[Token]:
+        """The verb's prepositional phrases, with those the parser hung on another one's
+        object: a role ("work at a school as a teacher") and a named place after a companion
+        ("live with my husband in Pennsylvania") say how and where the verb holds."""
+        preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        for prep in list(preps):
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                for inner in (c for c in pobj.children if c.dep_ == "prep"):
+                    named = any(p.dep_ == "pobj" and p.pos_ == "PROPN" for p in inner.children)
+                    if inner.lower_ == "as" or (prep.lower_ == "with" and named
+                                                and inner.lower_ in ("in", "at")):
+                        preps.append(inner)
+        return preps
 
     # -- key: value lines --------------------------------------------------------------------
     def _key_values(self, doc: Doc) -> list[Triple]:

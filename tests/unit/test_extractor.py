@@ -167,6 +167,11 @@ TABLE = [
     # a name spelled like a pronoun; a frequency is no part of the object
     ("my favorite band is the who.", [(U, "preferred band", "who", False)]),
     ("i read twenty books a year.", [(U, "read", "20 book", False)]),
+    # a role or a named place the parser hung on another prepositional object is the verb's
+    ("i work at a school as a kindergarten teacher.",
+     [(U, "work at", "school", False), (U, "occupation", "kindergarten teacher", False)]),
+    ("i live with my husband in pennsylvania.",
+     [(U, "live with", "husband", False), (U, "live in", "pennsylvania", False)]),
     # a linking verb's adjective is its object
     ("i feel old.", [(U, "feel", "old", False)]),
     ("I don't feel old.", [(U, "feel", "old", True)]),
@@ -336,6 +341,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # no adjective state
     ("I look young for my age.", (U, "look for", "age", False)),
     ("I turned 18 years old.", (U, "turn", "old", False)),
+    # a place after a companion is hoisted only when it is named; other nested phrases stay
+    ("i play with friends in the park.", (U, "play in", "park", False)),
+    ("i work for a company in the city.", (U, "work in", "city", False)),
     # a capitalised name that starts with a number word is no count
     ("I love One Direction.", (U, "like", "1 direction", False)),
     ("I own Two Brothers Brewing.", (U, "own", "2 brothers brewing", False)),
