@@ -883,6 +883,12 @@ class TripleExtractor:
         for child in head.children:
             if child.dep_ in ("conj", "appos"):
                 out.extend(self._objects(child))
+            elif child.dep_ == "prep" and (child.lower_ == "including" or (
+                    child.lower_ == "as" and any(c.lower_ == "such" for c in child.children))):
+                # an example is an object too: "sports such as running", "fruit including
+                # apples and pears"
+                for example in (c for c in child.children if c.dep_ in ("pobj", "pcomp")):
+                    out.extend(self._objects(example))
         return out
 
     # -- clauses ----------------------------------------------------------------------------

@@ -172,6 +172,11 @@ TABLE = [
      [(U, "work at", "school", False), (U, "occupation", "kindergarten teacher", False)]),
     ("i live with my husband in pennsylvania.",
      [(U, "live with", "husband", False), (U, "live in", "pennsylvania", False)]),
+    # an example is an object too ("such as", "including")
+    ("i enjoy sports such as running.", [(U, "like", "sport", False), (U, "like", "run", False)]),
+    ("I like fruits such as apples and pears.",
+     [(U, "like", "fruit", False), (U, "like", "apple", False), (U, "like", "pear", False)]),
+    ("I love fruits including apples.", [(U, "like", "apple", False)]),
     # a linking verb's adjective is its object
     ("i feel old.", [(U, "feel", "old", False)]),
     ("I don't feel old.", [(U, "feel", "old", True)]),
@@ -344,6 +349,9 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # a place after a companion is hoisted only when it is named; other nested phrases stay
     ("i play with friends in the park.", (U, "play in", "park", False)),
     ("i work for a company in the city.", (U, "work in", "city", False)),
+    # "as" without "such" is no example: a role or a name
+    ("I am known as Bob.", (U, "be known", "bob", False)),
+    ("I work as a nurse.", (U, "work", "nurse", False)),
     # a capitalised name that starts with a number word is no count
     ("I love One Direction.", (U, "like", "1 direction", False)),
     ("I own Two Brothers Brewing.", (U, "own", "2 brothers brewing", False)),
