@@ -206,6 +206,16 @@ def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[
     return sorted(out, key=lambda t: t.i)
 
 
+def _prep_objects(prep: Token) -> list[tuple[str, Token]]:
+    """(preposition, object) pairs of a prepositional phrase; a compound preposition joins its
+    words ("out of Ohio" -> ("out of", Ohio))."""
+    direct = [(prep.lower_, c) for c in prep.children if c.dep_ == "pobj"]
+    if direct:
+        return direct
+    return [(f"{prep.lower_} {inner.lower_}", c) for inner in prep.children
+            if inner.dep_ == "prep" for c in inner.children if c.dep_ == "pobj"]
+
+
 _NP_DROP = {"prep", "relcl", "acl", "appos", "conj", "cc", "punct", "det", "neg", "advcl",
             "case", "predet", "cop", "aux", "auxpass", "ccomp", "mark", "dep", "parataxis",
             "npadvmod", "advmod", "poss", "xcomp"}
@@ -1102,10 +1112,10 @@ class TripleExtractor:
             out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
                                   rule="copula", qualifiers=places))
         for prep in preps:
-            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+            for words, pobj in _prep_objects(prep):
                 for value_token in self._objects(pobj):
                     value, surface = self._value(value_token)
-                    out.append(self._make(subject, "be " + prep.lower_, value, surface,
+                    out.append(self._make(subject, "be " + words, value, surface,
                                           negated=neg, clause=cop, rule="prep_object",
                                           qualifiers=places))
         return out

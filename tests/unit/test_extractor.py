@@ -172,6 +172,9 @@ TABLE = [
      [(U, "work at", "school", False), (U, "occupation", "kindergarten teacher", False)]),
     ("i live with my husband in pennsylvania.",
      [(U, "live with", "husband", False), (U, "live in", "pennsylvania", False)]),
+    # a compound preposition after a copula keeps both words
+    ("i have never been out of ohio.", [(U, "be out of", "ohio", True)]),
+    ("I am in Paris.", [(U, "be in", "paris", False)]),
     # an example is an object too ("such as", "including")
     ("i enjoy sports such as running.", [(U, "like", "sport", False), (U, "like", "run", False)]),
     ("I like fruits such as apples and pears.",
@@ -349,6 +352,8 @@ def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     # a place after a companion is hoisted only when it is named; other nested phrases stay
     ("i play with friends in the park.", (U, "play in", "park", False)),
     ("i work for a company in the city.", (U, "work in", "city", False)),
+    ("i have never been out of ohio.", (U, "be out", "ohio", True)),
+    ("i have never been out of ohio.", (U, "be of", "ohio", True)),
     # "as" without "such" is no example: a role or a name
     ("I am known as Bob.", (U, "be known", "bob", False)),
     ("I work as a nurse.", (U, "work", "nurse", False)),
