@@ -47,6 +47,11 @@ USER = "user"
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
 _CONTAINER_NOUNS = {"city", "town", "country", "state", "province", "region", "village",
                    "county", "island", "republic", "kingdom", "language", "municipality"}
+_PARTITIVE_NOUNS = {"lot", "lots", "type", "kind", "sort", "part", "variety", "bunch", "plenty",
+                    "bit", "piece", "glass", "cup", "bottle", "bowl", "slice", "pair", "couple",
+                    "number", "ton"}
+"""Nouns that measure out or sort what their "of" phrase names ("a lot of time", "all types
+of food", "a glass of wine"): as an object, they give way to it."""
 _LIGHT_VERBS = {"be", "have", "use", "do", "make", "get", "go", "take", "give", "become",
                 "say", "keep", "let", "put", "come", "see", "own", "represent", "release"}
 """Verbs too general to stand for one lexicon relation when induced from patterns."""
@@ -857,6 +862,12 @@ class TripleExtractor:
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
         lemma = token.lemma_.lower()
+        if lemma in _PARTITIVE_NOUNS and token.dep_ != "attr":
+            # not after a copula: "Bavaria is part of Germany" is the lexicon's "part of"
+            inner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                          for p in c.children if p.dep_ == "pobj"), None)
+            if inner is not None:
+                return self._value(inner)
         if lemma in _CONTAINER_NOUNS:
             inner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
                           for p in c.children if p.dep_ == "pobj"), None)
@@ -1273,7 +1284,8 @@ class TripleExtractor:
             value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else self._value(obj)
             out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
                                   rule="svo", qualifiers=times))
-            if lemma == "have" and obj.pos_ == "NOUN" and value:
+            if lemma == "have" and obj.pos_ == "NOUN" and value and \
+                    obj.lemma_.lower() not in _PARTITIVE_NOUNS:
                 # "I have a weakness for ice cream", "a fear of heights": the noun's own
                 # prepositional object is what the light verb construction is about
                 for prep in (c for c in obj.children
