@@ -158,6 +158,7 @@ class TenantScan:
     seconds: float
     report: ScanReport | None = None
     unchanged_since_checkpoint: bool = False
+    # (``ledger.digests`` and ``applied.statuses`` are emptied once the checkpoint is taken)
     """The tenant was found exactly as the last complete scan of it left it
     (:class:`~scanner.batch.ScanCheckpoint`): nothing was decided again or written, and the
     counts are that scan's."""
@@ -664,6 +665,10 @@ class Service:
                                         ledger_batch_size=ledger_batch_size)
             if apply and stored is not None:
                 self._record_checkpoint(decided, result, inputs, stored)
+            # the per-id lists were for the checkpoint only: a result kept for each of many
+            # tenants stays a handful of counts
+            result.ledger.digests.clear()
+            result.applied.statuses.clear()
             # released before the collector resumes, which then walks only what is kept
             del decided
         return result
