@@ -428,6 +428,8 @@ def batch_scan_cmd(user_id: str | None, workers: int, summary: bool, full: bool,
     with _open_service(weaviate_url, data_dir, quiet=as_json, single_epoch=single_epoch,
                        recency_override=recency_override) as service:
         total = service.store.count(user_id)
+        if user_id is not None and total == 0:
+            click.echo(f"contrascan: no memories stored for user {user_id!r}", err=True)
         with _progress(total, "scanning", not as_json) as advance:
             if summary:
                 result = service.run_batch_scan(user_id, progress=advance, workers=workers,

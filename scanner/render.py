@@ -114,8 +114,8 @@ def render_stats(stats, console: Console | None = None) -> None:
 def render_batch_summary(rows: list[dict], *, scanned: int, seconds: float) -> None:
     """One line per tenant of a summary batch scan (rows as ``contrascan batch-scan --summary
     --json`` prints them); state "unchanged": found as its last complete scan left it."""
-    table = Table(title=f"batch scan: {scanned} memories in {len(rows)} tenant(s), "
-                        f"{seconds:.1f} s")
+    table = Table(title=f"batch scan: {scanned} {'memory' if scanned == 1 else 'memories'} "
+                        f"in {len(rows)} tenant(s), {seconds:.1f} s")
     for column in ("user", "scanned", "conflicts by verdict", "written", "state"):
         table.add_column(column)
     for r in rows:

@@ -663,7 +663,7 @@ class Service:
             result = self._write_tenant(decided, started=started, on_written=on_written,
                                         keep_report=keep_report,
                                         ledger_batch_size=ledger_batch_size)
-            if apply and stored is not None:
+            if apply and stored is not None and decided.scanned:
                 self._record_checkpoint(decided, result, inputs, stored)
             # the per-id lists were for the checkpoint only: a result kept for each of many
             # tenants stays a handful of counts

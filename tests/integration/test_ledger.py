@@ -518,5 +518,11 @@ def test_cli_history_and_stats(tmp_path, engine):
         assert all(t["ledger_written"] == t["statuses_changed"] == 0 for t in (again, full))
         failing = runner.invoke(main, ["batch-scan", "--summary", "--fail-on-conflict", *url])
         assert failing.exit_code == 3 and "unchanged" in failing.output
+        for _ in range(2):  # a user without memories: warned, and no checkpoint kept
+            nobody = runner.invoke(main, ["batch-scan", "--user", "nobody", "--summary",
+                                          "--json", *url])
+            assert nobody.exit_code == 0, nobody.output
+            assert "no memories stored for user 'nobody'" in nobody.output
+            assert '"unchanged_since_checkpoint": false' in nobody.output
         wrong = runner.invoke(main, ["batch-scan", "--full", *url])
         assert wrong.exit_code == 1 and "--full applies to --summary" in wrong.output
