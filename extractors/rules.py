@@ -211,6 +211,12 @@ def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[
     return sorted(out, key=lambda t: t.i)
 
 
+def _of_object(token: Token) -> Token | None:
+    """The object of ``token``'s "of" phrase ("a glass of [wine]", "the city of [Paris]")."""
+    return next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                 for p in c.children if p.dep_ == "pobj"), None)
+
+
 def _prep_objects(prep: Token) -> list[tuple[str, Token]]:
     """(preposition, object) pairs of a prepositional phrase; a compound preposition joins its
     words ("out of Ohio" -> ("out of", Ohio))."""
@@ -862,23 +868,18 @@ class TripleExtractor:
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
         lemma = token.lemma_.lower()
-        if lemma in _PARTITIVE_NOUNS and token.dep_ != "attr":
-            # not after a copula: "Bavaria is part of Germany" is the lexicon's "part of"
-            inner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-                          for p in c.children if p.dep_ == "pobj"), None)
+        # a measure or sort gives way to what it measures, but not after a copula ("Bavaria
+        # is part of Germany" is the lexicon's "part of"); a container to what it contains
+        if (lemma in _PARTITIVE_NOUNS and token.dep_ != "attr") or lemma in _CONTAINER_NOUNS:
+            inner = _of_object(token)
             if inner is not None:
                 return self._value(inner)
-        if lemma in _CONTAINER_NOUNS:
-            inner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-                          for p in c.children if p.dep_ == "pobj"), None)
-            if inner is not None:
-                return self._value(inner)
-            if lemma == "language":
-                mods = [c for c in token.children if c.dep_ in ("amod", "compound")]
-                if mods:
-                    words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
-                    return words, _surface(sorted((t for m in mods for t in m.subtree),
-                                                  key=lambda t: t.i))
+        if lemma == "language":  # "the French language" -> "french"
+            mods = [c for c in token.children if c.dep_ in ("amod", "compound")]
+            if mods:
+                words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
+                return words, _surface(sorted((t for m in mods for t in m.subtree),
+                                              key=lambda t: t.i))
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"})
         # a frequency is no part of the value: "twenty books a year" -> "twenty book"
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)

@@ -643,19 +643,20 @@ class Service:
         last = self.scan_state.get(user_id) if shortcut else None
         with _GcPaused(), ThreadPoolExecutor(max_workers=1) as reader:
             # one pause from the first page to the last write
-            stored = None
-            if last is not None:  # likely unchanged: the ledger is compared right after
-                stored = reader.submit(self.ledger.all_digests, user_id, SCAN_TYPES)
+            def read_digests() -> Future:
+                return reader.submit(self.ledger.all_digests, user_id, SCAN_TYPES)
+
+            # the ledger's digests (they decide what to rewrite) are read while the scan
+            # decides: the server is idle then, and busy with the cursor before; with a
+            # checkpoint (likely unchanged) they are compared right after the pass
+            stored = read_digests() if last is not None else None
             tenant = self._read_tenant(user_id, progress=progress, keep_ids=keep_report,
                                        cache_size=cache_size, decode_early=last is None)
             if stored is None and apply:
-                # the ledger's digests (they decide what to rewrite) are read while the scan
-                # decides: the server is idle then, and busy with the cursor before
-                stored = reader.submit(self.ledger.all_digests, user_id, SCAN_TYPES)
-            if last is not None:
-                unchanged = self._unchanged(tenant, last, stored)
-                if unchanged is not None:
-                    return self._unchanged_result(tenant, unchanged, started)
+                stored = read_digests()
+            if last is not None and stored is not None and self._unchanged(tenant, last,
+                                                                           stored):
+                return self._unchanged_result(tenant, last, started)
             decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
                                           apply=apply)
             inputs = tenant.inputs_digest
@@ -673,20 +674,18 @@ class Service:
             del decided
         return result
 
-    def _unchanged(self, tenant: TenantPass, last: ScanCheckpoint | None,
-                   stored: Future | None) -> ScanCheckpoint | None:
-        """``last`` when the tenant just read is exactly as the scan that recorded it left it
-        (see :meth:`scan_tenant`), else None."""
-        if last is None or stored is None or last.scanned != tenant.scanned \
-                or last.decision != self._decision \
+    def _unchanged(self, tenant: TenantPass, last: ScanCheckpoint, stored: Future) -> bool:
+        """Whether the tenant just read is exactly as the scan that recorded ``last`` left
+        it (see :meth:`scan_tenant`); ``stored``: the pending read of the ledger's digests."""
+        if last.scanned != tenant.scanned or last.decision != self._decision \
                 or last.inputs != tenant.inputs_digest \
                 or last.states != states_digest(tenant.states):
-            return None
+            return False
         try:
             ledger = stored.result()
         except (StoreWriteError, WeaviateUnavailable):
-            return None  # decided in full, which reads the ledger again when it needs it
-        return last if last.ledger == ledger_digest(ledger) else None
+            return False  # decided in full, which reads the ledger again when it needs it
+        return last.ledger == ledger_digest(ledger)
 
     def _unchanged_result(self, tenant: TenantPass, last: ScanCheckpoint,
                           started: float) -> TenantScan:
@@ -705,11 +704,6 @@ class Service:
         the statuses and ledger digests it read (``stored``: the pending read of the
         digests), with its own writes applied. Never raises: without a checkpoint the next
         scan decides in full."""
-        try:
-            ledger = dict(stored.result())
-        except (StoreWriteError, WeaviateUnavailable) as err:
-            logger.warning("checkpoint of tenant %r not recorded: %s", d.user_id, err)
-            return
         states = dict(d.states)
         retire = d.effects.retire if d.effects is not None else {}
         for mid, status in result.applied.statuses.items():
@@ -717,9 +711,9 @@ class Service:
                 states.pop(mid, None)
             else:
                 states[mid] = (status, retire.get(mid) if status == STATUS_SUPERSEDED else None)
-        ledger.update(result.ledger.digests)
         conflicts = Counter((c.verdict, c.rule or "") for c in d.report.conflicts)
         try:
+            ledger = {**stored.result(), **result.ledger.digests}
             self.scan_state.put(d.user_id, ScanCheckpoint(
                 decision=self._decision, inputs=inputs, states=states_digest(states),
                 ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
