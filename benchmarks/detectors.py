@@ -214,25 +214,21 @@ def agreeing_pairs(records: Sequence[MemoryRecord], triples: Sequence[Sequence[T
 
 def shipped_engine() -> Engine:
     """The engine of ``contrascan scan-file`` without ``--config``: ``Engine(Settings()
-    .scan_config())`` (``scanner.cli._engine``), whose extractor reads the ParaRel lexicon and
-    the rewording templates shipped in ``extractors/data/counterfact_train_patterns.json``
-    (mined from ``counterfact-train.json`` by ``python -m benchmarks.mine_patterns --ship``)."""
+    .scan_config())`` (``scanner.cli._engine``), whose extractor reads the curated tables and
+    the ParaRel lexicon, and no pattern pack."""
     from scanner.config import Settings
 
     return Engine(Settings().scan_config())
 
 
-def pararel_only_engine() -> Engine:
-    """Ablation: the shipped configuration with an extractor that reads the ParaRel lexicon
-    alone, without the shipped training templates (``TripleExtractor(use_train_patterns=
-    False)``, as ``benchmarks.bench_extractor``'s ``pararel_lexicon_only`` run)."""
-    from extractors import TripleExtractor
+def pattern_pack_engine() -> Engine:
+    """The default configuration with the opt-in ``counterfact-train`` pattern pack
+    (``[extraction] pattern_packs = ["counterfact-train"]``): the rewording templates mined from
+    ``counterfact-train.json`` by ``python -m benchmarks.mine_patterns --ship``."""
     from scanner.config import Settings
 
-    config = Settings().scan_config()
-    return Engine(config, extractor=TripleExtractor(table=config.table,
-                                                    extra_patterns=config.extra_patterns,
-                                                    use_train_patterns=False))
+    settings = Settings.model_validate({"extraction": {"pattern_packs": ["counterfact-train"]}})
+    return Engine(settings.scan_config())
 
 
 class StructuralDetector:

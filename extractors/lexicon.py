@@ -225,6 +225,28 @@ def load_train_patterns() -> tuple[Pattern, ...]:
                             for p in data["patterns"])
 
 
+PATTERN_PACKS = {"counterfact-train": load_train_patterns}
+"""Opt-in pattern packs by name. A pack holds templates learned from a data set's training
+split: it may read that data set's wording well and everyday memory text wrongly ("Anna's
+parents are from Brazil" read as Anna's place of birth), so no pack is part of the default
+extractor; a configuration names the packs it wants (``[extraction] pattern_packs``)."""
+
+
+def load_pattern_packs(names: Iterable[str]) -> tuple[Pattern, ...]:
+    """The compiled patterns of the named packs, in the order given.
+
+    Raises:
+        KeyError: a name that is not in :data:`PATTERN_PACKS` (the message lists the known
+            names).
+    """
+    out: tuple[Pattern, ...] = ()
+    for name in names:
+        if name not in PATTERN_PACKS:
+            raise KeyError(f"unknown pattern pack {name!r}; known: {sorted(PATTERN_PACKS)}")
+        out += PATTERN_PACKS[name]()
+    return out
+
+
 def cardinalities() -> dict[str, str]:
     """Canonical relation -> cardinality for every lexicon relation."""
     return {name: card for name, card in RELATIONS.values()}

@@ -31,8 +31,8 @@ from extractors.lexicon import (
     PatternIndex,
     compile_patterns,
     instantiations,
+    load_pattern_packs,
     load_patterns,
-    load_train_patterns,
     match_patterns,
     place_relations,
 )
@@ -470,7 +470,11 @@ class TripleExtractor:
         use_lexicon: match ParaRel patterns and map relation phrases induced from them
             (:mod:`extractors.lexicon`).
         use_train_patterns: with the lexicon, also match the rewording templates mined from
-            CounterFact's training split (:func:`extractors.lexicon.load_train_patterns`).
+            CounterFact's training split (:func:`extractors.lexicon.load_train_patterns`):
+            the same as ``pattern_packs=("counterfact-train",)``. Off by default: a data
+            set's own templates are never a product default.
+        pattern_packs: opt-in pattern packs by name
+            (:data:`extractors.lexicon.PATTERN_PACKS`), matched with the lexicon.
         extra_patterns: more ``(relation, pattern)`` pairs in ParaRel's slot syntax
             (``"[X] was born in [Y]."``), e.g. mined from a training set.
 
@@ -480,14 +484,17 @@ class TripleExtractor:
     """
 
     def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE, *,
-                 use_lexicon: bool = True, use_train_patterns: bool = True,
+                 use_lexicon: bool = True, use_train_patterns: bool = False,
+                 pattern_packs: Iterable[str] = (),
                  extra_patterns: Iterable[tuple[str, str]] = ()):
         self.nlp = nlp if nlp is not None else load_pipeline()
         self.table = table
         self.use_lexicon = use_lexicon
         extra = compile_patterns(("extra", rel, text) for rel, text in extra_patterns)
-        if use_lexicon and use_train_patterns:
-            extra += load_train_patterns()
+        packs = list(dict.fromkeys(
+            [*pattern_packs, *(["counterfact-train"] if use_train_patterns else [])]))
+        if use_lexicon and packs:
+            extra += load_pattern_packs(packs)
         self.patterns: tuple[Pattern, ...] = tuple(sorted(
             (load_patterns() if use_lexicon else ()) + extra,
             key=lambda p: (-p.literal_chars, p.relation_id, p.text)))
@@ -1064,7 +1071,7 @@ class TripleExtractor:
             subject, rel_tokens = split
             relation_phrase = _phrase(rel_tokens)
             plural = rel_tokens[-1].tag_ == "NNS"
-            rule = "copula" if plural else "attribute"
+            rule = "attribute_set" if plural else "attribute"
             values = [o for c in complements for o in self._objects(c)]
             for prep in preps:
                 values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]

@@ -23,7 +23,8 @@ class Triple:
         object_text: the object as written, for people to read.
         qualifiers: ``(name, value)`` pairs such as ``("time", "2021")`` or ``("place",
             "rack 4")``, sorted by name.
-        rule: which extraction rule produced it (``copula``, ``attribute``, ``svo``,
+        rule: which extraction rule produced it (``copula``, ``attribute``, ``attribute_set``
+            (a plural attribute noun), ``svo``, ``state_change``,
             ``passive``, ``prep_object``, ``state``, ``key_value``, ``pattern``,
             ``presupposition``), for debugging and cardinality defaults.
     """

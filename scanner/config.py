@@ -21,6 +21,10 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     single_epoch = false                    # records without an epoch share one world state
     epoch_property = "deploy_id"            # or read the epoch from this scope property
 
+    [extraction]
+    pattern_packs = ["counterfact-train"]   # opt-in packs learned from a data set (none by default)
+    state_changes = "my_changes.toml"       # more state-change rows (extractors/data/state_changes.toml)
+
     [[patterns]]                            # extra extraction patterns, ParaRel slot syntax
     relation = "place of birth"
     pattern = "[X] hails from [Y]."
@@ -64,6 +68,22 @@ class EpochSettings(_Strict):
     epoch_property: str | None = None
 
 
+class ExtractionSettings(_Strict):
+    """The ``[extraction]`` table."""
+
+    pattern_packs: list[str] = Field(default_factory=list)
+
+    @field_validator("pattern_packs")
+    @classmethod
+    def _known_packs(cls, value: list[str]) -> list[str]:
+        from extractors.lexicon import PATTERN_PACKS
+
+        unknown = [v for v in value if v not in PATTERN_PACKS]
+        if unknown:
+            raise ValueError(f"unknown pattern pack(s) {unknown}; known: {sorted(PATTERN_PACKS)}")
+        return value
+
+
 class PatternSetting(_Strict):
     """One ``[[patterns]]`` entry."""
 
@@ -85,6 +105,7 @@ class Settings(_Strict):
     aliases: dict[str, str] = Field(default_factory=dict)
     epochs: EpochSettings = Field(default_factory=EpochSettings)
     patterns: list[PatternSetting] = Field(default_factory=list)
+    extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
 
     def scan_config(self, *, single_epoch: bool = False,
                     recency_override: bool = False) -> ScanConfig:
@@ -101,7 +122,8 @@ class Settings(_Strict):
         return ScanConfig(table=table, aliases=AliasTable(self.aliases), policy=policy,
                           extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns),
                           relation_similarity=r.similarity,
-                          relation_similarity_threshold=r.similarity_threshold)
+                          relation_similarity_threshold=r.similarity_threshold,
+                          pattern_packs=tuple(self.extraction.pattern_packs))
 
 
 def load_settings(path: str | Path) -> Settings:

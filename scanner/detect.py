@@ -6,8 +6,9 @@ SPEC §2 decides what is a contradiction:
   the other ("likes coffee" / "doesn't like coffee anymore"), whatever the relation's
   cardinality;
 * ``value_mismatch``: two disjoint sets of values for a *functional* relation; for a relation of
-  unknown cardinality the pair is a ``possible`` conflict (never auto-resolved); for a
-  multi-valued relation it is nothing;
+  unknown cardinality stated as an attribute noun ("Joanna's favourite genres are ...") or
+  matched by similarity the pair is a ``possible`` conflict (never auto-resolved); a verb
+  outside the tables ("finds", "appreciates") and a multi-valued relation give nothing;
 * restatements (equal canonical triples, or equal normalised text) are duplicates.
 
 Pairs are found through per-object indexes inside each key group, so the cost follows the
@@ -40,6 +41,9 @@ class Stance:
     time: str | None = None
     similar: bool = False
     """True when a triple of this stance got its relation by embedding similarity only."""
+    shaped: bool = False
+    """True when a triple of this stance states its relation as an attribute noun, singular
+    or plural ("Joanna's favourite genres are …"), or as a ``key: value`` line."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -95,10 +99,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             held = frozenset((obj,))
             out.append(Stance(found.record, _NONE if t.negated else held,
                               held if t.negated else _NONE, {obj: _shown(t)}, place,
-                              rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:")))
+                              rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:"),
+                              rule in _SHAPED_RULES))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        attribute = similar = False
+        attribute = similar = shaped = False
         for item in found:
             t = item.triple
             (denied if t.negated else asserted).add(t.object)
@@ -111,15 +116,20 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                     times.add(time)
             attribute = attribute or t.rule in _ATTRIBUTE_RULES
             similar = similar or t.rule.startswith("similar:")
+            shaped = shaped or t.rule in _SHAPED_RULES
         out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
                           min(places) if len(places) == 1 else None, attribute,
-                          min(times) if len(times) == 1 else None, similar))
+                          min(times) if len(times) == 1 else None, similar, shaped))
     return out
 
 
 _NONE: frozenset[str] = frozenset()
 _ATTRIBUTE_RULES = ("attribute", "key_value")
-"""Extraction rules whose relation is an attribute noun ("the preferred glaze is ...")."""
+"""Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
+or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
+_SHAPED_RULES = ("attribute", "key_value", "attribute_set")
+"""Extraction rules that state a relation as an attribute, singular or plural ("my favourite
+genres are ..."): the only relations of unknown cardinality that may give ``possible``."""
 
 
 def _shown(triple: Triple) -> str:
@@ -154,6 +164,11 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         everyone, side = left, {}
     attribute = any(s.attribute for s in everyone)
     cardinality = table.cardinality(key.relation, attribute=attribute)
+    if cardinality is Cardinality.unknown and not any(s.shaped or s.similar for s in everyone):
+        # a verb outside the tables ("find", "appreciate", "explore") holds many values: only
+        # an attribute noun presupposes one value (the definite description of the module
+        # docstring of extractors.relations), and a similarity match asks for a look
+        cardinality = Cardinality.multi_valued
 
     found: dict[tuple[str, str], CandidatePair] = {}
 

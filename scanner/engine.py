@@ -39,7 +39,8 @@ class Engine:
         """The triple extractor (loads spaCy on first access)."""
         if self._extractor is None:
             self._extractor = TripleExtractor(table=self.config.table,
-                                              extra_patterns=self.config.extra_patterns)
+                                              extra_patterns=self.config.extra_patterns,
+                                              pattern_packs=self.config.pattern_packs)
         return self._extractor
 
     @property

@@ -28,6 +28,9 @@ class ScanConfig:
     Off by default: on counterfact-train no threshold made the matches precise."""
     relation_similarity_threshold: float | None = None
     """Cosine threshold; None = :data:`scanner.relation_matching.DEFAULT_THRESHOLD`."""
+    pattern_packs: tuple[str, ...] = ()
+    """Opt-in extraction pattern packs by name (:data:`extractors.lexicon.PATTERN_PACKS`):
+    templates learned from a data set's training split, never part of the defaults."""
 
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],

