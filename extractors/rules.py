@@ -38,6 +38,7 @@ from extractors.lexicon import (
 )
 from extractors.pipeline import ISO_DATE, load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
+from extractors.state_changes import StateChanges, default_state_changes
 from extractors.types import Triple
 from extractors.values import count_in_digits, is_quantity, normalize_value
 
@@ -79,6 +80,8 @@ _NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", 
 _CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis", "acl"}
 _OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "near", "by",
                  "about", "of", "under", "over"}
+_COMPOUND_PREP_HEADS = {"out", "away", "off", "up", "down", "back", "ahead"}
+"""Words that head a compound preposition over another one ("out of", "away from")."""
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?:(?<!\d):|:(?!\d)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
@@ -477,6 +480,8 @@ class TripleExtractor:
             (:data:`extractors.lexicon.PATTERN_PACKS`), matched with the lexicon.
         extra_patterns: more ``(relation, pattern)`` pairs in ParaRel's slot syntax
             (``"[X] was born in [Y]."``), e.g. mined from a training set.
+        state_changes: which predicates end or leave behind which states
+            (:mod:`extractors.state_changes`); default: the shipped table.
 
     Example:
         >>> TripleExtractor().extract("My name is Priya.")[0].fact
@@ -486,9 +491,12 @@ class TripleExtractor:
     def __init__(self, nlp: Language | None = None, table: RelationTable = DEFAULT_TABLE, *,
                  use_lexicon: bool = True, use_train_patterns: bool = False,
                  pattern_packs: Iterable[str] = (),
-                 extra_patterns: Iterable[tuple[str, str]] = ()):
+                 extra_patterns: Iterable[tuple[str, str]] = (),
+                 state_changes: StateChanges | None = None):
         self.nlp = nlp if nlp is not None else load_pipeline()
         self.table = table
+        self.state_changes = state_changes if state_changes is not None else \
+            default_state_changes()
         self.use_lexicon = use_lexicon
         extra = compile_patterns(("extra", rel, text) for rel, text in extra_patterns)
         packs = list(dict.fromkeys(
@@ -951,14 +959,21 @@ class TripleExtractor:
             return self._copula(head)
         if head.pos_ == "VERB":
             if any(c.dep_ == "auxpass" for c in head.children):
-                return self._passive(head)
+                return self._with_state_changes(head, self._passive(head))
             if head.dep_ == "xcomp" and _lemma(head.head) in (
                     _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS):
                 return []  # handled from the governing verb
             if head in _infinitive_complements(head.head):
                 return []  # "my goal is to run …": a value of the copula's subject
-            return self._active(head)
+            return self._with_state_changes(head, self._active(head))
         return []
+
+    def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+        """``triples`` and what their predicates end or leave behind
+        (:meth:`extractors.state_changes.StateChanges.derive`)."""
+        governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
+        derived = [d for t in triples for d in self.state_changes.derive(t, governed)]
+        return triples + derived if derived else triples
 
     def _gerund_object(self, verb: Token) -> tuple[str, Token | None, Token] | None:
         """The activity in a noun-tagged gerund object of ``verb``, what it acts on, and the
@@ -1329,14 +1344,23 @@ class TripleExtractor:
         if out:
             return out
         for prep in self._verb_preps(verb):
-            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+            for words, pobj in _prep_objects(prep):
                 if _is_time(pobj):
                     continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
-                    out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
+                    out.append(self._make(subject, f"{base} {words}", value, surface,
                                           negated=neg, clause=verb, rule="prep_object",
                                           qualifiers=times))
+            heads = [(prep.lower_, prep)] + [(f"{prep.lower_} {inner.lower_}", inner)
+                                             for inner in prep.children if inner.dep_ == "prep"]
+            for words, node in heads if not neg else ():
+                if base in _STOP_ASPECT or f"{base} {words}" in self.state_changes.endings:
+                    # "gave up on learning the piano", "stepped away from volunteering at the
+                    # shelter": the activity in the gerund is what ends
+                    for clause in (c for c in node.children if c.dep_ == "pcomp"
+                                   and c.pos_ == "VERB" and c.tag_ == "VBG"):
+                        out.extend(self._active(clause, subject=subject, negated=True))
             for value, surface in self._gerund_values(prep, subject):
                 # "I dream of moving to the city" -> (user, dream of, live in city)
                 out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
@@ -1354,6 +1378,11 @@ class TripleExtractor:
         object: a role ("work at a school as a teacher") and a named place after a companion
         ("live with my husband in Pennsylvania") say how and where the verb holds."""
         preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        # a compound preposition: "dropped out of the class" (prep "out" over prep "of"),
+        # "stepped away from volunteering" (adverb "away" over prep "from")
+        preps += [c for c in verb.children if c.dep_ in ("prep", "advmod")
+                  and c.lower_ in _COMPOUND_PREP_HEADS
+                  and any(g.dep_ == "prep" for g in c.children)]
         for prep in list(preps):
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 for inner in (c for c in pobj.children if c.dep_ == "prep"):

@@ -72,6 +72,8 @@ class ExtractionSettings(_Strict):
     """The ``[extraction]`` table."""
 
     pattern_packs: list[str] = Field(default_factory=list)
+    state_changes: str | None = None
+    """A TOML file of more state-change rows (format of extractors/data/state_changes.toml)."""
 
     @field_validator("pattern_packs")
     @classmethod
@@ -123,7 +125,8 @@ class Settings(_Strict):
                           extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns),
                           relation_similarity=r.similarity,
                           relation_similarity_threshold=r.similarity_threshold,
-                          pattern_packs=tuple(self.extraction.pattern_packs))
+                          pattern_packs=tuple(self.extraction.pattern_packs),
+                          state_changes=self.extraction.state_changes)
 
 
 def load_settings(path: str | Path) -> Settings:

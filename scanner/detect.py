@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
+from extractors.state_changes import ENDED_RULE, same_referent
 from scanner.keys import Assertion, GroupKey
 from scanner.models import MemoryRecord, Scope
 
@@ -44,6 +45,11 @@ class Stance:
     shaped: bool = False
     """True when a triple of this stance states its relation as an attribute noun, singular
     or plural ("Joanna's favourite genres are …"), or as a ``key: value`` line."""
+    ended: frozenset[str] = frozenset()
+    """Denied objects that a state change implies ("sold her car" ends having it), matched
+    with stated objects of the same referent (:func:`extractors.state_changes.same_referent`)."""
+    plural: frozenset[str] = frozenset()
+    """Asserted objects written in the plural ("has turtles")."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -100,13 +106,20 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             out.append(Stance(found.record, _NONE if t.negated else held,
                               held if t.negated else _NONE, {obj: _shown(t)}, place,
                               rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:"),
-                              rule in _SHAPED_RULES))
+                              rule in _SHAPED_RULES,
+                              held if rule == ENDED_RULE else _NONE,
+                              held if not t.negated and _plural(t) else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
+        ended, plural = set(), set()
         attribute = similar = shaped = False
         for item in found:
             t = item.triple
             (denied if t.negated else asserted).add(t.object)
+            if t.rule == ENDED_RULE:
+                ended.add(t.object)
+            elif not t.negated and _plural(t):
+                plural.add(t.object)
             shown.setdefault(t.object, _shown(t))
             if t.qualifiers:
                 place, time = t.qualifier("place"), t.qualifier("time")
@@ -119,7 +132,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             shaped = shaped or t.rule in _SHAPED_RULES
         out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
                           min(places) if len(places) == 1 else None, attribute,
-                          min(times) if len(times) == 1 else None, similar, shaped))
+                          min(times) if len(times) == 1 else None, similar, shaped,
+                          frozenset(ended), frozenset(plural)))
     return out
 
 
@@ -134,6 +148,27 @@ genres are ..."): the only relations of unknown cardinality that may give ``poss
 
 def _shown(triple: Triple) -> str:
     return triple.object if triple.object else ""
+
+
+def contested(x: Stance, y: Stance) -> set[str]:
+    """The objects one stance asserts and the other denies: equal objects, and an ended
+    object with a stated one of the same referent (:func:`same_referent`), named by the
+    ended object."""
+    out = set((x.asserted & y.denied) | (x.denied & y.asserted))
+    for ender, other in ((x, y), (y, x)):
+        for obj in ender.ended:
+            if obj not in out and any(
+                    held and same_referent(obj, held, stated_plural=held in other.plural)
+                    for held in other.asserted):
+                out.add(obj)
+    return out
+
+
+def _plural(triple: Triple) -> bool:
+    """The object was written in the plural: its last written word is not its canonical one
+    and ends in "s" ("turtles" -> "turtle")."""
+    written = triple.object_text.rsplit(" ", 1)[-1].lower()
+    return written.endswith("s") and written != triple.object.rsplit(" ", 1)[-1]
 
 
 def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: RelationTable,
@@ -206,6 +241,16 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         for obj in s.denied:
             for t in asserting.get(obj, ()):
                 add(s, t, "polarity")
+    if any(s.ended for s in everyone):
+        # an ending names its thing more or less fully than the statement it ends ("sold
+        # her LeBron-signed basketball" / "owns a basketball"): match by referent
+        for s in everyone:
+            for obj in s.ended:
+                for held, holders in asserting.items():
+                    if held != obj and held:
+                        for t in holders:
+                            if same_referent(obj, held, stated_plural=held in t.plural):
+                                add(s, t, "polarity")
 
     # value mismatch: disjoint asserted values (functional, or unknown -> "possible")
     if cardinality is not Cardinality.multi_valued:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from extractors import Triple, TripleExtractor
+from extractors.state_changes import load_state_changes
 from scanner.keys import GroupKey
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
@@ -40,7 +41,9 @@ class Engine:
         if self._extractor is None:
             self._extractor = TripleExtractor(table=self.config.table,
                                               extra_patterns=self.config.extra_patterns,
-                                              pattern_packs=self.config.pattern_packs)
+                                              pattern_packs=self.config.pattern_packs,
+                                              state_changes=load_state_changes(
+                                                  self.config.state_changes))
         return self._extractor
 
     @property

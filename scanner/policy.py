@@ -49,7 +49,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from extractors import Cardinality
-from scanner.detect import CandidatePair, Stance, stances
+from scanner.detect import CandidatePair, Stance, contested, stances
 from scanner.keys import Assertion, GroupKey
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
 
@@ -417,12 +417,12 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
         return f"Are “{who}” and “{other}” the same?"
     attribute = older.attribute or newer.attribute or not _verb_like(relation, texts)
     if pair.kind == "polarity":
-        contested = sorted((older.asserted & newer.denied) | (older.denied & newer.asserted))
-        obj = _surface(contested[0], *texts) if contested else ""
+        disputed = sorted(contested(older, newer))
+        obj = _surface(disputed[0], *texts) if disputed else ""
         if obj and not attribute and not relation.startswith("be "):
             return (f"Do you still {relation} {obj}?" if me
                     else f"Does {who} still {relation} {obj}?")
-        positive = older if older.asserted & newer.denied else newer
+        positive = newer if disputed and disputed[0] in older.denied else older
         return f"Is this still true: “{positive.record.text.strip().rstrip('.')}”?"
 
     def value(s: Stance) -> str:
@@ -470,7 +470,7 @@ class Settlement:
 
 def _clashes(member: Stance, other: Stance, cardinality: Cardinality) -> bool:
     """Whether two stances of one key cannot both be true (SPEC §2, as detection decides)."""
-    if member.asserted & other.denied or member.denied & other.asserted:
+    if contested(member, other):
         return True
     if cardinality is Cardinality.multi_valued:
         return False

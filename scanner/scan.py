@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
-from scanner.detect import CandidatePair, Stance, duplicate_groups, pairs_in_group
+from scanner.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
 from scanner.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
@@ -28,6 +28,9 @@ class ScanConfig:
     Off by default: on counterfact-train no threshold made the matches precise."""
     relation_similarity_threshold: float | None = None
     """Cosine threshold; None = :data:`scanner.relation_matching.DEFAULT_THRESHOLD`."""
+    state_changes: str | None = None
+    """A TOML file of state-change rows added to the shipped table
+    (:func:`extractors.state_changes.load_state_changes`)."""
     pattern_packs: tuple[str, ...] = ()
     """Opt-in extraction pattern packs by name (:data:`extractors.lexicon.PATTERN_PACKS`):
     templates learned from a data set's training split, never part of the defaults."""
@@ -106,9 +109,8 @@ def _label(cand: CandidatePair, stance: Stance) -> tuple:
     the pair disagrees about."""
     if cand.kind == "value_mismatch":
         return ("values", frozenset(v for v in stance.asserted if v))
-    disputed = (cand.a.asserted & cand.b.denied) | (cand.a.denied & cand.b.asserted)
-    obj = min(disputed)
-    return ("asserts" if obj in stance.asserted else "denies", obj)
+    obj = min(contested(cand.a, cand.b))
+    return ("denies" if obj in stance.denied else "asserts", obj)
 
 
 def _representatives(candidates, policy: PolicyConfig) -> dict[tuple, MemoryRecord]:

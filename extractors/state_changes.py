@@ -1,0 +1,210 @@
+"""State changes stated without "not": which predicates end, or leave behind, which states.
+
+"Dana dropped out of her pottery class" denies "Dana is taking a pottery class" although no
+negation appears; "Ravi gave Kiwi, his parrot, to his cousin" ends "Ravi has a parrot";
+"Maria got a puppy" leaves "Maria has a puppy" behind. The knowledge is data, not code paths:
+``extractors/data/state_changes.toml`` lists, per class of change, the predicates and the
+states they end (``[[ends]]``) or result in (``[[results]]``), with the FrameNet frames and
+WordNet synsets each row comes from. A configuration may add rows from its own TOML file in
+the same format (:func:`load_state_changes`).
+
+:meth:`StateChanges.derive` turns one extracted triple into the triples its predicate implies:
+each ended state as a *negated* triple with rule ``state_change`` (the same object, and the
+object without a carrier noun: "her gym membership" also ends "joined a gym"), each resulting
+state as an affirmed triple with rule ``state_result``. Detection matches a ``state_change``
+object with a stated object of the same head noun (:func:`same_referent`), since an ending
+usually names its thing more fully than the statement it ends ("sold her LeBron-signed
+basketball" / "owns a basketball").
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from extractors.errors import ExtractorError
+from extractors.types import Triple
+
+DATA_FILE = "state_changes.toml"
+ENDED_RULE = "state_change"
+RESULT_RULE = "state_result"
+
+CARRIER_NOUNS: frozenset[str] = frozenset({
+    "membership", "subscription", "lesson", "class", "course", "session", "habit", "routine",
+    "practice", "plan", "plans",
+})
+"""Nouns that carry an activity or a place rather than name a thing of their own: ending "the
+gym membership" ends going to the gym, dropping "German lessons" ends learning German (the
+support nouns of light-verb constructions, Grimshaw & Mester 1988 "Light verbs and theta-
+marking"). The object is also tried without them."""
+
+
+class StateChangeTableError(ExtractorError):
+    """A state-change table that cannot be read or has a malformed row.
+
+    Attributes:
+        source: the file (or ``"<package>"`` for the shipped table).
+        row: the offending row's index in its section, or None.
+        reason: what is wrong.
+    """
+
+    def __init__(self, source: str, reason: str, row: int | None = None):
+        self.source, self.row, self.reason = source, row, reason
+        where = f"{source} row {row}" if row is not None else source
+        super().__init__(f"state-change table {where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """One ``[[ends]]`` row: a predicate that ends ``states`` for its object."""
+
+    predicate: str
+    states: tuple[str, ...]
+    requires: frozenset[str]
+    change_class: str
+
+
+@dataclass(frozen=True)
+class StateChanges:
+    """The loaded table: predicate -> the endings and resulting states it implies.
+
+    Attributes:
+        endings: canonical predicate -> its ``[[ends]]`` rows.
+        results: canonical predicate -> the states its event leaves behind.
+    """
+
+    endings: Mapping[str, tuple[Ending, ...]]
+    results: Mapping[str, tuple[str, ...]]
+
+    def merged(self, other: StateChanges) -> StateChanges:
+        """This table with the rows of ``other`` added."""
+        endings = {k: tuple(v) for k, v in self.endings.items()}
+        for key, rows in other.endings.items():
+            endings[key] = endings.get(key, ()) + tuple(rows)
+        results = {k: tuple(v) for k, v in self.results.items()}
+        for key, states in other.results.items():
+            results[key] = tuple(dict.fromkeys(results.get(key, ()) + tuple(states)))
+        return StateChanges(endings, results)
+
+    def derive(self, triple: Triple, governed: Iterable[str] = ()) -> list[Triple]:
+        """The triples ``triple``'s predicate implies (empty when it implies none).
+
+        Args:
+            triple: an extracted, affirmed triple; a negated one ("never sold the car")
+                implies nothing.
+            governed: the prepositions and particles its verb governs, for rows that
+                ``require`` one ("give X *to* Y").
+
+        Returns:
+            Negated ``state_change`` triples for every ended state (one per object variant,
+            see :data:`CARRIER_NOUNS`), then affirmed ``state_result`` triples.
+        """
+        if triple.negated or not triple.object:
+            return []
+        out: list[Triple] = []
+        rows = self.endings.get(triple.relation, ())
+        if rows:
+            preps = set(governed)
+            objects = object_variants(triple.object)
+            for row in rows:
+                if row.requires and not row.requires & preps:
+                    continue
+                for state in row.states:
+                    if state == triple.relation:
+                        continue
+                    for obj in objects:
+                        out.append(replace(triple, relation=state, object=obj, negated=True,
+                                           rule=ENDED_RULE))
+        for state in self.results.get(triple.relation, ()):
+            out.append(replace(triple, relation=state, rule=RESULT_RULE))
+        return out
+
+
+def object_variants(value: str) -> list[str]:
+    """``value`` and, when it ends in a carrier noun after other words, ``value`` without it:
+    ``"gym membership"`` -> ``["gym membership", "gym"]``."""
+    words = value.split()
+    if len(words) > 1 and words[-1] in CARRIER_NOUNS:
+        return [value, " ".join(words[:-1])]
+    return [value]
+
+
+def same_referent(ended: str, stated: str, *, stated_plural: bool = False) -> bool:
+    """Whether an ended object can name the thing a stated object names.
+
+    Both have the same head (last word) and one's words contain the other's: "basketball" /
+    "lebron signed basketball", "dance contest trophy" / "trophy". A more specific ending of a
+    plural statement is no match: giving away "his third turtle" does not end "has turtles".
+
+    Args:
+        ended: canonical object of a ``state_change`` triple.
+        stated: canonical object of an affirmed triple of the same key.
+        stated_plural: the stated object was written in the plural.
+    """
+    if ended == stated:
+        return True
+    a, b = ended.split(), stated.split()
+    if not a or not b or a[-1] != b[-1]:
+        return False
+    wa, wb = set(a), set(b)
+    if wa <= wb:
+        return True
+    return wb <= wa and not stated_plural
+
+
+def _rows(data: Mapping, source: str) -> StateChanges:
+    endings: dict[str, list[Ending]] = {}
+    results: dict[str, list[str]] = {}
+    for i, row in enumerate(data.get("ends", [])):
+        try:
+            predicates, states = list(row["predicates"]), tuple(row["states"])
+        except (KeyError, TypeError) as err:
+            raise StateChangeTableError(source, f"[[ends]] needs predicates and states ({err})",
+                                        i) from err
+        if not all(isinstance(x, str) and x for x in [*predicates, *states]):
+            raise StateChangeTableError(source, "predicates and states must be non-empty "
+                                        "strings", i)
+        requires = frozenset(row.get("requires", ()))
+        for predicate in predicates:
+            endings.setdefault(predicate, []).append(
+                Ending(predicate, states, requires, str(row.get("class", ""))))
+    for i, row in enumerate(data.get("results", [])):
+        try:
+            predicates, state = list(row["predicates"]), row["state"]
+        except (KeyError, TypeError) as err:
+            raise StateChangeTableError(source, f"[[results]] needs predicates and state "
+                                        f"({err})", i) from err
+        if not isinstance(state, str) or not state:
+            raise StateChangeTableError(source, "state must be a non-empty string", i)
+        for predicate in predicates:
+            results.setdefault(predicate, []).append(state)
+    return StateChanges({k: tuple(v) for k, v in endings.items()},
+                        {k: tuple(dict.fromkeys(v)) for k, v in results.items()})
+
+
+@functools.lru_cache(maxsize=1)
+def default_state_changes() -> StateChanges:
+    """The shipped table (``extractors/data/state_changes.toml``)."""
+    text = resources.files("extractors.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
+    return _rows(tomllib.loads(text), "<package>/" + DATA_FILE)
+
+
+def load_state_changes(path: str | Path | None = None) -> StateChanges:
+    """The shipped table, plus the rows of ``path`` when given.
+
+    Raises:
+        StateChangeTableError: ``path`` cannot be read or parsed, or a row is malformed (the
+            message names the file and the row).
+    """
+    table = default_state_changes()
+    if path is None:
+        return table
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise StateChangeTableError(str(path), f"cannot read: {err}") from err
+    return table.merged(_rows(data, str(path)))

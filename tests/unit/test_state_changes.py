@@ -1,0 +1,95 @@
+"""State changes without "not" (extractors.state_changes): sentence -> implied triples, the
+referent match detection uses, and the table's own errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.state_changes import (
+    StateChangeTableError,
+    load_state_changes,
+    object_variants,
+    same_referent,
+)
+
+U = "user"
+
+# (sentence, facts that must be among its triples): an ending is a negated triple of the
+# state it ends, a result an affirmed one
+ENDINGS = [
+    # possession
+    ("I sold my blue hatchback last weekend.", [(U, "own", "blue hatchback", True),
+                                                 (U, "have", "blue hatchback", True)]),
+    ("Ravi gave Kiwi, his parrot, to his cousin.", [("ravi", "have", "parrot", True),
+                                                    ("ravi", "have", "kiwi", True)]),
+    ("Joanna lost her stuffed dog on a trip.", [("joanna", "have", "stuffed dog", True)]),
+    ("John threw out his old running shoes.", [("john", "have", "old running shoe", True)]),
+    # activity, class, membership
+    ("Maria dropped out of her poetry class.", [("maria", "take", "poetry class", True)]),
+    ("Caroline gave up on learning the piano.", [("caroline", "learn", "piano", True)]),
+    ("Maria has stepped away from volunteering at the shelter.",
+     [("maria", "volunteer at", "shelter", True)]),
+    ("Joanna quit her writers group.", [("joanna", "join", "writer group", True)]),
+    ("Jon cancelled his gym membership.", [("jon", "join", "gym", True)]),
+    # plans and events
+    ("Omar called off the charity run.", [("omar", "organize", "charity run", True)]),
+    ("Joanna has shelved the thriller.", [("joanna", "work on", "thriller", True)]),
+    # results: an acquisition leaves a possession, joining a membership
+    ("Maria got a puppy two weeks ago.", [("maria", "have", "puppy", False)]),
+    ("Joanna joined a writers group.", [("joanna", "member of", "writer group", False)]),
+]
+
+NOT_ENDINGS = [
+    # a negated ending ends nothing; giving a talk hands nothing over
+    ("I never sold my hatchback.", (U, "have", "hatchback", True)),
+    ("Ravi gave a talk at the meetup.", ("ravi", "have", "talk", True)),
+    # finishing a screenplay does not unsay having written one
+    ("Joanna finished her screenplay.", ("joanna", "write", "screenplay", True)),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), ENDINGS)
+def test_state_change_sentence_to_triples(extractor, sentence, expected):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    for fact in expected:
+        assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), NOT_ENDINGS)
+def test_no_state_change(extractor, sentence, unwanted):
+    assert unwanted not in {t.fact for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize(("ended", "stated", "plural", "same"), [
+    ("basketball", "lebron signed basketball", False, True),
+    ("dance contest trophy", "trophy", False, True),
+    ("third turtle", "turtle", True, False),   # one of several: "has turtles" still holds
+    ("third turtle", "turtle", False, True),
+    ("red car", "blue car", False, False),
+    ("car", "carpet", False, False),
+])
+def test_same_referent(ended, stated, plural, same):
+    assert same_referent(ended, stated, stated_plural=plural) is same
+
+
+def test_carrier_noun_variants():
+    assert object_variants("gym membership") == ["gym membership", "gym"]
+    assert object_variants("membership") == ["membership"]
+
+
+def test_configured_rows_extend_the_table(tmp_path):
+    extra = tmp_path / "changes.toml"
+    extra.write_text('[[ends]]\npredicates = ["decommission"]\nstates = ["run"]\n'
+                     '[[results]]\npredicates = ["commission"]\nstate = "run"\n')
+    table = load_state_changes(extra)
+    assert "decommission" in table.endings and table.results["commission"] == ("run",)
+    assert "sell" in table.endings  # the shipped rows stay
+
+
+@pytest.mark.parametrize("text", ['[[ends]]\npredicates = ["x"]\n', '[[ends\n',
+                                  '[[results]]\npredicates = ["x"]\nstate = ""\n'])
+def test_malformed_table_names_file_and_row(tmp_path, text):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    with pytest.raises(StateChangeTableError, match="bad.toml"):
+        load_state_changes(bad)
