@@ -16,6 +16,8 @@ from typing import Any
 
 import click
 
+from extractors import ExtractorError
+
 from scanner.errors import ScannerError
 from scanner.models import ScanReport
 
@@ -101,7 +103,7 @@ def _errors_to_exit(func: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except ScannerError as err:
+        except (ScannerError, ExtractorError) as err:
             _fail(err)
         except OSError as err:
             click.echo(f"contrascan: {err.strerror or err}: {err.filename or ''}".rstrip(": "),
@@ -113,6 +115,14 @@ def _errors_to_exit(func: Callable) -> Callable:
                 raise
             _fail(failure)
     return wrapper
+
+
+def _echo_ignored(ignored: dict[str, int]) -> None:
+    """One line on stderr naming the fields outside the record format that were ignored."""
+    if ignored:
+        fields = ", ".join(f"{name} ({n} line{'s' if n > 1 else ''})"
+                           for name, n in sorted(ignored.items()))
+        click.echo(f"contrascan: ignored fields outside the record format: {fields}", err=True)
 
 
 def _fail(err: Exception) -> None:
@@ -229,7 +239,9 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
     Example:
       contrascan scan-file memories.jsonl --json --fail-on-conflict
     """
-    report = _engine(single_epoch, recency_override).scan_file(file)
+    ignored: dict[str, int] = {}
+    report = _engine(single_epoch, recency_override).scan_file(file, ignored=ignored)
+    _echo_ignored(ignored)
     emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title=str(file))
 
 
@@ -323,7 +335,9 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
     """
     from scanner.records import read_jsonl
 
-    records, rejected = read_jsonl(file)
+    ignored: dict[str, int] = {}
+    records, rejected = read_jsonl(file, ignored=ignored)
+    _echo_ignored(ignored)
     for bad in rejected:
         who = f" (id {bad.id!r})" if bad.id else ""
         click.echo(f"contrascan: line {bad.line}{who}: field '{bad.field}': {bad.reason}",

@@ -84,11 +84,12 @@ class Engine:
         return scan_records(records, triples, self.config, rejected=rejected,
                             near_pairs=near_pairs)
 
-    def scan_file(self, path: str | Path) -> ScanReport:
+    def scan_file(self, path: str | Path, *, ignored: dict[str, int] | None = None
+                  ) -> ScanReport:
         """Scan a JSON Lines export without any store (``contrascan scan-file``).
 
         Raises:
             OSError: the file cannot be read. Bad lines are reported in ``rejected``.
         """
-        records, rejected = read_jsonl(path)
+        records, rejected = read_jsonl(path, ignored=ignored)
         return self.scan(records, rejected=rejected)

@@ -42,11 +42,21 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
                           reason=reason) from err
 
 
-def iter_jsonl(lines: Iterable[str | bytes]) -> Iterator[MemoryRecord | RecordError]:
+RECORD_FIELDS = frozenset(MemoryRecord.model_fields)
+"""The top-level fields of a memory record (SPEC §4)."""
+
+
+def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None = None
+               ) -> Iterator[MemoryRecord | RecordError]:
     """Records, or the error for each bad line, in input order. Lines may be bytes (decoded
     one by one as UTF-8, a leading byte-order mark dropped, so one bad line costs only
     itself). Blank lines are skipped and an id seen before is rejected (``id``: duplicate
-    id)."""
+    id).
+
+    Fields outside the record format (an export from another memory system carries
+    ``created_at``, ``updated_at``, ``metadata``, ``hash``) are ignored, never a reason to
+    drop a memory; ``updated_at`` or ``created_at`` never becomes ``observed_at``. When
+    ``ignored`` is given, it counts the lines that carried each ignored field."""
     first_line: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, bytes):
@@ -67,6 +77,12 @@ def iter_jsonl(lines: Iterable[str | bytes]) -> Iterator[MemoryRecord | RecordEr
             yield RecordError(line=number, record_id=None, field="<line>",
                               reason=f"not valid JSON ({err.msg} at column {err.colno})")
             continue
+        if isinstance(data, dict) and not RECORD_FIELDS.issuperset(data):
+            extra = [k for k in data if k not in RECORD_FIELDS]
+            if ignored is not None:
+                for name in extra:
+                    ignored[name] = ignored.get(name, 0) + 1
+            data = {k: v for k, v in data.items() if k in RECORD_FIELDS}
         try:
             record = parse_record(data, line=number)
         except RecordError as err:
@@ -80,12 +96,15 @@ def iter_jsonl(lines: Iterable[str | bytes]) -> Iterator[MemoryRecord | RecordEr
         yield record
 
 
-def read_jsonl(source: str | Path | IO[str] | IO[bytes]
+def read_jsonl(source: str | Path | IO[str] | IO[bytes], *,
+               ignored: dict[str, int] | None = None
                ) -> tuple[list[MemoryRecord], list[RejectedLine]]:
     """Read a JSON Lines file of memory records.
 
     Args:
         source: a path (read as bytes, each line decoded as UTF-8), or an open stream.
+        ignored: when given, counts the lines carrying each field outside the record
+            format; such fields are ignored (:func:`iter_jsonl`).
 
     Returns:
         ``(records, rejected)``; every line ends up in exactly one of the two.
@@ -95,10 +114,10 @@ def read_jsonl(source: str | Path | IO[str] | IO[bytes]
     """
     if isinstance(source, (str, Path)):
         with open(source, "rb") as stream:
-            return read_jsonl(stream)
+            return read_jsonl(stream, ignored=ignored)
     records: list[MemoryRecord] = []
     rejected: list[RejectedLine] = []
-    for item in iter_jsonl(source):
+    for item in iter_jsonl(source, ignored=ignored):
         if isinstance(item, RecordError):
             rejected.append(RejectedLine(line=item.line or 0, id=item.record_id,
                                          field=item.field, reason=item.reason))

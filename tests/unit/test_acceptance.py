@@ -82,7 +82,6 @@ KNOWN_GAPS: dict[str, str] = {
     "role-holder-changes": "role copula without possessor",
     "identifier-setting": "identifier setting",
     "rate-units-differ": "value loses its rate unit",
-    "export-with-extra-fields": "record rejected for a field it may carry",
     "event-called-off": "state change without 'not' (plan)",
     "time-phrase-not-a-value": "time or age phrase read as a value",
 }
