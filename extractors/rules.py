@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from extractors.memory_forms import in_first_person
 from extractors.lexicon import (
     Pattern,
     PatternIndex,
@@ -177,6 +178,13 @@ def _negated(head: Token) -> bool:
                 c.lower_ == "no" for c in child.children):
             return True  # "I smoke no more": the parser makes "no" a determiner of "more"
     return False
+
+
+def _no_longer(token: Token) -> bool:
+    """True when ``token`` carries "no longer" / "no more" / "not anymore" itself."""
+    return any(c.dep_ == "advmod" and c.lower_ in ("longer", "more", "anymore")
+               and any(g.dep_ == "neg" or g.lower_ == "no" for g in c.children)
+               for c in token.children)
 
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "so", "case"})
@@ -540,7 +548,18 @@ class TripleExtractor:
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
-        return self.triples_from_doc(self.nlp(truecase(text)))
+        read, shift = self._readable(text)
+        return _shifted(self.triples_from_doc(self.nlp(read)), shift)
+
+    def _readable(self, text: str) -> tuple[str, int]:
+        """The text as parsed, and how many characters were put in front: a subject-less
+        memory-writer fact is read in the first person (:mod:`extractors.memory_forms`)."""
+        text = truecase(text)
+        return in_first_person(text, self._is_verb) or (text, 0)
+
+    def _is_verb(self, base: str) -> bool:
+        tables = self._verb_tables()
+        return tables is not None and base in tables[2]
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256,
                      n_process: int = 1) -> list[list[Triple]]:
@@ -575,8 +594,10 @@ class TripleExtractor:
         return [triples for part in parts for triples in part]
 
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
-        docs = self.nlp.pipe((truecase(t) for t in texts), batch_size=batch_size)
-        return [self.triples_from_doc(doc) for doc in docs]
+        readable = [self._readable(t) for t in texts]
+        docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
+        return [_shifted(self.triples_from_doc(doc), shift)
+                for doc, (_, shift) in zip(docs, readable)]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document."""
@@ -1066,8 +1087,9 @@ class TripleExtractor:
             subj = _fronted_gerund(cop)
         if subj is None:
             return []
-        neg = _negated(cop)
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
+        # "is no longer vegetarian": the parser may hang "no longer" on the complement
+        neg = _negated(cop) or any(_no_longer(c) for c in complements)
         negated_alternatives = [c for c in cop.children
                                 if c.dep_ in ("xcomp", "conj", "appos") and _negated(c)
                                 and c.pos_ != "AUX"]
@@ -1433,6 +1455,15 @@ class TripleExtractor:
                         m["rel"])
         words = [SPELLING.get(w, w) for w in re.sub(r"^(?:the|my|our) ", "", key).split()]
         return USER, " ".join(words)
+
+
+def _shifted(triples: list[Triple], shift: int) -> list[Triple]:
+    """Triples with their offsets moved back by the ``shift`` characters put in front."""
+    if not shift:
+        return triples
+    return [Triple(**{**t.to_dict(), "start": max(0, t.start - shift),
+                      "end": max(0, t.end - shift), "qualifiers": t.qualifiers})
+            for t in triples]
 
 
 _FORKED: list[TripleExtractor] = []

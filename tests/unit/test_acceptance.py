@@ -78,7 +78,6 @@ def problems_of(case: dict, report: dict) -> list[str]:
 KNOWN_GAPS: dict[str, str] = {
     "thriller-not-a-fan-flip": "value loses its 'of' complement (a fan of X)",
     "old-value-inside-other-memory": "labelled line keeps each clause's own subject",
-    "subjectless-memory-facts": "subject-less memory-writer facts",
     "role-holder-changes": "role copula without possessor",
     "identifier-setting": "identifier setting",
     "rate-units-differ": "value loses its rate unit",

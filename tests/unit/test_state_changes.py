@@ -93,3 +93,22 @@ def test_malformed_table_names_file_and_row(tmp_path, text):
     bad.write_text(text)
     with pytest.raises(StateChangeTableError, match="bad.toml"):
         load_state_changes(bad)
+
+
+# subject-less memory-writer facts are about the scope's user (extractors.memory_forms)
+SUBJECTLESS = [
+    ("Is no longer vegetarian.", (U, "be", "vegetarian", True)),
+    ("Is a vegetarian.", (U, "be", "vegetarian", False)),
+    ("Now works at Brightpath.", (U, "work at", "brightpath", False)),
+    ("Dislikes pizza.", (U, "like", "pizza", True)),
+    ("Moved to Porto last year.", (U, "live in", "porto", False)),
+    ("Doesn't eat meat.", (U, "eat", "meat", True)),
+    # a subject that is there stays: a name, a plural noun before its verb
+    ("James likes tea.", ("james", "like", "tea", False)),
+    ("Cats are great pets.", ("cat", "be", "great pet", False)),
+]
+
+
+@pytest.mark.parametrize(("sentence", "fact"), SUBJECTLESS)
+def test_subjectless_fact_is_about_the_user(extractor, sentence, fact):
+    assert fact in {t.fact for t in extractor.extract(sentence)}

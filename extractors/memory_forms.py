@@ -1,0 +1,119 @@
+"""Memory-writer forms read before parsing: facts stored without a subject.
+
+Memory writers often store a fact about the user with the subject left out: "Is no longer
+vegetarian", "Now works at Brightpath", "Dislikes pizza" (the fact format of Mem0's extraction
+prompt, for one). Such a fact is about the scope's own user. The small parser cannot read a
+sentence that starts with a finite verb (it tags "Dislikes" a proper noun), nor one with "the
+user" put in front of it ("The user dislikes pizza" is read as a noun phrase), so the fact is
+read in the first person, as chat states it: "I dislike pizza", "I am no longer vegetarian"
+(:func:`in_first_person`); offsets are moved back afterwards.
+
+A text is subject-less when its first word, after any of a few sentence adverbs ("now",
+"still", "no longer"), is a finite verb form: a listed auxiliary, or a word in "-s" / "-ed"
+whose stem the lemmatizer's verb index knows; and the second word is no auxiliary or
+possessive, which would make the first word a plural subject ("Dogs are loyal", "Cats'
+bowls").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_FIRST_PERSON_FORMS = {
+    "is": "am", "isn't": "am not", "was": "was", "wasn't": "wasn't", "has": "have",
+    "hasn't": "haven't", "had": "had", "hadn't": "hadn't", "does": "do", "doesn't": "don't",
+    "did": "did", "didn't": "didn't", "used": "used",
+}
+"""Third-person auxiliaries and their first-person forms; modals stay as they are."""
+
+_ADVERBS = ("now", "currently", "still", "also", "recently", "no longer", "never", "often",
+            "usually", "actually", "just", "really", "always", "sometimes", "rarely", "once",
+            "finally", "already", "newly")
+_FINITE = frozenset("""
+    is isn't was wasn't has hasn't had hadn't does doesn't did didn't can can't cannot could
+    couldn't will won't would wouldn't should shouldn't must may might used
+    """.split())
+_AUX = frozenset("""
+    are is was were am be been have has had do does did can could will would shall should may
+    might must 's ' aren't isn't weren't wasn't don't doesn't didn't
+    """.split())
+_LEAD = re.compile(r"^(?P<adverbs>(?:(?:" + "|".join(a.replace(" ", r"\s+") for a in _ADVERBS)
+                   + r")\s+)*)(?P<verb>[A-Za-z][A-Za-z']*)(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
+
+
+def in_first_person(text: str, is_verb: Callable[[str], bool]) -> tuple[str, int] | None:
+    """A subject-less fact read in the first person, or None when ``text`` has a subject.
+
+    Args:
+        text: one memory text.
+        is_verb: whether a lower-case base form is a known verb (the lemmatizer's index).
+
+    Returns:
+        ``(text in the first person, characters added before the verb)``: "Now works at X"
+        -> ("I now work at X", 2).
+    """
+    stripped = text.lstrip()
+    m = _LEAD.match(stripped)
+    if not m or not subjectless(text, is_verb):
+        return None
+    word = m["verb"]
+    low = word.lower()
+    base = _FIRST_PERSON_FORMS.get(low) or (low if low in _FINITE else None)
+    if base is None:
+        base = low if low.endswith("ed") else _base_form(low, is_verb) or low
+    adverbs = m["adverbs"]
+    adverbs = adverbs[:1].lower() + adverbs[1:]
+    return "I " + adverbs + base + m["rest"], 2 - (len(text) - len(stripped))
+
+
+def subjectless(text: str, is_verb: Callable[[str], bool]) -> bool:
+    """Whether ``text`` states a fact with its subject left out.
+
+    Args:
+        text: one memory text.
+        is_verb: whether a lower-case base form is a known verb (the lemmatizer's index).
+    """
+    m = _LEAD.match(text.lstrip())
+    if not m:
+        return False
+    word = m["verb"].lower()
+    second = (m["rest"].lstrip().split(" ", 1)[0] if m["rest"][:1].isspace() else "")
+    second = second.lower().strip(".,;:!")
+    if second in _AUX or second.startswith("'"):
+        return False
+    words = text.split()
+    run = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
+    if run > 1 and run < len(words) and (words[run].lower() in _AUX
+                                         or _finite_form(words[run].lower(), is_verb)):
+        return False  # "Sports Unlimited was created": a capitalised name before its verb
+    if word in _FINITE:
+        return True
+    if _finite_form(second, is_verb):
+        return False  # "James likes tea": the first word is the subject
+    return _finite_form(word, is_verb)
+
+
+def _finite_form(word: str, is_verb: Callable[[str], bool]) -> bool:
+    """A third-person or past form ("-s", "-es", "-ies", "-ed") of a known verb."""
+    stems = []
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    if word.endswith("es"):
+        stems.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss"):
+        stems.append(word[:-1])
+    if word.endswith("ed"):
+        stems += [word[:-2], word[:-1], word[:-3] if len(word) > 4 and word[-3] == word[-4]
+                  else word[:-2]]
+        if word.endswith("ied"):
+            stems.append(word[:-3] + "y")
+    return any(stem and is_verb(stem) for stem in stems)
+
+
+def _base_form(word: str, is_verb: Callable[[str], bool]) -> str | None:
+    """The base form of a third-person "-s" form ("dislikes" -> "dislike")."""
+    for stem in (word[:-3] + "y" if word.endswith("ies") else "", word[:-1], word[:-2]):
+        if stem and is_verb(stem):
+            return stem
+    return None
