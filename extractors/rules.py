@@ -83,6 +83,15 @@ _OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "n
                  "about", "of", "under", "over"}
 _COMPOUND_PREP_HEADS = {"out", "away", "off", "up", "down", "back", "ahead"}
 """Words that head a compound preposition over another one ("out of", "away from")."""
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]+)+$")
+"""A configuration identifier: snake_case, dotted ("db.pool_size") or camelCase."""
+_RELATIONAL_NOUNS = frozenset("""
+    fan member part lover supporter follower student regular subscriber customer patron
+    employee volunteer resident citizen owner admirer devotee enthusiast
+    """.split())
+"""Nouns whose "of" complement is what they are about (relational nouns, Barker 1995
+"Possessive Descriptions"): "a fan of thriller movies" and "a fan of horror movies" are two
+values; the complement stays part of the value."""
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?:(?<!\d):|:(?!\d)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
@@ -97,6 +106,21 @@ _TIME_WORDS = frozenset("""
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
 """A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
 as one token."""
+
+
+_WHEN_NOUNS = frozenset("""
+    age time moment point stage period while decade century childhood youth adulthood
+    beginning start end
+    """.split())
+"""Nouns whose phrase says when, not what: "at the age of ten", "at that point"."""
+
+
+def _no_value(pobj: Token) -> bool:
+    """True for a prepositional object that is a time, an age, a duration or a bare number:
+    it qualifies the predicate and is never the value of an entity-valued relation ("started
+    working on cars at the age of ten" names no employer)."""
+    return (_is_time(pobj) or pobj.lemma_.lower() in _WHEN_NOUNS or pobj.pos_ == "NUM"
+            or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
 
 
 def _is_time(token: Token) -> bool:
@@ -812,6 +836,16 @@ class TripleExtractor:
             if child.dep_ == "poss":
                 who = self._entity(child)
                 return (who, rel_tokens) if who else None
+        # a definite role or setting "for" an owner: "the release manager for version 2",
+        # "the budget for Q3" (a definite description names one holder, as "of" does)
+        definite = any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
+        owner_for = next((p for c in noun.children if c.dep_ == "prep" and c.lower_ == "for"
+                          for p in c.children if p.dep_ == "pobj"), None)
+        if definite and owner_for is not None and not _no_value(owner_for) and not any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in noun.children):
+            who = self._entity(owner_for)
+            if who:
+                return (who, rel_tokens)
         # "the Y of X", following chains: "the domain of activity of X" -> X
         head, chain = noun, list(rel_tokens)
         while True:
@@ -916,7 +950,12 @@ class TripleExtractor:
                 words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
                 return words, _surface(sorted((t for m in mods for t in m.subtree),
                                               key=lambda t: t.i))
-        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"})
+        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"},
+                              keep_of=lemma in _RELATIONAL_NOUNS)
+        # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"
+        tokens += [t for c in token.children if c.dep_ == "prep" and c.lower_ == "per"
+                   for t in c.subtree]
+        tokens.sort(key=lambda t: t.i)
         # a frequency is no part of the value: "twenty books a year" -> "twenty book"
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
                  for t in c.subtree}
@@ -1087,6 +1126,8 @@ class TripleExtractor:
             subj = _fronted_gerund(cop)
         if subj is None:
             return []
+        if _IDENTIFIER.match(subj.text):
+            return self._identifier_setting(cop, subj)
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
         # "is no longer vegetarian": the parser may hang "no longer" on the complement
         neg = _negated(cop) or any(_no_longer(c) for c in complements)
@@ -1169,6 +1210,8 @@ class TripleExtractor:
                                   rule="copula", qualifiers=places))
         for prep in preps:
             for words, pobj in _prep_objects(prep):
+                if _no_value(pobj):
+                    continue  # "has been into art for seven years": a duration, no value
                 for value_token in self._objects(pobj):
                     value, surface = self._value(value_token)
                     out.append(self._make(subject, "be " + words, value, surface,
@@ -1367,7 +1410,7 @@ class TripleExtractor:
             return out
         for prep in self._verb_preps(verb):
             for words, pobj in _prep_objects(prep):
-                if _is_time(pobj):
+                if _no_value(pobj):
                     continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
@@ -1413,6 +1456,24 @@ class TripleExtractor:
                                                 and inner.lower_ in ("in", "at")):
                         preps.append(inner)
         return preps
+
+    def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
+        """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a
+        functional attribute of the scope's user, as the line "max_retries: 5" is (rule
+        ``key_value``)."""
+        subject, relation = self._split_key(subj.text.replace(".", " "))
+        neg = _negated(cop)
+        out = []
+        for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):
+            for value_token in self._objects(comp):
+                tokens = [t for t in value_token.subtree if t.dep_ not in ("det", "punct")]
+                surface = _surface(tokens) if tokens else value_token.text
+                value = normalize_value(surface)
+                relation_name, flips = self.table.canonical(relation)
+                out.append(Triple(subject=subject, relation=relation_name, object=value,
+                                  negated=neg != flips, start=cop.sent.start_char,
+                                  end=cop.sent.end_char, object_text=surface, rule="key_value"))
+        return out
 
     # -- key: value lines --------------------------------------------------------------------
     def _key_values(self, doc: Doc) -> list[Triple]:

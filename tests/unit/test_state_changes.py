@@ -112,3 +112,31 @@ SUBJECTLESS = [
 @pytest.mark.parametrize(("sentence", "fact"), SUBJECTLESS)
 def test_subjectless_fact_is_about_the_user(extractor, sentence, fact):
     assert fact in {t.fact for t in extractor.extract(sentence)}
+
+
+# role and setting copulas, identifiers, values that keep what makes them different, and
+# phrases that say when rather than what (issue kinds 3-5)
+FORMS = [
+    ("The release manager for version 2 is Wei.", ("version 2", "release manager", "wei", False)),
+    ("The deadline for the report is Friday.", ("report", "deadline", "friday", False)),
+    ("max_retries is 5.", (U, "max retries", "5", False)),
+    ("db.pool_size is 20.", (U, "db pool size", "20", False)),
+    ("The API rate limit is 100 requests per hour.",
+     ("api rate", "limit", "100 request per hour", False)),
+    ("I'm not a big fan of thriller movies.", (U, "be", "big fan of thriller movie", True)),
+    ("Priya is a member of the Platform team.", ("priya", "be", "member of platform team", False)),
+]
+
+
+@pytest.mark.parametrize(("sentence", "fact"), FORMS)
+def test_memory_form_to_triple(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize(("sentence", "relation"), [
+    ("Dave started working on cars at the age of ten.", "work at"),
+    ("Melanie has been into art for seven years.", "be for"),
+])
+def test_when_phrase_is_no_value(extractor, sentence, relation):
+    assert relation not in {t.relation for t in extractor.extract(sentence)}
