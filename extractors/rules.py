@@ -92,6 +92,13 @@ _RELATIONAL_NOUNS = frozenset("""
 """Nouns whose "of" complement is what they are about (relational nouns, Barker 1995
 "Possessive Descriptions"): "a fan of thriller movies" and "a fan of horror movies" are two
 values; the complement stays part of the value."""
+_GROUP_NOUNS = frozenset("""
+    club team group band choir church class league union party society association committee
+    crew squad brigade guild organization organisation troupe orchestra gang circle
+    community congregation cohort program programme course
+    """.split())
+"""Nouns for social groups (WordNet 3.1 social_group.n.01 and its hyponyms, with a course or
+class one attends): to be "in" one is to be a member."""
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?:(?<!\d):|:(?!\d)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
@@ -121,6 +128,22 @@ def _no_value(pobj: Token) -> bool:
     working on cars at the age of ten" names no employer)."""
     return (_is_time(pobj) or pobj.lemma_.lower() in _WHEN_NOUNS or pobj.pos_ == "NUM"
             or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
+
+
+def _misread_subject(head: Token) -> Token | None:
+    """A name the parser labelled a bare noun-phrase adverbial (``npadvmod``) in front of a
+    predicate that has no subject: the small model reads some first names as time
+    expressions ("Tim owns a basketball" -> "Tim" npadvmod). A proper noun at the start of
+    the clause, before its predicate, is the predicate's subject."""
+    for child in head.children:
+        if child.i >= head.i:
+            break
+        if child.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl"):
+            return None
+        if (child.dep_ == "npadvmod" and child.pos_ == "PROPN" and not _is_time(child)
+                and child.i == child.sent.start + (child.sent[0].dep_ == "det")):
+            return child
+    return None
 
 
 def _is_time(token: Token) -> bool:
@@ -177,8 +200,8 @@ def _word(token: Token) -> str:
         text = token.lemma_.lower()
     elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:
         text = text[:-1]
-    elif token.pos_ in ("VERB",) and token.tag_ == "VBG":
-        text = _lemma(token)
+    elif token.pos_ in ("VERB",) and token.tag_ == "VBG" and token.dep_ not in ("dobj", "pobj"):
+        text = _lemma(token)  # a gerund object stays a noun: "do kickboxing" as "kickboxing"
     return SPELLING.get(text, text)
 
 
@@ -283,7 +306,8 @@ def _surface(tokens: list[Token]) -> str:
 _EXCEPT = {"except", "excluding", "unless", "save"}
 _MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
            "wo"}  # "wo" is spaCy's token for the "wo" of "won't"
-_CONDITIONAL_MARKS = {"if", "unless", "whether", "though", "although"}
+_CONDITIONAL_MARKS = {"if", "unless", "whether"}
+"""Marks of a condition; "though" and "although" concede a fact, which stays asserted."""
 
 
 def _is_question(sent: Span) -> bool:
@@ -542,6 +566,12 @@ class TripleExtractor:
         self._induced: dict[str, str] = {}
         if use_lexicon:
             self._induced = self._induce_relations()
+        self.state_changes = self.state_changes.mapped(self._canonical_relation)
+
+    def _canonical_relation(self, phrase: str) -> str:
+        """A relation phrase as :meth:`_make` spells it (synonyms, then induced relations)."""
+        relation, _ = self.table.canonical(phrase)
+        return self._induced.get(relation, relation)
 
     def _induce_relations(self) -> dict[str, str]:
         """Relation phrase -> ParaRel relation, learnt by running the rules on every pattern
@@ -742,6 +772,9 @@ class TripleExtractor:
                 if child.dep_ == "expl":
                     return None
                 return child
+        misread = _misread_subject(verb)
+        if misread is not None:
+            return misread
         if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head != verb:
             return self._subject_token(verb.head)
         if verb.dep_ in ("relcl", "acl") and verb.head != verb:
@@ -1123,6 +1156,8 @@ class TripleExtractor:
     def _copula(self, cop: Token) -> list[Triple]:
         subj = next((c for c in cop.children if c.dep_ in ("nsubj", "csubj")), None)
         if subj is None:
+            subj = _misread_subject(cop)
+        if subj is None:
             subj = _fronted_gerund(cop)
         if subj is None:
             return []
@@ -1205,6 +1240,14 @@ class TripleExtractor:
                     value, surface = self._value(value_token)
                     out.append(self._make(subject, "be", value, surface, negated=negated,
                                           clause=cop, rule="copula", qualifiers=places))
+                    group = _of_object(value_token) if value_token.lemma_.lower() in (
+                        "member", "part") else None
+                    if group is not None:
+                        # "is a member / part of the hiking club": the membership itself
+                        value, surface = self._value(group)
+                        out.append(self._make(subject, "member of", value, surface,
+                                              negated=negated, clause=cop, rule="copula",
+                                              qualifiers=places))
         for value, surface in self._infinitive_values(cop, subject):
             out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
                                   rule="copula", qualifiers=places))
@@ -1217,6 +1260,11 @@ class TripleExtractor:
                     out.append(self._make(subject, "be " + words, value, surface,
                                           negated=neg, clause=cop, rule="prep_object",
                                           qualifiers=places))
+                    if words == "in" and value_token.lemma_.lower() in _GROUP_NOUNS:
+                        # "is (not) in the hiking club": a membership
+                        out.append(self._make(subject, "member of", value, surface,
+                                              negated=neg, clause=cop, rule="prep_object",
+                                              qualifiers=places))
         return out
 
     def _gerund_values(self, prep: Token, subject: str) -> list[tuple[str, str]]:
@@ -1343,10 +1391,17 @@ class TripleExtractor:
                 # the object's phrase without the gerund the parser compounded into it
                 value = value.removeprefix(gerund.lower_ + " ")
                 surface = surface.removeprefix(gerund.text + " ")
-                return [self._make(subject, activity, value, surface,
-                                   negated=neg != (base in _STOP_ASPECT), clause=verb,
-                                   rule="svo" if value else "state",
-                                   qualifiers=self._time_qualifiers(verb))]
+                stated = [self._make(subject, activity, value, surface,
+                                     negated=neg != (base in _STOP_ASPECT), clause=verb,
+                                     rule="svo" if value else "state",
+                                     qualifiers=self._time_qualifiers(verb))]
+                if base in _STOP_ASPECT and not neg and not value:
+                    # "has given up hiking" ends the activity wherever it was the object:
+                    # "enjoys hiking" (like hike), "does hiking"
+                    ended = self._make(subject, base, activity, gerund.text, negated=False,
+                                       clause=verb, rule="svo")
+                    stated += self.state_changes.derive(ended)
+                return stated
         out: list[Triple] = []
         if xcomp is not None and lemma in _LIKE_VERBS | _DESIRE_VERBS:
             inner = self._active(xcomp, subject=subject, negated=False)

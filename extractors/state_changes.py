@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -79,6 +79,21 @@ class StateChanges:
 
     endings: Mapping[str, tuple[Ending, ...]]
     results: Mapping[str, tuple[str, ...]]
+
+    def mapped(self, canonical: Callable[[str], str]) -> StateChanges:
+        """This table with every predicate and state spelled as ``canonical`` spells a
+        relation phrase (the extractor's synonyms: "member of" may be the lexicon's "part
+        of"), so rows meet the relations of extracted triples."""
+        endings: dict[str, tuple[Ending, ...]] = {}
+        for key, rows in self.endings.items():
+            endings[canonical(key)] = endings.get(canonical(key), ()) + tuple(
+                Ending(canonical(r.predicate), tuple(dict.fromkeys(map(canonical, r.states))),
+                       r.requires, r.change_class) for r in rows)
+        results: dict[str, tuple[str, ...]] = {}
+        for key, states in self.results.items():
+            results[canonical(key)] = tuple(dict.fromkeys(
+                results.get(canonical(key), ()) + tuple(map(canonical, states))))
+        return StateChanges(endings, results)
 
     def merged(self, other: StateChanges) -> StateChanges:
         """This table with the rows of ``other`` added."""

@@ -36,7 +36,14 @@ ENDINGS = [
     ("Joanna has shelved the thriller.", [("joanna", "work on", "thriller", True)]),
     # results: an acquisition leaves a possession, joining a membership
     ("Maria got a puppy two weeks ago.", [("maria", "have", "puppy", False)]),
-    ("Joanna joined a writers group.", [("joanna", "member of", "writer group", False)]),
+    # (membership is spelled as the lexicon spells it: ParaRel P361 "part of")
+    ("Joanna joined a writers group.", [("joanna", "part of", "writer group", False)]),
+    ("John is not in the hiking club anymore.", [("john", "part of", "hiking club", True)]),
+    ("John is a member of a hiking club, even though he just joined.",
+     [("john", "part of", "hiking club", False)]),
+    ("Joanna has given up hiking.", [("joanna", "like", "hike", True)]),
+    ("John doesn't do kickboxing anymore.", [("john", "do", "kickboxing", True)]),
+    ("Tim sold his signed basketball.", [("tim", "own", "signed basketball", True)]),
 ]
 
 NOT_ENDINGS = [
