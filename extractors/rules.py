@@ -39,7 +39,7 @@ from extractors.lexicon import (
 )
 from extractors.pipeline import ISO_DATE, load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, SPELLING, RelationTable
-from extractors.state_changes import StateChanges, default_state_changes
+from extractors.state_changes import ENDED_RULE, StateChanges, default_state_changes
 from extractors.types import Triple
 from extractors.values import count_in_digits, is_quantity, normalize_value
 
@@ -669,7 +669,13 @@ class TripleExtractor:
             else:
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
-        return self._unique(_with_exceptions(doc, placed))
+        found = self._unique(_with_exceptions(doc, placed))
+        ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
+        if ended:
+            # "Melanie's dog Luna passed away" presupposes the dog it says she no longer has
+            found = [t for t in found if t.negated or t.rule != "presupposition"
+                     or (t.subject, t.relation, t.object) not in ended]
+        return found
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -79,6 +79,12 @@ class StateChanges:
 
     endings: Mapping[str, tuple[Ending, ...]]
     results: Mapping[str, tuple[str, ...]]
+    possessed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Intransitive predicate of a possessed subject -> states it ends for the possessor
+    (``[[ends_possessed]]``: "Melanie's dog passed away")."""
+    states: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """Intransitive predicate -> ``(relation, object)`` states it ends for its subject
+    (``[[ends_state]]``: "they separated" ends "be married")."""
 
     def mapped(self, canonical: Callable[[str], str]) -> StateChanges:
         """This table with every predicate and state spelled as ``canonical`` spells a
@@ -93,7 +99,9 @@ class StateChanges:
         for key, states in self.results.items():
             results[canonical(key)] = tuple(dict.fromkeys(
                 results.get(canonical(key), ()) + tuple(map(canonical, states))))
-        return StateChanges(endings, results)
+        possessed = {k: tuple(dict.fromkeys(map(canonical, v)))
+                     for k, v in self.possessed.items()}
+        return StateChanges(endings, results, possessed, dict(self.states))
 
     def merged(self, other: StateChanges) -> StateChanges:
         """This table with the rows of ``other`` added."""
@@ -103,7 +111,13 @@ class StateChanges:
         results = {k: tuple(v) for k, v in self.results.items()}
         for key, states in other.results.items():
             results[key] = tuple(dict.fromkeys(results.get(key, ()) + tuple(states)))
-        return StateChanges(endings, results)
+        possessed = {k: tuple(v) for k, v in self.possessed.items()}
+        for key, states in other.possessed.items():
+            possessed[key] = tuple(dict.fromkeys(possessed.get(key, ()) + tuple(states)))
+        ended_states = {k: tuple(v) for k, v in self.states.items()}
+        for key, states in other.states.items():
+            ended_states[key] = tuple(dict.fromkeys(ended_states.get(key, ()) + tuple(states)))
+        return StateChanges(endings, results, possessed, ended_states)
 
     def derive(self, triple: Triple, governed: Iterable[str] = ()) -> list[Triple]:
         """The triples ``triple``'s predicate implies (empty when it implies none).
@@ -118,8 +132,12 @@ class StateChanges:
             Negated ``state_change`` triples for every ended state (one per object variant,
             see :data:`CARRIER_NOUNS`), then affirmed ``state_result`` triples.
         """
-        if triple.negated or not triple.object:
+        if triple.negated:
             return []
+        if not triple.object:
+            return self._intransitive(triple, triple.relation)
+        if triple.rule == "state":  # "has been cancelled": (x, be, cancel)
+            return self._intransitive(triple, f"{triple.relation} {triple.object}")
         out: list[Triple] = []
         rows = self.endings.get(triple.relation, ())
         if rows:
@@ -136,6 +154,22 @@ class StateChanges:
                                            rule=ENDED_RULE))
         for state in self.results.get(triple.relation, ()):
             out.append(replace(triple, relation=state, rule=RESULT_RULE))
+        return out
+
+
+    def _intransitive(self, triple: Triple, predicate: str) -> list[Triple]:
+        """Endings of a predicate without object: a possessed subject's end ("Melanie's dog
+        passed away" -> (melanie, have, dog) negated), a subject's ended state ("they
+        separated" -> (they, be, marry) negated)."""
+        out: list[Triple] = []
+        owner, _, thing = triple.subject.partition("'s ")
+        if thing and owner:
+            for state in self.possessed.get(predicate, ()):
+                out.append(replace(triple, subject=owner, relation=state, object=thing,
+                                   negated=True, rule=ENDED_RULE))
+        for relation, obj in self.states.get(predicate, ()):
+            out.append(replace(triple, relation=relation, object=obj, negated=True,
+                               rule=ENDED_RULE))
         return out
 
 
@@ -197,8 +231,30 @@ def _rows(data: Mapping, source: str) -> StateChanges:
             raise StateChangeTableError(source, "state must be a non-empty string", i)
         for predicate in predicates:
             results.setdefault(predicate, []).append(state)
+    possessed: dict[str, list[str]] = {}
+    states: dict[str, list[tuple[str, str]]] = {}
+    for section, target in (("ends_possessed", possessed), ("ends_state", states)):
+        for i, row in enumerate(data.get(section, [])):
+            try:
+                predicates, ended = list(row["predicates"]), list(row["states"])
+            except (KeyError, TypeError) as err:
+                raise StateChangeTableError(source, f"[[{section}]] needs predicates and "
+                                            f"states ({err})", i) from err
+            for predicate in predicates:
+                for state in ended:
+                    if section == "ends_state":
+                        relation, _, obj = str(state).partition(" ")
+                        if not obj:
+                            raise StateChangeTableError(
+                                source, f"[[ends_state]] state {state!r} needs a relation "
+                                "and an object", i)
+                        target.setdefault(predicate, []).append((relation, obj))
+                    else:
+                        target.setdefault(predicate, []).append(str(state))
     return StateChanges({k: tuple(v) for k, v in endings.items()},
-                        {k: tuple(dict.fromkeys(v)) for k, v in results.items()})
+                        {k: tuple(dict.fromkeys(v)) for k, v in results.items()},
+                        {k: tuple(dict.fromkeys(v)) for k, v in possessed.items()},
+                        {k: tuple(dict.fromkeys(v)) for k, v in states.items()})
 
 
 @functools.lru_cache(maxsize=1)

@@ -147,3 +147,23 @@ def test_memory_form_to_triple(extractor, sentence, fact):
 ])
 def test_when_phrase_is_no_value(extractor, sentence, relation):
     assert relation not in {t.relation for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # the end of a possessed one ends the possession; an intransitive ending ends a state
+    ("Melanie's dog Luna passed away in September.", ("melanie", "have", "dog", True)),
+    ("Nate's cooking show has been cancelled.", ("nate", "host", "cooking show", True)),
+    ("John's Nike deal has ended.", ("john", "sign", "nike deal", True)),
+    ("Melanie and her husband have separated.", ("melanie", "be", "marry", True)),
+    # admission leaves a membership behind
+    ("Gina got accepted for a fashion internship.",
+     ("gina", "part of", "fashion internship", False)),
+])
+def test_intransitive_endings_and_admission(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+def test_an_ended_possession_is_not_also_presupposed(extractor):
+    facts = {t.fact for t in extractor.extract("Melanie's dog Luna passed away.")}
+    assert ("melanie", "have", "dog", False) not in facts
