@@ -132,6 +132,11 @@ farmer)``), the predicational vs. specificational copula of Higgins (1979, "The
 Pseudo-Cleft Construction in English")."""
 
 
+_FAVOURITE_MODIFIERS = frozenset({"new", "current", "latest", "absolute", "all", "top",
+                                  "personal", "very"})
+"""Words before "favourite" that do not change which favourite is meant."""
+
+
 @dataclass(frozen=True)
 class RelationTable:
     """The configurable tables; defaults are the module-level constants.
@@ -177,6 +182,13 @@ class RelationTable:
             ``(relation, negates)``: ``("native language", False)``, ``("like", True)``.
         """
         words = [SPELLING.get(w, w) for w in phrase.split()]
+        # "new favourite dessert", "all-time favourite film": still the one favourite
+        while len(words) > 1 and words[0] in _FAVOURITE_MODIFIERS and words[1] in (
+                "favorite", "fave", "preferred", "all", "time"):
+            words = words[1:] if words[0] != "all" else words[2:]
+        # "favourite style of dance" is "favourite dance style"
+        if len(words) == 4 and words[2] == "of" and self.synonyms.get(words[0]) == "preferred":
+            words = [words[0], words[3], words[1]]
         text = " ".join(words)
         negates = False
         if text in self.antonyms:

@@ -63,6 +63,7 @@ def _lexicon_items():
     from extractors.lexicon import RELATIONS
 
     return RELATIONS.items()
+_POSSESSIVE_PRONOUNS = {"his", "her", "their"}
 _UNRESOLVED_PRONOUNS = {
     "he", "she", "it", "they", "them", "him", "her", "his", "its", "their", "this", "that",
     "these", "those", "there", "someone", "somebody", "something", "everyone", "you", "we",
@@ -256,6 +257,22 @@ def _truth_frame(head: Token) -> bool | None:
             c.dep_ in ("nsubj", "expl") and c.lower_ == "it" for c in frame.children):
         return None
     return _negated(frame) == (word.lower_ in _FALSE_WORDS)
+
+
+_QUOTES = {"'", '"', "‘", "’", "“", "”", "``", "''"}
+
+
+def _quoted_span(token: Token) -> Span | None:
+    """The words between the quotation marks around ``token`` in its sentence (a title:
+    'The Name of the Wind', "Becoming Nicole"), or None when it is not quoted."""
+    sent = token.sent
+    marks = [t.i for t in sent if t.text in _QUOTES and not (
+        t.text in ("'", "’") and t.i > sent.start and not t.nbor(-1).whitespace_
+        and not t.whitespace_ and t.i + 1 < len(t.doc) and t.nbor(1).text[:1].isalpha())]  # an apostrophe inside a word ("rock'n'roll") is no quote
+    for open_i, close_i in zip(marks[::2], marks[1::2]):
+        if open_i < token.i < close_i and close_i - open_i > 1:
+            return token.doc[open_i + 1:close_i]
+    return None
 
 
 def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[Token]:
@@ -800,6 +817,8 @@ class TripleExtractor:
             antecedent = _question_antecedent(token.sent)
             if antecedent is not None:  # "Where is the backup? It is in S3."
                 return self._antecedent_entity(antecedent)
+        if low in _POSSESSIVE_PRONOUNS and token.dep_ == "poss":
+            return self._possessor_antecedent(token)
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
@@ -815,6 +834,20 @@ class TripleExtractor:
             who = self._entity(owner)
             return f"{who}'s {text}" if who else None
         return text or None
+
+    def _possessor_antecedent(self, pronoun: Token) -> str | None:
+        """What "his" / "her" / "their" refers to: the named subject of the nearest clause
+        that governs the pronoun's clause ("Tim says his favourite book is X" -> tim), the
+        subject-antecedent preference of pronoun resolution (Hobbs 1978, "Resolving pronoun
+        references"). None when no governing clause has a proper-noun subject."""
+        own = pronoun.head
+        for ancestor in own.ancestors:
+            subj = next((c for c in ancestor.children if c.dep_ in ("nsubj", "nsubjpass")
+                         and c != own and own not in c.subtree), None)
+            if subj is not None and subj.i < pronoun.i and (
+                    subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)):
+                return self._entity(subj)
+        return None
 
     def _antecedent_entity(self, antecedent: Token | Span | None) -> str | None:
         """The canonical subject a question's answer is about (:func:`_question_antecedent`):
@@ -973,6 +1006,9 @@ class TripleExtractor:
         Container nouns give way to what they contain: "the city of Madrid" -> "madrid",
         "the French language" -> "french".
         """
+        quoted = _quoted_span(token)
+        if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
+            return normalize_value(quoted.text), quoted.text
         named = any(c.dep_ == "det" for c in token.children)  # "the Who" is a band
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
@@ -1019,6 +1055,10 @@ class TripleExtractor:
         for child in head.children:
             if child.dep_ in ("conj", "appos"):
                 out.extend(self._objects(child))
+            elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):
+                # "a dog named Luna": the name is the same thing, a second object
+                out.extend(c for c in child.children
+                           if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN")
             elif child.dep_ == "prep" and (child.lower_ == "including" or (
                     child.lower_ == "as" and any(c.lower_ == "such" for c in child.children))):
                 # an example is an object too: "sports such as running", "fruit including
@@ -1421,6 +1461,9 @@ class TripleExtractor:
                 out.append(self._make(subject, base, _lemma(xcomp), xcomp.text, negated=neg,
                                       clause=verb, rule="svo"))
             return out
+        replaced = self._replacement(verb, subject, neg) if lemma == "replace" else []
+        if replaced:
+            return replaced
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c)]
@@ -1496,6 +1539,31 @@ class TripleExtractor:
                         or _truth_frame(verb) is not None):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
+        return out
+
+    def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Salsa has replaced contemporary as Gina's favourite style of dance": the role
+        names an attribute of its owner, whose value is now the subject and no longer the
+        object -> (gina, preferred dance style, salsa) and its negated old value."""
+        role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
+                     for p in c.children if p.dep_ == "pobj"), None)
+        subj = self._subject_token(verb)
+        old = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if role is None or subj is None or old is None or neg:
+            return []
+        split = self._split_attribute(role)
+        if split is None:
+            return []
+        owner, rel_tokens = split
+        phrase = _phrase(rel_tokens + [t for c in role.children
+                                       if c.dep_ == "prep" and c.lower_ == "of"
+                                       for t in c.subtree])
+        out = []
+        for token, negated in ((subj, False), (old, True)):
+            value, surface = self._value(token)
+            if value:
+                out.append(self._make(owner, phrase, value, surface, negated=negated,
+                                      clause=verb, rule="attribute"))
         return out
 
     @staticmethod

@@ -167,3 +167,23 @@ def test_intransitive_endings_and_admission(extractor, sentence, fact):
 def test_an_ended_possession_is_not_also_presupposed(extractor):
     facts = {t.fact for t in extractor.extract("Melanie's dog Luna passed away.")}
     assert ("melanie", "have", "dog", False) not in facts
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # "Y has replaced X as Z's W": Z's W is now Y, no longer X
+    ("Salsa has replaced contemporary as Gina's favourite style of dance.",
+     ("gina", "preferred dance style", "contemporary", True)),
+    ("Salsa has replaced contemporary as Gina's favourite style of dance.",
+     ("gina", "preferred dance style", "salsa", False)),
+    # "his" is the reporting clause's named subject; a quoted title is one value
+    ("Actually, Tim says his favourite book is 'The Name of the Wind', more than Harry Potter.",
+     ("tim", "preferred book", "name of the wind", False)),
+    # "new favourite" is the favourite
+    ("Joanna's new favourite dessert is tiramisu.", ("joanna", "preferred dessert", "tiramisu",
+                                                     False)),
+    # a thing's name is the thing: "lost Tilly" ends "has a dog named Tilly"
+    ("Joanna has a stuffed dog named Tilly.", ("joanna", "have", "tilly", False)),
+])
+def test_replacement_possessor_title_and_name(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts, f"{fact} not in {sorted(facts)}"
