@@ -74,7 +74,8 @@ _START_ASPECT = {"start", "begin", "continue", "keep", "resume", "take up"}
 _FORGET = {"forget", "fail", "neglect", "omit"}
 _REMEMBER = {"remember", "make sure", "ensure", "try"}
 _LIKE_VERBS = {"like", "love", "enjoy", "hate", "dislike", "prefer", "adore", "detest"}
-_DESIRE_VERBS = {"want", "hope", "plan", "wish", "intend", "aim", "dream", "aspire", "long"}
+_DESIRE_VERBS = {"want", "hope", "plan", "wish", "intend", "aim", "dream", "aspire", "long",
+                 "consider", "contemplate"}
 """Verbs whose infinitive complement is wanted, not done: "I want to move to Lisbon" says
 nothing about where the user lives; it becomes (user, want, lisbon) as "like" does."""
 _NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", "case", "det",
@@ -101,9 +102,10 @@ _GROUP_NOUNS = frozenset("""
 """Nouns for social groups (WordNet 3.1 social_group.n.01 and its hyponyms, with a course or
 class one attends): to be "in" one is to be a member."""
 _KEY_VALUE = re.compile(
-    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?:(?<!\d):|:(?!\d)|=)"
+    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::(?=\s)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
-"""A "key: value" or "key = value" line; a colon between digits is a time's ("10:00Z")."""
+"""A "key: value" or "key = value" line; the colon is followed by a space (a colon inside a
+word or between digits is a name's or a time's: "CS:GO", "10:00Z")."""
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 _TIME_WORDS = frozenset("""
     january february march april may june july august september october november december
@@ -1095,7 +1097,7 @@ class TripleExtractor:
         if _hypothetical(head):
             return []
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
-            return self._copula(head)
+            return self._with_state_changes(head, self._copula(head))
         if head.pos_ == "VERB":
             if any(c.dep_ == "auxpass" for c in head.children):
                 return self._with_state_changes(head, self._passive(head))
@@ -1209,6 +1211,12 @@ class TripleExtractor:
             return []
         if _IDENTIFIER.match(subj.text):
             return self._identifier_setting(cop, subj)
+        over = next((c for c in cop.children if c.dep_ in ("advmod", "prt", "acomp")
+                     and c.lower_ in ("off", "over")), None)
+        if over is not None and not any(c.dep_ in ("attr", "prep") for c in cop.children):
+            # "John's planned trip is off": a state of the trip, which ends it
+            who = self._entity(subj)
+            return [self._state(who, over, negated=_negated(cop), clause=cop)] if who else []
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
         # "is no longer vegetarian": the parser may hang "no longer" on the complement
         neg = _negated(cop) or any(_no_longer(c) for c in complements)
@@ -1464,6 +1472,7 @@ class TripleExtractor:
         replaced = self._replacement(verb, subject, neg) if lemma == "replace" else []
         if replaced:
             return replaced
+        out.extend(self._idioms(verb, base, subject, neg))
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c)]
@@ -1539,6 +1548,26 @@ class TripleExtractor:
                         or _truth_frame(verb) is not None):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
+        return out
+
+    def _idioms(self, verb: Token, base: str, subject: str, neg: bool) -> list[Triple]:
+        """A verb, its object noun and that noun's preposition that together name one
+        predicate (``state_changes`` ``[idioms]``): "found a new home for her puppy" ->
+        (maria, rehome, puppy); "found a job at a tech company" -> (john, find job at, …)."""
+        out = []
+        for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")):
+            after = [c for c in verb.children if c.dep_ == "prep" and c.i > obj.i]
+            for prep in [c for c in obj.children if c.dep_ == "prep"] + after:
+                phrase = f"{base} {obj.lemma_.lower()} {prep.lower_}"
+                relation = self.state_changes.idioms.get(phrase)
+                if relation is None:
+                    continue
+                for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                    for token in self._objects(pobj):
+                        value, surface = self._value(token)
+                        if value:
+                            out.append(self._make(subject, relation, value, surface,
+                                                  negated=neg, clause=verb, rule="svo"))
         return out
 
     def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:

@@ -85,6 +85,9 @@ class StateChanges:
     states: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     """Intransitive predicate -> ``(relation, object)`` states it ends for its subject
     (``[[ends_state]]``: "they separated" ends "be married")."""
+    idioms: Mapping[str, str] = field(default_factory=dict)
+    """"verb noun preposition" -> the predicate the three name together (``[idioms]``:
+    "find home for" -> "rehome")."""
 
     def mapped(self, canonical: Callable[[str], str]) -> StateChanges:
         """This table with every predicate and state spelled as ``canonical`` spells a
@@ -101,7 +104,8 @@ class StateChanges:
                 results.get(canonical(key), ()) + tuple(map(canonical, states))))
         possessed = {k: tuple(dict.fromkeys(map(canonical, v)))
                      for k, v in self.possessed.items()}
-        return StateChanges(endings, results, possessed, dict(self.states))
+        return StateChanges(endings, results, possessed, dict(self.states),
+                            {k: canonical(v) for k, v in self.idioms.items()})
 
     def merged(self, other: StateChanges) -> StateChanges:
         """This table with the rows of ``other`` added."""
@@ -117,7 +121,8 @@ class StateChanges:
         ended_states = {k: tuple(v) for k, v in self.states.items()}
         for key, states in other.states.items():
             ended_states[key] = tuple(dict.fromkeys(ended_states.get(key, ()) + tuple(states)))
-        return StateChanges(endings, results, possessed, ended_states)
+        return StateChanges(endings, results, possessed, ended_states,
+                            {**self.idioms, **other.idioms})
 
     def derive(self, triple: Triple, governed: Iterable[str] = ()) -> list[Triple]:
         """The triples ``triple``'s predicate implies (empty when it implies none).
@@ -132,12 +137,12 @@ class StateChanges:
             Negated ``state_change`` triples for every ended state (one per object variant,
             see :data:`CARRIER_NOUNS`), then affirmed ``state_result`` triples.
         """
-        if triple.negated:
-            return []
         if not triple.object:
             return self._intransitive(triple, triple.relation)
         if triple.rule == "state":  # "has been cancelled": (x, be, cancel)
             return self._intransitive(triple, f"{triple.relation} {triple.object}")
+        if triple.negated:
+            return []
         out: list[Triple] = []
         rows = self.endings.get(triple.relation, ())
         if rows:
@@ -162,6 +167,8 @@ class StateChanges:
         passed away" -> (melanie, have, dog) negated), a subject's ended state ("they
         separated" -> (they, be, marry) negated)."""
         out: list[Triple] = []
+        if triple.negated:  # "the trip is off" is read as the antonym: not "be on"
+            predicate = "not " + predicate
         owner, _, thing = triple.subject.partition("'s ")
         if thing and owner:
             for state in self.possessed.get(predicate, ()):
@@ -182,17 +189,20 @@ def object_variants(value: str) -> list[str]:
     return [value]
 
 
-def same_referent(ended: str, stated: str, *, stated_plural: bool = False) -> bool:
+def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
+                  ended_plural: bool = False) -> bool:
     """Whether an ended object can name the thing a stated object names.
 
     Both have the same head (last word) and one's words contain the other's: "basketball" /
     "lebron signed basketball", "dance contest trophy" / "trophy". A more specific ending of a
-    plural statement is no match: giving away "his third turtle" does not end "has turtles".
+    plural statement is no match: giving away "his third turtle" does not end "has turtles"
+    (throwing out "his lucky basketball shoes" does end "has basketball shoes").
 
     Args:
         ended: canonical object of a ``state_change`` triple.
         stated: canonical object of an affirmed triple of the same key.
         stated_plural: the stated object was written in the plural.
+        ended_plural: the ended object was written in the plural.
     """
     if ended == stated:
         return True
@@ -202,7 +212,7 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False) -> bo
     wa, wb = set(a), set(b)
     if wa <= wb:
         return True
-    return wb <= wa and not stated_plural
+    return wb <= wa and (ended_plural or not stated_plural)
 
 
 def _rows(data: Mapping, source: str) -> StateChanges:
@@ -251,10 +261,15 @@ def _rows(data: Mapping, source: str) -> StateChanges:
                         target.setdefault(predicate, []).append((relation, obj))
                     else:
                         target.setdefault(predicate, []).append(str(state))
+    idioms = data.get("idioms", {})
+    if not isinstance(idioms, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in idioms.items()):
+        raise StateChangeTableError(source, "[idioms] maps phrases to relation names")
     return StateChanges({k: tuple(v) for k, v in endings.items()},
                         {k: tuple(dict.fromkeys(v)) for k, v in results.items()},
                         {k: tuple(dict.fromkeys(v)) for k, v in possessed.items()},
-                        {k: tuple(dict.fromkeys(v)) for k, v in states.items()})
+                        {k: tuple(dict.fromkeys(v)) for k, v in states.items()},
+                        dict(idioms))
 
 
 @functools.lru_cache(maxsize=1)

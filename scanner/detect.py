@@ -49,7 +49,7 @@ class Stance:
     """Denied objects that a state change implies ("sold her car" ends having it), matched
     with stated objects of the same referent (:func:`extractors.state_changes.same_referent`)."""
     plural: frozenset[str] = frozenset()
-    """Asserted objects written in the plural ("has turtles")."""
+    """Asserted and ended objects written in the plural ("has turtles")."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -108,7 +108,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:"),
                               rule in _SHAPED_RULES,
                               held if rule == ENDED_RULE else _NONE,
-                              held if not t.negated and _plural(t) else _NONE))
+                              held if (not t.negated or rule == ENDED_RULE) and _plural(t)
+                              else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         ended, plural = set(), set()
@@ -118,7 +119,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
                 ended.add(t.object)
-            elif not t.negated and _plural(t):
+            if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
             shown.setdefault(t.object, _shown(t))
             if t.qualifiers:
@@ -158,7 +159,8 @@ def contested(x: Stance, y: Stance) -> set[str]:
     for ender, other in ((x, y), (y, x)):
         for obj in ender.ended:
             if obj not in out and any(
-                    held and same_referent(obj, held, stated_plural=held in other.plural)
+                    held and same_referent(obj, held, stated_plural=held in other.plural,
+                                           ended_plural=obj in ender.plural)
                     for held in other.asserted):
                 out.add(obj)
     return out
@@ -249,7 +251,8 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
                 for held, holders in asserting.items():
                     if held != obj and held:
                         for t in holders:
-                            if same_referent(obj, held, stated_plural=held in t.plural):
+                            if same_referent(obj, held, stated_plural=held in t.plural,
+                                             ended_plural=obj in s.plural):
                                 add(s, t, "polarity")
 
     # value mismatch: disjoint asserted values (functional, or unknown -> "possible")

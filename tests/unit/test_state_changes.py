@@ -187,3 +187,32 @@ def test_an_ended_possession_is_not_also_presupposed(extractor):
 def test_replacement_possessor_title_and_name(extractor, sentence, fact):
     facts = {t.fact for t in extractor.extract(sentence)}
     assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    ("Maria found a new home for her puppy.", ("maria", "have", "puppy", True)),
+    ("John found a job at a tech company.", ("john", "work at", "tech company", False)),
+    ("John's planned trip to the East Coast is off.", ("john", "plan", "planned trip", True)),
+])
+def test_idioms_and_states_that_end(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    # considering a thing is not doing it; a colon inside a name is no key: value line
+    ("Nate is considering joining a new gaming team.", ("nate", "join", "new gaming team")),
+    ("Nate switched his main game from CS:GO to Valorant.", None),
+])
+def test_no_reading_of_what_is_not_said(extractor, sentence, unwanted):
+    triples = extractor.extract(sentence)
+    if unwanted is None:
+        assert not any(t.rule == "key_value" for t in triples)
+    else:
+        assert unwanted not in {(t.subject, t.relation, t.object) for t in triples}
+
+
+def test_plural_ending_of_a_plural_statement():
+    assert same_referent("worn out lucky basketball shoe", "basketball shoe",
+                         stated_plural=True, ended_plural=True)
+    assert not same_referent("third turtle", "turtle", stated_plural=True, ended_plural=False)
