@@ -11,7 +11,7 @@ def test_score_counts_updates_negatives_and_other_decided():
                     {"id": "o2", "text": "b", "user_id": "c"},
                     {"id": "o3", "text": "c", "user_id": "c"}]
     injected = [
-        {"id": "u1", "kind": "update", "target": "o1", "why": "pet given away"},
+        {"id": "u1", "kind": "update", "target": "o1", "why": "puppy rehomed"},
         {"id": "u2", "kind": "update", "target": "o2", "why": "gym membership ended"},
         {"id": "n1", "kind": "negative", "target": "o3", "why": "additional pet"}]
     report = {"conflicts": [
