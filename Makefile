@@ -10,7 +10,8 @@ CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contrascan
 
 # The heavy dependencies (torch, spaCy, sentence-transformers, the models) live in a virtualenv
 # cached outside the checkout and keyed by the dependency lists of pyproject.toml, so a fresh
-# clone on the same machine reuses it. The checkout's own .venv holds only contrascan itself
+# clone on the same machine reuses it. Environments unused for 14 days are removed; one in use
+# by another checkout (another branch's dependency list) is never removed under it. The checkout's own .venv holds only contrascan itself
 # (editable) and a .pth line that puts the cached site-packages on its path.
 DEPS_KEY := $(shell $(PYTHON) -c "import hashlib, json, sys, tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(hashlib.sha256(json.dumps([p['dependencies'], p.get('optional-dependencies', {}), sys.version_info[:2]], sort_keys=True).encode()).hexdigest()[:16])")
 DEPS := $(CACHE)/deps-$(DEPS_KEY)
@@ -20,6 +21,7 @@ DEPS := $(CACHE)/deps-$(DEPS_KEY)
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
 # weaviate-server or runs `go install` (scanner/store/server.py).
 setup: $(STAMP)
+	touch $(DEPS)/.used
 	$(VENV)/bin/python -m scanner.store.server
 
 $(DEPS)/.complete: pyproject.toml
@@ -30,8 +32,10 @@ $(DEPS)/.complete: pyproject.toml
 	    $(PYTHON) -c "import tomllib; p = tomllib.load(open(\"pyproject.toml\", \"rb\"))[\"project\"]; print(\"\n\".join(p[\"dependencies\"] + [d for ds in p.get(\"optional-dependencies\", {}).values() for d in ds]))" > $(DEPS)/requirements.txt; \
 	    $(DEPS)/bin/python -m pip install -r $(DEPS)/requirements.txt; \
 	    touch $(DEPS)/.complete; \
-	    ls -1dt $(CACHE)/deps-* | tail -n +3 | xargs -r rm -rf; \
-	  fi'
+	  fi; \
+	  touch $(DEPS)/.used; \
+	  find $(CACHE) -maxdepth 2 -path "$(CACHE)/deps-*/.used" -mtime +14 -printf "%h\n" \
+	    | xargs -r rm -rf'
 
 $(STAMP): pyproject.toml $(DEPS)/.complete
 	[[ -x $(VENV)/bin/python ]] || $(PYTHON) -m venv $(VENV)

@@ -101,6 +101,12 @@ _GROUP_NOUNS = frozenset("""
     """.split())
 """Nouns for social groups (WordNet 3.1 social_group.n.01 and its hyponyms, with a course or
 class one attends): to be "in" one is to be a member."""
+_LABEL = re.compile(r"^\s*[A-Za-z][\w '\-]{0,40}:\s+(?=\S)")
+"""A label before a colon that opens a line ("Launch plan: ...")."""
+_CLAUSE_AFTER_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had)\b.*\b(?:is|are|was|"
+                                 r"were|has|have|had)\b|\b(?:and|but)\b.*\b(?:is|are)\b")
+"""A labelled line whose text holds clauses of their own (two finite verbs, or a coordinated
+copula clause), not a ``key: value`` pair ("Likes: hiking", "Name: Chad")."""
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::(?=\s)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
@@ -628,7 +634,22 @@ class TripleExtractor:
         """The text as parsed, and how many characters were put in front: a subject-less
         memory-writer fact is read in the first person (:mod:`extractors.memory_forms`)."""
         text = truecase(text)
+        label = _LABEL.match(text)
+        if label is not None and _CLAUSE_AFTER_LABEL.search(text, label.end()):
+            # "Launch plan: the go-live date is … and the share is …": each clause keeps its
+            # own subject; the label only names the topic
+            return text[label.end():], -label.end()
         return in_first_person(text, self._is_verb) or (text, 0)
+
+    def _is_noun(self, form: str) -> bool:
+        """Whether ``form`` is in the lemmatizer's index of nouns."""
+        if not hasattr(self, "_nouns"):
+            try:
+                self._nouns = set(self.nlp.get_pipe("lemmatizer").lookups
+                                  .get_table("lemma_index")["noun"])
+            except (KeyError, ValueError):
+                self._nouns = set()
+        return form in self._nouns
 
     def _is_verb(self, base: str) -> bool:
         tables = self._verb_tables()
@@ -1037,6 +1058,13 @@ class TripleExtractor:
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
                  for t in c.subtree}
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every]
+        # "a charity run": the tagger reads a noun after a noun as a bare participle; a bare
+        # participle right after the head that the lemmatizer knows as a noun is the head
+        tokens += [c for c in token.children if c.dep_ == "acl" and c.i == token.i + 1
+                   and c.tag_ in ("VBN", "VBD", "VB") and self._is_noun(c.lower_)
+                   and not any(g.dep_ in ("dobj", "agent", "prep", "auxpass")
+                               for g in c.children)]
+        tokens.sort(key=lambda t: t.i)
         if not tokens:
             tokens = [token]
         surface = _surface(tokens)
@@ -1677,7 +1705,8 @@ class TripleExtractor:
 
 
 def _shifted(triples: list[Triple], shift: int) -> list[Triple]:
-    """Triples with their offsets moved back by the ``shift`` characters put in front."""
+    """Triples with their offsets moved back by the ``shift`` characters put in front of the
+    text as parsed (negative: characters of a label left out of it)."""
     if not shift:
         return triples
     return [Triple(**{**t.to_dict(), "start": max(0, t.start - shift),

@@ -76,8 +76,6 @@ def problems_of(case: dict, report: dict) -> list[str]:
 
 
 KNOWN_GAPS: dict[str, str] = {
-    "old-value-inside-other-memory": "labelled line keeps each clause's own subject",
-    "event-called-off": "state change without 'not' (plan)",
 }
 """Cases not fixed yet, by the kind of failure; each runs as a strict xfail."""
 

@@ -216,3 +216,17 @@ def test_plural_ending_of_a_plural_statement():
     assert same_referent("worn out lucky basketball shoe", "basketball shoe",
                          stated_plural=True, ended_plural=True)
     assert not same_referent("third turtle", "turtle", stated_plural=True, ended_plural=False)
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # a labelled line keeps each clause's own subject
+    ("Launch plan: the go-live date is September 18 and the first-day rollout share is 10%.",
+     (U, "first day rollout share", "10 percent", False)),
+    # a noun the tagger reads as a bare participle after a noun ("a charity run")
+    ("Omar is organizing a charity run next month.", ("omar", "organize", "charity run", False)),
+    # a short labelled value stays a key: value line
+    ("Name: Chad", (U, "name", "chad", False)),
+])
+def test_labelled_lines_and_compound_nouns(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts, f"{fact} not in {sorted(facts)}"
