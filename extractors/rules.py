@@ -107,6 +107,9 @@ _CLAUSE_AFTER_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had)\b.*\b(?:is
                                  r"were|has|have|had)\b|\b(?:and|but)\b.*\b(?:is|are)\b")
 """A labelled line whose text holds clauses of their own (two finite verbs, or a coordinated
 copula clause), not a ``key: value`` pair ("Likes: hiking", "Name: Chad")."""
+_LOCATIVE_PREPS = {"in", "at", "near", "inside", "within"}
+"""Prepositions whose object is a place: "the meeting is in Room 4" gives the place as the
+attribute's value; "is on tenuous grounds", "is under review" describe a state."""
 _KEY_VALUE = re.compile(
     r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::(?=\s)|=)"
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
@@ -153,6 +156,31 @@ def _misread_subject(head: Token) -> Token | None:
                 and child.i == child.sent.start + (child.sent[0].dep_ == "det")):
             return child
     return None
+
+
+def _habitual_past(verb: Token, xcomp: Token) -> bool:
+    """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
+    return verb.lower_ == "used" and verb.tag_ == "VBD" and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children)
+
+
+def _completed_past(head: Token) -> bool:
+    """A past-tense predicate bounded before now: "worked at Amazon for three years before
+    joining Shopify", "lived in Madrid until 2020" (a duration or a "before"/"until" bound on
+    a simple past; the perfect "has worked for three years" still holds)."""
+    if head.tag_ != "VBD":
+        return False
+    for child in head.children:
+        if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
+            return True
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
+                                         for m in child.children):
+            return True
+        if child.dep_ == "prep" and child.lower_ == "for" and any(
+                p.dep_ == "pobj" and _is_time(p) and any(n.dep_ == "nummod" for n in p.children)
+                for p in child.children):
+            return True
+    return False
 
 
 def _is_time(token: Token) -> bool:
@@ -1129,8 +1157,9 @@ class TripleExtractor:
         if head.pos_ == "VERB":
             if any(c.dep_ == "auxpass" for c in head.children):
                 return self._with_state_changes(head, self._passive(head))
-            if head.dep_ == "xcomp" and _lemma(head.head) in (
-                    _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS):
+            if head.dep_ == "xcomp" and (_lemma(head.head) in (
+                    _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS)
+                    or _habitual_past(head.head, head)):
                 return []  # handled from the governing verb
             if head in _infinitive_complements(head.head):
                 return []  # "my goal is to run …": a value of the copula's subject
@@ -1219,7 +1248,7 @@ class TripleExtractor:
         return triple
 
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
-        quals = []
+        quals = [("time", "past")] if _completed_past(head) else []
         for child in head.children:
             if child.dep_ == "prep":
                 for pobj in child.children:
@@ -1269,6 +1298,8 @@ class TripleExtractor:
             rule = "attribute_set" if plural else "attribute"
             values = [o for c in complements for o in self._objects(c)]
             for prep in preps:
+                if prep.lower_ not in _LOCATIVE_PREPS:
+                    continue  # "Jon's dance studio is on tenuous grounds": a state, no value
                 values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
             for value_token in values:
                 alt_neg = _negated(value_token) and value_token not in complements
@@ -1463,6 +1494,9 @@ class TripleExtractor:
             return self._active(xcomp, subject=subject, negated=neg)
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+        if xcomp is not None and _habitual_past(verb, xcomp):
+            # "Sam used to live in Lyon": a habit that was is one that no longer is
+            return self._active(xcomp, subject=subject, negated=not neg)
         if xcomp is None and base in _STOP_ASPECT | _START_ASPECT:
             found = self._gerund_object(verb)
             if found is not None:

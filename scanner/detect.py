@@ -50,6 +50,9 @@ class Stance:
     with stated objects of the same referent (:func:`extractors.state_changes.same_referent`)."""
     plural: frozenset[str] = frozenset()
     """Asserted and ended objects written in the plural ("has turtles")."""
+    bare: bool = False
+    """True when the stance denies an intransitive predicate outright ("doesn't smoke
+    anymore"; rule ``state``, no object), which denies every object of it."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -109,11 +112,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule in _SHAPED_RULES,
                               held if rule == ENDED_RULE else _NONE,
                               held if (not t.negated or rule == ENDED_RULE) and _plural(t)
-                              else _NONE))
+                              else _NONE, _bare(t)))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         ended, plural = set(), set()
-        attribute = similar = shaped = False
+        attribute = similar = shaped = bare = False
         for item in found:
             t = item.triple
             (denied if t.negated else asserted).add(t.object)
@@ -121,6 +124,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                 ended.add(t.object)
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
+            bare = bare or _bare(t)
             shown.setdefault(t.object, _shown(t))
             if t.qualifiers:
                 place, time = t.qualifier("place"), t.qualifier("time")
@@ -134,11 +138,13 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
         out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
-                          frozenset(ended), frozenset(plural)))
+                          frozenset(ended), frozenset(plural), bare))
     return out
 
 
 _NONE: frozenset[str] = frozenset()
+PAST = "past"
+"""The time qualifier of a completed past state ("worked at X for three years before ...")."""
 _ATTRIBUTE_RULES = ("attribute", "key_value")
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
@@ -151,19 +157,53 @@ def _shown(triple: Triple) -> str:
     return triple.object if triple.object else ""
 
 
+def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
+    """Whether ``denier``'s denial of ``obj`` denies ``holder``'s assertion of ``held``.
+
+    * equal objects;
+    * an outright denial of an intransitive predicate denies every object of the key:
+      "doesn't smoke anymore" / "smokes half a pack a day" (not a light verb's, whose missing
+      object is more likely an object the extractor could not read);
+    * an object a state change ended, with a stated object of the same referent
+      (:func:`extractors.state_changes.same_referent`);
+    * otherwise a denial of the more general thing denies the more specific one (same head
+      noun, the denied words among the stated ones): "doesn't take the bus" denies "takes the
+      14 bus", but "doesn't like red wine" does not deny "likes wine".
+    """
+    if obj == held:
+        return True
+    if not held:
+        return False
+    if not obj:
+        return denier.bare
+    if obj in denier.ended:
+        return same_referent(obj, held, stated_plural=held in holder.plural,
+                             ended_plural=obj in denier.plural)
+    a, b = obj.split(), held.split()
+    return a[-1] == b[-1] and set(a) <= set(b)
+
+
 def contested(x: Stance, y: Stance) -> set[str]:
-    """The objects one stance asserts and the other denies: equal objects, and an ended
-    object with a stated one of the same referent (:func:`same_referent`), named by the
-    ended object."""
+    """The objects one stance denies of what the other asserts (:func:`denies`), named by the
+    denied object."""
     out = set((x.asserted & y.denied) | (x.denied & y.asserted))
-    for ender, other in ((x, y), (y, x)):
-        for obj in ender.ended:
-            if obj not in out and any(
-                    held and same_referent(obj, held, stated_plural=held in other.plural,
-                                           ended_plural=obj in ender.plural)
-                    for held in other.asserted):
+    for denier, holder in ((x, y), (y, x)):
+        for obj in denier.denied:
+            if obj not in out and any(denies(denier, obj, holder, held)
+                                      for held in holder.asserted):
                 out.add(obj)
     return out
+
+
+_LIGHT = frozenset({"be", "have", "do", "get", "make", "take", "go", "like", "use", "find",
+                    "feel", "say", "give", "keep"})
+"""Verbs whose bare denial says too little to deny a stated object ("did not have any")."""
+
+
+def _bare(triple: Triple) -> bool:
+    """A denial of an intransitive predicate outright: "doesn't smoke anymore"."""
+    return (triple.negated and not triple.object and triple.rule == "state"
+            and triple.relation not in _LIGHT)
 
 
 def _plural(triple: Triple) -> bool:
@@ -223,6 +263,8 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         p, q = x.time, y.time
         if p is not None and q is not None and p != q:
             return
+        if (p == PAST) != (q == PAST):
+            return  # "worked at Amazon for three years before joining Shopify": a past fact
         if crossing and side[rx.id] == side[ry.id]:
             return
         if rx.user_id != ry.user_id or rx.group != ry.group or rx.properties != ry.properties:
@@ -243,17 +285,24 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         for obj in s.denied:
             for t in asserting.get(obj, ()):
                 add(s, t, "polarity")
-    if any(s.ended for s in everyone):
-        # an ending names its thing more or less fully than the statement it ends ("sold
-        # her LeBron-signed basketball" / "owns a basketball"): match by referent
+    if any(s.denied for s in everyone):
+        # a denial names its thing more or less fully than the statement it denies:
+        # "doesn't take the bus" / "takes the 14 bus", "sold her LeBron-signed basketball" /
+        # "owns a basketball", "doesn't smoke" / "smokes half a pack" (see `denies`)
+        by_head: dict[str, list[str]] = defaultdict(list)
+        for held in asserting:
+            if held:
+                by_head[held.rsplit(" ", 1)[-1]].append(held)
         for s in everyone:
-            for obj in s.ended:
-                for held, holders in asserting.items():
-                    if held != obj and held:
-                        for t in holders:
-                            if same_referent(obj, held, stated_plural=held in t.plural,
-                                             ended_plural=obj in s.plural):
-                                add(s, t, "polarity")
+            for obj in s.denied:
+                candidates = [h for hs in by_head.values() for h in hs] if not obj else \
+                    by_head.get(obj.rsplit(" ", 1)[-1], ())
+                for held in candidates:
+                    if held == obj:
+                        continue
+                    for t in asserting[held]:
+                        if denies(s, obj, t, held):
+                            add(s, t, "polarity")
 
     # value mismatch: disjoint asserted values (functional, or unknown -> "possible")
     if cardinality is not Cardinality.multi_valued:

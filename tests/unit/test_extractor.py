@@ -202,6 +202,9 @@ TABLE = [
     ("Always use tabs.", [(U, "use", "tab", False)]),
     ("Remember to water the plants.", [(U, "water", "plant", False)]),
     ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
+    # a habit that was ("used to X") is one that no longer is, as "no longer X" says
+    ("I used to smoke.", [(U, "smoke", "", True)]),
+    ("Sam used to live in Lyon.", [("sam", "live in", "lyon", True)]),
     # a name with commas or a colon is one subject: nobility titles, works, qualified places
     ("Pavlos, Crown Prince of Greece is a citizen of Greece.",
      [("pavlos crown prince of greece", "citizenship", "greece", False)]),
@@ -299,17 +302,8 @@ def test_default_reads_no_benchmark_template(extractor, pack_extractor):
     assert birth in {t.fact for t in pack_extractor.extract(sentence)}
 
 
-_HABIT = "habitual past not read as a negation of the present"
-GAPS = [
-    # a habit that was ("used to X") is one that no longer is, as "no longer X" says; not
-    # read so yet: the shipped CounterFact templates read "X used to work in Y" as the work
-    # location itself (negating it flagged more non-conflict paraphrase pairs in
-    # bench_extractor), and the rules have no tense to tell "used to" from "now"
-    pytest.param("I used to smoke.", [(U, "smoke", "", True)],
-                 marks=pytest.mark.xfail(strict=True, reason=_HABIT)),
-    pytest.param("Sam used to live in Lyon.", [("sam", "live in", "lyon", True)],
-                 marks=pytest.mark.xfail(strict=True, reason=_HABIT)),
-]
+GAPS: list = []
+"""Parser gaps, each a strict xfail with its reason (none open)."""
 
 
 @pytest.mark.parametrize(("sentence", "expected"), TABLE + GAPS)

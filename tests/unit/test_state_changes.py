@@ -230,3 +230,24 @@ def test_plural_ending_of_a_plural_statement():
 def test_labelled_lines_and_compound_nouns(extractor, sentence, fact):
     facts = {t.fact for t in extractor.extract(sentence)}
     assert fact in facts, f"{fact} not in {sorted(facts)}"
+
+
+@pytest.mark.parametrize(("denied", "stated", "expected"), [
+    ("bus", "14 bus", True),          # a denial of the general thing denies the specific one
+    ("red wine", "wine", False),      # ... never the reverse
+    ("netflix", "netflix subscription", False),  # another head noun: another thing
+])
+def test_denial_of_general_thing(denied, stated, expected):
+    from scanner.detect import Stance, denies
+    from scanner.models import MemoryRecord
+
+    record = MemoryRecord(id="m", text="t", user_id="u")
+    denier = Stance(record, frozenset(), frozenset({denied}), {}, None, False)
+    holder = Stance(record, frozenset({stated}), frozenset(), {}, None, False)
+    assert denies(denier, denied, holder, stated) is expected
+
+
+def test_completed_past_is_no_current_value(extractor):
+    facts = {(t.fact, t.qualifier("time")) for t in extractor.extract(
+        "The user worked at Amazon for three years before joining Shopify.")}
+    assert (("user", "work at", "amazon", False), "past") in facts
