@@ -180,7 +180,8 @@ def review_entry(item: LedgerEntry, action: ReviewAction, reviewer: str,
 
     Returns:
         An entry concerning the item's members (and the review record), naming the item in
-        ``settles``; ``data`` holds action, reviewer, chosen member and value, record id,
+        ``settles``; for ``current``, ``superseded`` lists the members whose value differs
+        from the chosen one and ``confirmed`` the chosen member; ``data`` holds action, reviewer, chosen member and value, record id,
         decision time and the item's type.
 
     Raises:
@@ -202,12 +203,17 @@ def review_entry(item: LedgerEntry, action: ReviewAction, reviewer: str,
                              if record.observed_at else None,
                              "epoch": record.epoch, "confidence": record.confidence}
     stamp = decided_at.astimezone(timezone.utc).isoformat()
+    retired: list[str] = []
+    if chosen is not None:  # what the decision retires: members not holding the chosen value
+        retired = [m for m in item.members
+                   if m != chosen and item.values.get(m) != item.values.get(chosen)]
     return LedgerEntry(
         entry_id=review_entry_id(item.user_id, item.entry_id), entry_type="review",
         user_id=item.user_id, status=STATUS_RECORDED, key=item.key, kind=item.kind,
         members=list(item.members), values=values, verdict=item.verdict,
         rule=f"{REVIEW_RULE}:{action.value}", reasons=[f"reviewer:{reviewer}"],
         severity=item.severity, settler=record.id if record is not None else None,
+        superseded=retired, confirmed=[chosen] if chosen is not None else [],
         inputs=inputs, config=dict(item.config), question=item.question,
         settles=item.entry_id,
         data={"action": action.value, "reviewer": reviewer, "chosen": chosen,

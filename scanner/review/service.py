@@ -8,6 +8,7 @@ requests for the same entry (a double click) record one review: the second finds
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -77,8 +78,9 @@ class ReviewOutcome:
         item: the reviewed entry as stored afterwards.
         record: the review record written by ``current`` (None otherwise).
         already: True when the entry had been reviewed before: nothing was written.
-        ledger: the entries the action left for this pair: the item, the review and, once
-            settled, the settlement.
+        ledger: the entries the action left for this pair: the item, the review, the
+            settlement named by the item and every verdict about the review record (a
+            settlement, or a resolution where the record represents the chosen value).
     """
 
     review: LedgerEntry
@@ -86,6 +88,19 @@ class ReviewOutcome:
     record: MemoryRecord | None
     already: bool
     ledger: list[LedgerEntry]
+
+
+def _known_form(entry_id: str, user_id: str) -> None:
+    """Ledger entry ids are UUIDs (uuid5, :func:`scanner.ledger.entry_id`); anything else
+    names no entry.
+
+    Raises:
+        UnknownEntry: ``entry_id`` is not a UUID.
+    """
+    try:
+        uuid.UUID(entry_id)
+    except (ValueError, TypeError, AttributeError):
+        raise UnknownEntry(str(entry_id), user_id) from None
 
 
 class ReviewService:
@@ -141,6 +156,7 @@ class ReviewService:
         Raises:
             UnknownEntry: no such entry in the user's tenant, or it is no reviewable type.
         """
+        _known_form(entry_id, user_id)
         ledger = self.service.ledger
         rid = review_entry_id(user_id, entry_id)
         found = ledger.fetch(user_id, [entry_id, rid])
@@ -184,6 +200,7 @@ class ReviewService:
             raise ReviewError("action", f"{action!r} is not one of "
                                         f"{', '.join(a.value for a in ReviewAction)}") from None
         check_reviewer(reviewer)
+        _known_form(entry_id, user_id)
         svc = self.service
         rid = review_entry_id(user_id, entry_id)
         with svc.writes:
@@ -239,6 +256,11 @@ class ReviewService:
         if item.settled_by and item.settled_by not in ids:
             ids.append(item.settled_by)
         stored = ledger.fetch(user_id, ids)
+        if review.settler:  # what the review record's verdicts wrote (settlement, resolution)
+            for e in ledger.for_memories(user_id, [review.settler]):
+                if e.entry_id not in stored:
+                    stored[e.entry_id] = e
+                    ids.append(e.entry_id)
         record = None
         if review.settler:
             try:
