@@ -278,8 +278,12 @@ def _holds(c: Conflict, member: str, d: ReviewDecision) -> bool:
                                               and c.values.get(member) == d.value)
 
 
+def _same_pair(c: Conflict, d: ReviewDecision) -> bool:
+    return c.key.user_id == d.key.user_id and tuple(sorted(c.members)) == d.members
+
+
 def _covers(c: Conflict, d: ReviewDecision) -> bool:
-    return c.key == d.key or tuple(sorted(c.members)) == d.members
+    return c.key == d.key or _same_pair(c, d)
 
 
 def _settle(c: Conflict, d: ReviewDecision) -> Conflict:
@@ -328,7 +332,7 @@ def apply_reviews(conflicts: Sequence[Conflict], events: Sequence[EpochChangeEve
     dropped: set[tuple[str, ...]] = set()
     for c in conflicts:
         pair = tuple(sorted(c.members))
-        if any(pair == d.members or (c.key == d.key and c.kind == "value_mismatch")
+        if any(_same_pair(c, d) or (c.key == d.key and c.kind == "value_mismatch")
                for d in several):
             dropped.add(pair)
             continue
