@@ -62,7 +62,8 @@ def wait_for(driver: Any, condition: Any, what: str, timeout_s: float = 30.0) ->
 
 def item_url(base_url: str, user_id: str, entry_id: str) -> str:
     """The page of one item."""
-    return f"{base_url}/review/items/{quote(user_id, safe='')}/{quote(entry_id, safe='')}"
+    return (f"{base_url}/review/items/{quote(entry_id, safe='')}?"
+            f"{urlencode({'user_id': user_id})}")
 
 
 def capture(driver: Any, base_url: str, out_dir: Path, *, user_id: str,

@@ -3,10 +3,10 @@
 ==========================================  ==============================================
 ``GET /review``                             inbox: open entries, newest first, filterable
                                             by user, relation, verdict and severity
-``GET /review/items/{user_id}/{entry_id}``  one entry: every member with text and
+``GET /review/items/{entry_id}?user_id=U``  one entry: every member with text and
                                             provenance, rule, reasons, recommendation,
                                             question; the three actions
-``POST /review/items/{user_id}/{entry_id}`` one action (form post, CSRF token)
+``POST /review/items/{entry_id}?user_id=U`` one action (form post, CSRF token)
 ``GET /review/history``                     a memory's history (``contrascan history``)
 ``GET|POST /review/login``, ``POST          the session: reviewer name, and the API key
 /review/logout``                            when the server has one
@@ -39,7 +39,7 @@ import secrets
 import time
 from importlib.resources import files
 from typing import Annotated, Any, Literal
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 from fastapi import FastAPI, Query, Request, Security
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -215,9 +215,8 @@ def _safe_next(value: str | None) -> str:
 
 
 def _item_url(user_id: str, entry_id: str) -> str:
-    from urllib.parse import quote
-
-    return f"{PREFIX}/items/{quote(user_id, safe='')}/{quote(entry_id, safe='')}"
+    """The page of one item (the user in the query: user ids may hold any character)."""
+    return f"{PREFIX}/items/{quote(entry_id, safe='')}?{urlencode({'user_id': user_id})}"
 
 
 # --------------------------------------------------------------------------- the routes
@@ -297,8 +296,8 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
                               "verdict": verdict or "", "severity": severity or ""},
                      verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url)
 
-    @pages.get("/items/{user_id}/{entry_id}")
-    async def item(request: Request, user_id: str, entry_id: str,
+    @pages.get("/items/{entry_id}")
+    async def item(request: Request, entry_id: str, user_id: str,
                    done: str | None = None) -> Response:
         session = sessions.read(request)
         if session is None:
@@ -315,8 +314,8 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
                          {"user_id": user_id, "memory_id": mid}),
                      action_url=_item_url(user_id, entry_id))
 
-    @pages.post("/items/{user_id}/{entry_id}")
-    async def act(request: Request, user_id: str, entry_id: str) -> Response:
+    @pages.post("/items/{entry_id}")
+    async def act(request: Request, entry_id: str, user_id: str) -> Response:
         session = sessions.read(request)
         if session is None:
             return _page("error.html", status=401, message="Log in first.", session=None,
@@ -339,7 +338,7 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
             return _page("error.html", status=409 if isinstance(err, EntryClosed) else 422,
                          message=str(err), session=session, csrf=sessions.csrf(session))
         done = "already" if outcome.already else outcome.review.data.get("action", "")
-        return RedirectResponse(_item_url(user_id, entry_id) + f"?done={done}",
+        return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
                                 status_code=303)
 
     @pages.get("/history")

@@ -234,7 +234,7 @@ def test_the_pages_need_a_session_and_form_posts_a_csrf_token(service):
     app = create_app(service, settings=ApiSettings.from_env({"CONTRASCAN_API_KEY": KEY}),
                      warm_up=False)
     entry = items[("work-1", "work-2")]
-    path = f"/review/items/{user}/{entry}"
+    path = f"/review/items/{entry}?user_id={user}"
     with TestClient(app, follow_redirects=False) as http:
         assert http.get("/review").status_code == 303  # to the login form
         assert http.post(path, data={"action": "dismiss"}).status_code == 401
@@ -253,7 +253,7 @@ def test_the_pages_need_a_session_and_form_posts_a_csrf_token(service):
             assert refused.status_code == 403 and "CSRF" in refused.text
         assert service.ledger.count(user) == count
         done = http.post(path, data={"action": "dismiss", "csrf": token})
-        assert done.status_code == 303 and done.headers["location"].endswith("?done=dismiss")
+        assert done.status_code == 303 and done.headers["location"].endswith("&done=dismiss")
         assert service.ledger.fetch(user, [entry])[entry].status == "dismissed"
         # a user filter shows that user's items only
         other, other_items = seeded(service, "csrf-other")
