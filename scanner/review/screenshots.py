@@ -10,8 +10,9 @@ free loopback port (with an API key, as a deployment would) and drives the syste
 * ``inbox.png``: the inbox filtered to one user;
 * ``item.png``: the escalated item, with both memories, the recommendation and the question;
 * ``item-after.png``: the same item after "this one is current";
-* ``ledger.json``: what that action wrote to the ledger (the ``POST /v1/reviews`` answer's
-  ``ledger``).
+* ``ledger.json``: what each action wrote to the ledger, by action (``current`` on the
+  escalation, ``both_true`` on the epoch change, ``dismiss`` on the tie; each list is the
+  ``POST /v1/reviews`` answer's ``ledger``).
 
 Prints the paths. Exit code 1 with a one-line reason when no browser is installed.
 """
@@ -58,6 +59,15 @@ def wait_for(driver: Any, condition: Any, what: str, timeout_s: float = 30.0) ->
             return value
         time.sleep(0.05)
     raise TimeoutError(f"{what} did not appear within {timeout_s:.0f} s ({driver.current_url})")
+
+
+def _alert(driver: Any) -> Any:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
 
 
 def item_url(base_url: str, user_id: str, entry_id: str) -> str:
@@ -147,6 +157,8 @@ def run(out_dir: Path) -> dict[str, Path]:
                 service.batch_scan(user)
             items = ReviewService(service).inbox(users[0]).items
             escalated = next(e for e in items if e.verdict == "escalated")
+            epoch_change = next(e for e in items if e.verdict == "epoch_change")
+            tie = next(e for e in items if e.rule == "tie")
             app = create_app(service, settings=ApiSettings(api_key=SecretStr(key)))
             with serve(app) as base_url, chromium(width=PAGE_WIDTH,
                                                   height=PAGE_HEIGHT) as driver:
@@ -154,18 +166,31 @@ def run(out_dir: Path) -> dict[str, Path]:
                 paths = capture(driver, base_url, out_dir, user_id=users[0],
                                 entry_id=escalated.entry_id)
                 keep = (escalated.recommended or {}).get("keep") or escalated.members[0]
-                driver.find_element(
-                    By.CSS_SELECTOR, f"form.action-current[data-member='{keep}'] button").click()
-                wait_for(driver, lambda: driver.switch_to.alert, "the confirmation").accept()
-                wait_for(driver, lambda: driver.find_elements(By.ID, "done"), "the outcome")
-                after = out_dir / "item-after.png"
-                driver.save_screenshot(str(after))
-                paths["item-after"] = after
-            outcome = ReviewService(service).act(users[0], escalated.entry_id, "current",
-                                                 "ana", chosen=keep)  # already: reads back
+                chosen = {"current": keep}
+                steps = [("current", escalated, f"form.action-current[data-member='{keep}']"),
+                         ("both_true", epoch_change, "form.action-both_true"),
+                         ("dismiss", tie, "form.action-dismiss")]
+                for action, item, form in steps:
+                    if item is not escalated:
+                        driver.get(item_url(base_url, users[0], item.entry_id))
+                        wait_for(driver, lambda: driver.find_elements(By.ID, "members"),
+                                 "the item")
+                    driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
+                    wait_for(driver, lambda: _alert(driver), "the confirmation").accept()
+                    wait_for(driver, lambda: driver.find_elements(By.ID, "done"), "the outcome")
+                    if item is escalated:
+                        after = out_dir / "item-after.png"
+                        driver.save_screenshot(str(after))
+                        paths["item-after"] = after
+            written = {}
+            for action, item, _ in steps:  # each already reviewed: read back, nothing written
+                outcome = ReviewService(service).act(users[0], item.entry_id, action, "ana",
+                                                     chosen=chosen.get(action))
+                if not outcome.already:
+                    raise RuntimeError(f"the page did not record '{action}'")
+                written[action] = [e.to_json_dict() for e in outcome.ledger]
             ledger = out_dir / "ledger.json"
-            ledger.write_text(json.dumps([e.to_json_dict() for e in outcome.ledger],
-                                         indent=2, ensure_ascii=False) + "\n")
+            ledger.write_text(json.dumps(written, indent=2, ensure_ascii=False) + "\n")
             paths["ledger"] = ledger
             return paths
         finally:

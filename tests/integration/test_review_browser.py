@@ -268,4 +268,8 @@ def test_the_screenshots_command_writes_them_under_its_out_directory(tmp_path):
     import json
 
     ledger = json.loads((out / "ledger.json").read_text())
-    assert {"escalation", "review", "settlement"} <= {e["entry_type"] for e in ledger}
+    assert {"escalation", "review", "settlement"} <= {e["entry_type"] for e in ledger["current"]}
+    assert {e["entry_type"]: e["status"] for e in ledger["both_true"]} == {
+        "epoch_change": "settled", "review": "recorded"}
+    assert {e["entry_type"]: e["status"] for e in ledger["dismiss"]} == {
+        "quarantine": "dismissed", "review": "recorded"}
