@@ -163,3 +163,38 @@ def test_a_broken_review_entry_is_no_decision(scanned):
             {**entry.model_dump(), "data": data})) is None
     assert decision_of(item) is None
     assert T0 < DECIDED
+
+
+def test_a_person_choosing_against_an_observation_overrides_the_source_class_rule(engine):
+    """An observation and an unsourced statement are quarantined; the reviewer picks the
+    statement. Its review record (class user) loses to the observation by source class, so
+    the decision overrides that resolution (rule ``review``) and settles the quarantine, which
+    the settlement rule cannot (a person is less trusted than the observation)."""
+    pair = [MemoryRecord(id="glaze-1", text="The preferred glaze is celadon.", user_id="u1",
+                         source="kiln:log", source_class="observation", observed_at=T0,
+                         epoch="studio-v3"),
+            MemoryRecord(id="glaze-2", text="The preferred glaze is tenmoku.", user_id="u1",
+                         source_class="user", observed_at=T0 + timedelta(days=1),
+                         epoch="studio-v3")]
+    report = engine.scan(pair)
+    (item,) = entries_for("u1", report.conflicts, report.events)
+    assert item.rule == "missing_provenance"
+    record = review_record(item, pair[1], "ana", DECIDED)
+    decision = decision_of(review_entry(item, ReviewAction.current, "ana", DECIDED,
+                                        chosen="glaze-2", record=record))
+    report = engine.scan([*pair, record])
+    before = {tuple(sorted(c.members)): c for c in report.conflicts}
+    overruled = before[tuple(sorted(("glaze-1", record.id)))]
+    assert (overruled.verdict, overruled.rule, overruled.winner) == (
+        "resolved", "source_class", "glaze-1")
+    assert before[("glaze-1", "glaze-2")].settled_by is None
+    conflicts, _ = apply_reviews(report.conflicts, report.events, [decision])
+    after = {tuple(sorted(c.members)): c for c in conflicts}
+    flipped = after[tuple(sorted(("glaze-1", record.id)))]
+    assert (flipped.rule, flipped.winner, flipped.superseded) == ("review", record.id,
+                                                                  ["glaze-1"])
+    assert any(r.startswith("override:review by ana") for r in flipped.reasons)
+    settled = after[("glaze-1", "glaze-2")]
+    assert (settled.settled_by, settled.superseded) == (record.id, ["glaze-1"])
+    rebuilt = build_report([*pair, record], after, report.events, report.duplicates)
+    assert rebuilt.withhold == ["glaze-1"] and "glaze-2" in rebuilt.cite
