@@ -30,6 +30,8 @@ class ReviewBook:
     """
 
     ttl_seconds: float = 30.0
+    max_users: int = 10_000
+    """Most tenants whose decisions are cached (all are forgotten at once beyond it)."""
 
     def __init__(self, ledger: LedgerStore):
         self.ledger = ledger
@@ -46,6 +48,8 @@ class ReviewBook:
         found = [d for d in (decision_of(e) for e in review_entries(self.ledger, user_id))
                  if d is not None]
         with self._lock:
+            if len(self._cache) >= self.max_users:
+                self._cache.clear()
             self._cache[user_id] = (now, found)
         return found
 
