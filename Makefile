@@ -16,13 +16,26 @@ CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contrascan
 DEPS_KEY := $(shell $(PYTHON) -c "import hashlib, json, sys, tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(hashlib.sha256(json.dumps([p['dependencies'], p.get('optional-dependencies', {}), sys.version_info[:2]], sort_keys=True).encode()).hexdigest()[:16])")
 DEPS := $(CACHE)/deps-$(DEPS_KEY)
 
-.PHONY: setup demo test serve clean-venv
+.PHONY: setup browser demo test serve review-screenshots clean-venv
 
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
 # weaviate-server or runs `go install` (scanner/store/server.py).
 setup: $(STAMP)
 	touch $(DEPS)/.used
 	$(VENV)/bin/python -m scanner.store.server
+	@$(MAKE) --no-print-directory browser
+
+# Debian's chromium + chromium-driver for the review page's browser tests, installed only where
+# apt-get exists and this runs as root (elsewhere those tests skip and say why). Never a
+# browser download: the packages come from the Debian mirror.
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=600 chromium chromium-driver
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [[ "$$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium and chromium-driver (apt-get)"; \
+	  { $(APT_INSTALL) || { apt-get update && $(APT_INSTALL); }; } >/dev/null \
+	    || echo "chromium could not be installed: the browser tests will skip"; \
+	else echo "no chromium/chromedriver, and no root apt-get to install them: the browser tests will skip"; fi
 
 $(DEPS)/.complete: pyproject.toml
 	mkdir -p $(CACHE)
@@ -53,6 +66,10 @@ test: setup
 # The HTTP sidecar on 127.0.0.1:8765 over the embedded Weaviate; `make serve ARGS="--port 9000"`
 serve: setup
 	HF_HUB_OFFLINE=1 $(VENV)/bin/contrascan serve $(ARGS)
+
+# Screenshots of the review inbox and of one item, under results/review/<UTC time>/
+review-screenshots: setup
+	HF_HUB_OFFLINE=1 $(VENV)/bin/python -m scanner.review.screenshots $(ARGS)
 
 clean-venv:
 	rm -rf $(VENV)

@@ -12,6 +12,8 @@
 ``POST /v1/batch-scans``                    start a batch scan of one tenant (202 + job id)
 ``GET /v1/batch-scans/{job_id}``            the job's progress and, when done, its report
 ``GET /v1/memories/{memory_id}/history``    the ``supersedes`` chain through a memory
+``GET|POST /v1/reviews``, ``/review``       open entries and a person's decisions on them
+                                            (:mod:`scanner.review.web`)
 ``GET /healthz``                            200 only while Weaviate answers, else 503
 ``GET /metrics``                            Prometheus text format
 ``GET /openapi.json``, ``GET /docs``        the contract
@@ -938,6 +940,10 @@ def create_app(service: Service | None = None, *,
             ledger=report.ledger, story=report.story))
 
     app.include_router(v1)
+
+    from scanner.review.web import install_review  # the review page and /v1/reviews
+
+    install_review(app, settings)
 
     @app.get("/healthz", response_model=HealthResponse, tags=["operations"],
              responses={503: {"model": HealthResponse, "description": "Weaviate does not "

@@ -22,7 +22,13 @@ Entry types (``entry_type``) and their ``status``:
 ``import``            one import of memories into the tenant                  ``recorded``
 ``read_scans``        read-time scans of one process: how many, how many      ``recorded``
                       held incompatible values for one key
+``review``            a person's decision on an open entry (this one is       ``recorded``
+                      current / both are true / dismiss), see
+                      :mod:`scanner.review`
 ====================  =====================================================  ==============
+
+An open entry a person dismissed has status ``dismissed``; one a person declared several-valued
+("both are true") is ``settled`` by its ``review`` entry.
 
 A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
 (``settles``): the ledger shows both steps.
@@ -48,7 +54,7 @@ NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
 """uuid5 namespace of ledger entry ids."""
 
 EntryType = Literal["resolution", "quarantine", "epoch_change", "escalation", "possible",
-                    "settlement", "import", "read_scans"]
+                    "settlement", "import", "read_scans", "review"]
 CONFLICT_TYPES = ("resolution", "quarantine", "epoch_change", "escalation", "possible")
 """Entry types that record one conflicting pair."""
 SCAN_TYPES = (*CONFLICT_TYPES, "settlement")
@@ -61,6 +67,9 @@ STATUS_APPLIED = "applied"
 STATUS_OPEN = "open"
 STATUS_SETTLED = "settled"
 STATUS_RECORDED = "recorded"
+STATUS_DISMISSED = "dismissed"
+CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED})
+"""Statuses a scan never turns back to ``open`` (:func:`should_replace`)."""
 
 
 _NAMESPACE_BYTES = NAMESPACE.bytes
@@ -342,11 +351,12 @@ def should_replace(new: LedgerEntry, old: LedgerEntry) -> bool:
 
     Not when nothing changed (equal digests); never from ``settled`` back to ``open`` (a scan
     that did not see the settler, such as a read-time scan of a few hits, must not reopen
-    a settled pair); a settlement only for a settler observed no earlier than the stored one.
+    a settled pair, nor one a person dismissed); a settlement only for a settler observed no
+    earlier than the stored one.
     """
     if new.digest() == old.digest():
         return False
-    if old.status == STATUS_SETTLED and new.status == STATUS_OPEN:
+    if old.status in CLOSED_STATUSES and new.status == STATUS_OPEN:
         return False
     if new.entry_type == "settlement" and old.entry_type == "settlement":
         return _settler_rank(new) >= _settler_rank(old)
@@ -473,10 +483,12 @@ def narrate(entry: LedgerEntry) -> str:
         keep = (f"; recommended: keep {rec.get('keep')} “{rec.get('value')}” "
                 f"({rec.get('because')})") if rec else ""
         sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"escalated for review by rule {entry.rule} on {key}: {sides}{keep}"
+        return f"escalated for review by rule {entry.rule} on {key}: {sides}{keep}" + \
+            (_open_tail(entry) if entry.status in CLOSED_STATUSES else "")
     if t == "possible":
         sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"possible conflict on {key} (relation of unknown cardinality): {sides}"
+        return f"possible conflict on {key} (relation of unknown cardinality): {sides}" + \
+            (_open_tail(entry) if entry.status in CLOSED_STATUSES else "")
     if t == "settlement":
         pair = " / ".join(entry.members)
         what = {"epoch_change": "epoch change", "quarantined": "quarantine"}.get(
@@ -488,6 +500,10 @@ def narrate(entry: LedgerEntry) -> str:
         kept = ", ".join(entry.confirmed) or "nothing"
         return (f"{head}: retired {', '.join(entry.superseded)} (rule {REOBSERVATION}), "
                 f"confirmed {kept}" + _when(entry))
+    if t == "review":
+        from scanner.review.decisions import narrate_review
+
+        return narrate_review(entry) + _when(entry)
     if t == "import":
         d = entry.data
         return (f"import at {d.get('imported_at')}: {d.get('written')} written, "
@@ -508,6 +524,8 @@ def _when(entry: LedgerEntry) -> str:
 
 
 def _open_tail(entry: LedgerEntry) -> str:
+    if entry.status == STATUS_DISMISSED:
+        return " — dismissed in review without choosing (review entry below)" + _when(entry)
     if entry.status == STATUS_SETTLED:
         since = _when(entry)
         done = (f", settled {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z"

@@ -56,6 +56,7 @@ from scanner.engine import Engine
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
+from scanner.review.book import ReviewBook
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
@@ -221,6 +222,7 @@ class Service:
         self.store.ensure_schema()
         self.ledger = ledger or LedgerStore(store.client, store.name)
         self.ledger.ensure_schema()
+        self.reviews = ReviewBook(self.ledger)  # reviewers' decisions, applied to every scan
         self.scan_state = ScanStateStore(store.client, store.name)
         # the configuration and the code this service decides with, hashed once, now: a
         # process whose files are upgraded under it keeps recording what it runs
@@ -799,6 +801,7 @@ class Service:
         every memory that is not ``active`` (see :mod:`scanner.batch`)."""
         records, triples, near_pairs = tenant.candidates()
         report = self.engine.scan(records, triples, near_pairs=near_pairs)
+        report = self.reviews.apply(tenant.user_id, records, report)
         states = tenant.states
         if keep_report:
             retired = {mid for mid, (status, _) in states.items()
@@ -834,6 +837,9 @@ class Service:
 
     def _scan_stored(self, memories: Sequence[StoredMemory]) -> ScanReport:
         report = self.engine.scan([m.record for m in memories], [m.triples for m in memories])
+        if memories:
+            report = self.reviews.apply(memories[0].record.user_id,
+                                        [m.record for m in memories], report)
         retired = {m.record.id for m in memories if m.status == STATUS_SUPERSEDED}
         if not retired:
             return report

@@ -1,0 +1,222 @@
+"""Screenshots of the review page in a real browser: ``make review-screenshots`` or
+``python -m scanner.review.screenshots [--out DIR]``.
+
+Starts an embedded Weaviate in a temporary directory, imports the sample memories
+(:mod:`scanner.review.sample`) for two users, batch-scans them, serves the sidecar app on a
+free loopback port (with an API key, as a deployment would) and drives the system Chromium
+(:mod:`scanner.review.browser`) through the login form. Writes, under ``--out`` (default
+``results/review/<UTC time>/``):
+
+* ``inbox.png``: the inbox filtered to one user;
+* ``item.png``: the escalated item, with both memories, the recommendation and the question;
+* ``item-after.png``: the same item after "this one is current";
+* ``ledger.json``: what each action wrote to the ledger, by action (``current`` on the
+  escalation, ``both_true`` on the epoch change, ``dismiss`` on the tie; each list is the
+  ``POST /v1/reviews`` answer's ``ledger``).
+
+Prints the paths. Exit code 1 with a one-line reason when no browser is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+PAGE_WIDTH = 1360
+PAGE_HEIGHT = 1100
+
+
+def login(driver: Any, base_url: str, reviewer: str, api_key: str | None) -> None:
+    """Log in through the form (the inbox is shown afterwards)."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(f"{base_url}/review")
+    driver.find_element(By.ID, "reviewer-name").send_keys(reviewer)
+    if api_key is not None:
+        driver.find_element(By.ID, "api-key").send_keys(api_key)
+    driver.find_element(By.CSS_SELECTOR, "#login button[type=submit]").click()
+    wait_for(driver, lambda: driver.find_elements(By.ID, "filters"), "the inbox")
+
+
+def wait_for(driver: Any, condition: Any, what: str, timeout_s: float = 30.0) -> Any:
+    """Poll ``condition()`` until it is truthy; its value (raises TimeoutError naming
+    ``what``)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} did not appear within {timeout_s:.0f} s ({driver.current_url})")
+
+
+def _alert(driver: Any) -> Any:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
+
+
+def item_url(base_url: str, user_id: str, entry_id: str) -> str:
+    """The page of one item."""
+    return (f"{base_url}/review/items/{quote(entry_id, safe='')}?"
+            f"{urlencode({'user_id': user_id})}")
+
+
+def capture(driver: Any, base_url: str, out_dir: Path, *, user_id: str,
+            entry_id: str) -> dict[str, Path]:
+    """Screenshots of the inbox filtered to ``user_id`` and of one item (logged in already).
+
+    Returns:
+        ``{"inbox": path, "item": path}``.
+    """
+    from selenium.webdriver.common.by import By
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    driver.get(f"{base_url}/review?{urlencode({'user_id': user_id})}")
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "tr.item"), "inbox rows")
+    inbox = out_dir / "inbox.png"
+    driver.save_screenshot(str(inbox))
+    driver.get(item_url(base_url, user_id, entry_id))
+    wait_for(driver, lambda: driver.find_elements(By.ID, "members"), "the item")
+    item = out_dir / "item.png"
+    driver.save_screenshot(str(item))
+    return {"inbox": inbox, "item": item}
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """The app under uvicorn on a free loopback port, in a thread; yields its base URL."""
+    import uvicorn
+
+    from scanner.store.server import free_port
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="none",
+                                           lifespan="on", log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not server.started:
+        raise RuntimeError("the sidecar did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def run(out_dir: Path) -> dict[str, Path]:
+    """Everything the module docstring lists; returns the written paths by name.
+
+    Raises:
+        RuntimeError: no browser (see :func:`scanner.review.browser.missing_reason`).
+    """
+    from pydantic import SecretStr
+    from selenium.webdriver.common.by import By
+
+    from scanner.api import ApiSettings, create_app
+    from scanner.engine import Engine
+    from scanner.policy import PolicyConfig
+    from scanner.review.browser import chromium, missing_reason
+    from scanner.review.sample import SAFETY_RELATIONS, sample_records
+    from scanner.review.service import ReviewService
+    from scanner.scan import ScanConfig
+    from scanner.service import Service
+    from scanner.store import server
+    from scanner.store.memories import MemoryStore
+
+    reason = missing_reason()
+    if reason is not None:
+        raise RuntimeError(reason)
+    key = secrets.token_urlsafe(16)
+    with tempfile.TemporaryDirectory(prefix="contrascan-review-") as data:
+        port, grpc_port = server.free_ports()
+        client = server.connect_embedded(Path(data), port=port, grpc_port=grpc_port)
+        try:
+            engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)))
+            service = Service(MemoryStore(client, "ReviewScreenshots"), engine=engine)
+            users = ["potter-1", "potter-2"]
+            for user in users:
+                service.import_records(sample_records(user))
+                service.batch_scan(user)
+            items = ReviewService(service).inbox(users[0]).items
+            escalated = next(e for e in items if e.verdict == "escalated")
+            epoch_change = next(e for e in items if e.verdict == "epoch_change")
+            tie = next(e for e in items if e.rule == "tie")
+            app = create_app(service, settings=ApiSettings(api_key=SecretStr(key)))
+            with serve(app) as base_url, chromium(width=PAGE_WIDTH,
+                                                  height=PAGE_HEIGHT) as driver:
+                login(driver, base_url, "ana", key)
+                paths = capture(driver, base_url, out_dir, user_id=users[0],
+                                entry_id=escalated.entry_id)
+                keep = (escalated.recommended or {}).get("keep") or escalated.members[0]
+                chosen = {"current": keep}
+                steps = [("current", escalated, f"form.action-current[data-member='{keep}']"),
+                         ("both_true", epoch_change, "form.action-both_true"),
+                         ("dismiss", tie, "form.action-dismiss")]
+                for action, item, form in steps:
+                    if item is not escalated:
+                        driver.get(item_url(base_url, users[0], item.entry_id))
+                        wait_for(driver, lambda: driver.find_elements(By.ID, "members"),
+                                 "the item")
+                    driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
+                    wait_for(driver, lambda: _alert(driver), "the confirmation").accept()
+                    wait_for(driver, lambda: driver.find_elements(By.ID, "done"), "the outcome")
+                    if item is escalated:
+                        after = out_dir / "item-after.png"
+                        driver.save_screenshot(str(after))
+                        paths["item-after"] = after
+            written = {}
+            for action, item, _ in steps:  # each already reviewed: read back, nothing written
+                outcome = ReviewService(service).act(users[0], item.entry_id, action, "ana",
+                                                     chosen=chosen.get(action))
+                if not outcome.already:
+                    raise RuntimeError(f"the page did not record '{action}'")
+                written[action] = [e.to_json_dict() for e in outcome.ledger]
+            ledger = out_dir / "ledger.json"
+            ledger.write_text(json.dumps(written, indent=2, ensure_ascii=False) + "\n")
+            paths["ledger"] = ledger
+            return paths
+        finally:
+            client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m scanner.review.screenshots [--out DIR]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m scanner.review.screenshots",
+        description="Screenshots of the review inbox and of one item, taken with the system "
+                    "Chromium. Example: python -m scanner.review.screenshots --out "
+                    "results/review/now")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    parser.add_argument("--out", type=Path, default=Path("results") / "review" / stamp,
+                        help="directory to write into (default results/review/<UTC time>)")
+    args = parser.parse_args(argv)
+    try:
+        paths = run(args.out)
+    except RuntimeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    for name, path in paths.items():
+        print(f"{name}: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

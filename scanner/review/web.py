@@ -1,0 +1,394 @@
+"""The review page and the review endpoints of ``contrascan serve`` (issue 17).
+
+==========================================  ==============================================
+``GET /review``                             inbox: open entries, newest first, filterable
+                                            by user, relation, verdict and severity
+``GET /review/items/{entry_id}?user_id=U``  one entry: every member with text and
+                                            provenance, rule, reasons, recommendation,
+                                            question; the three actions
+``POST /review/items/{entry_id}?user_id=U`` one action (form post, CSRF token)
+``GET /review/history``                     a memory's history (``contrascan history``)
+``GET|POST /review/login``, ``POST          the session: reviewer name, and the API key
+/review/logout``                            when the server has one
+``GET /v1/reviews``                         the inbox as JSON (API key header)
+``POST /v1/reviews``                        one action as JSON (API key header)
+==========================================  ==============================================
+
+Security:
+
+* the pages need a session: a login form takes the reviewer's name and, when
+  ``$CONTRASCAN_API_KEY`` is set, the key (compared in constant time); the session cookie is
+  HMAC-signed with a per-process secret, ``HttpOnly``, ``SameSite=Strict``, limited to
+  ``/review`` and expires after :data:`SESSION_SECONDS`;
+* every form post carries a CSRF token bound to the session (HMAC of its nonce), checked in
+  constant time; a post without it is refused with 403 and writes nothing;
+* templates are Jinja2 with autoescaping on: every memory text, value, source and question is
+  HTML-escaped; a ``Content-Security-Policy`` allows only this server's own script and style
+  (no inline script), so an injected ``<script>`` or ``onerror=`` could not run either;
+* every page and query names one ``user_id`` and reads only that tenant; the inbox without a
+  user filter lists each tenant's own entries.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from importlib.resources import files
+from typing import Annotated, Any, Literal
+from urllib.parse import parse_qs, quote, urlencode
+
+from fastapi import FastAPI, Query, Request, Security
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRouter
+from jinja2 import Environment, PackageLoader, select_autoescape
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from scanner.api import (
+    _ERROR_RESPONSES,
+    MAX_ID_CHARS,
+    ApiSettings,
+    ErrorCode,
+    ErrorField,
+    ErrorResponse,
+    _authorize,
+    _json,
+    _Problem,
+    _service,
+)
+from scanner.errors import ScannerError, UnknownMemory
+from scanner.ledger import LedgerEntry
+from scanner.review.decisions import (
+    EntryClosed,
+    ReviewAction,
+    ReviewError,
+    UnknownEntry,
+    check_reviewer,
+)
+from scanner.review.service import ReviewOutcome, ReviewService, members_in_order
+
+SESSION_COOKIE = "contrascan_review"
+SESSION_SECONDS = 8 * 3600
+"""Lifetime of a review session, in seconds (one working day)."""
+PREFIX = "/review"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+"""Content-Security-Policy of every review page: only this server's own script and style."""
+_FORM_BYTES = 16 * 1024
+VERDICTS = ("quarantined", "epoch_change", "escalated", "possible")
+SEVERITIES = ("high", "medium", "low")
+
+_templates = Environment(loader=PackageLoader("scanner.review", "templates"),
+                         autoescape=select_autoescape(default=True, default_for_string=True),
+                         trim_blocks=True, lstrip_blocks=True)
+
+
+# --------------------------------------------------------------------------- JSON models
+
+
+class ReviewRequest(BaseModel):
+    """One reviewer's decision on one open ledger entry."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+    entry_id: Annotated[str, Field(min_length=1, max_length=64,
+                                   description="The open entry (``GET /v1/reviews``).")]
+    action: ReviewAction
+    chosen: Annotated[str | None, Field(default=None, max_length=MAX_ID_CHARS,
+                                        description="For ``current``: the member that is "
+                                                    "current.")]
+    reviewer: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]*$",
+                                   description="Who decides; the review record's source is "
+                                               "``review:<reviewer>``.")]
+
+
+class ReviewResponse(BaseModel):
+    """What the action wrote: the review entry, the entry as it now stands, the record a
+    ``current`` review wrote, and the pair's ledger entries. ``already``: the entry had been
+    reviewed before and nothing was written."""
+
+    already: bool
+    review: LedgerEntry
+    item: LedgerEntry
+    record: dict[str, Any] | None = None
+    ledger: list[LedgerEntry]
+
+
+class InboxResponse(BaseModel):
+    """Open entries, newest first, with counts by verdict, severity, relation and user."""
+
+    items: list[LedgerEntry]
+    counts: dict[str, Any]
+
+
+def _outcome_json(outcome: ReviewOutcome) -> ReviewResponse:
+    return ReviewResponse(
+        already=outcome.already, review=outcome.review, item=outcome.item,
+        record=outcome.record.model_dump(mode="json") if outcome.record else None,
+        ledger=outcome.ledger)
+
+
+def _review_problem(err: ScannerError) -> _Problem:
+    if isinstance(err, (UnknownEntry, UnknownMemory)):
+        return _Problem(404, ErrorCode.not_found, str(err))
+    if isinstance(err, EntryClosed):
+        return _Problem(409, ErrorCode.http_error, str(err),
+                        [ErrorField(field=err.field, message=err.reason, type="entry_closed")])
+    if isinstance(err, ReviewError):
+        return _Problem(422, ErrorCode.validation_error, str(err),
+                        [ErrorField(field=err.field, message=err.reason, type="value_error")])
+    raise err
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+class _Sessions:
+    """Signed session cookies and their CSRF tokens (HMAC-SHA256, per-process secret)."""
+
+    def __init__(self, settings: ApiSettings):
+        self.settings = settings
+        self._secret = secrets.token_bytes(32)
+
+    def _sign(self, payload: bytes) -> str:
+        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
+
+    def issue(self, reviewer: str) -> str:
+        body = json.dumps({"r": reviewer, "n": secrets.token_hex(16),
+                           "e": int(time.time()) + SESSION_SECONDS}).encode()
+        raw = base64.urlsafe_b64encode(body).decode()
+        return f"{raw}.{self._sign(raw.encode())}"
+
+    def read(self, request: Request) -> dict[str, Any] | None:
+        cookie = request.cookies.get(SESSION_COOKIE) or ""
+        raw, _, mac = cookie.partition(".")
+        if not raw or not hmac.compare_digest(mac.encode(), self._sign(raw.encode()).encode()):
+            return None
+        try:
+            session = json.loads(base64.urlsafe_b64decode(raw.encode()))
+        except ValueError:
+            return None
+        if not isinstance(session, dict) or int(session.get("e", 0)) < time.time():
+            return None
+        return session
+
+    def csrf(self, session: dict[str, Any]) -> str:
+        return self._sign(f"csrf:{session['n']}".encode())
+
+    def check_key(self, given: str) -> bool:
+        if self.settings.api_key is None:
+            return True
+        expected = self.settings.api_key.get_secret_value().encode("utf-8")
+        return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected)
+
+
+def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    html = _templates.get_template(name).render(prefix=PREFIX, **context)
+    return HTMLResponse(html, status_code=status, headers={
+        "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin", "Cache-Control": "no-store"})
+
+
+async def _form(request: Request) -> dict[str, str]:
+    body = await request.body()
+    if len(body) > _FORM_BYTES:
+        return {}
+    parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return {k: v[0] for k, v in parsed.items() if v}
+
+
+def _login_redirect(request: Request) -> RedirectResponse:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"{PREFIX}/login?{urlencode({'next': target})}", status_code=303)
+
+
+def _safe_next(value: str | None) -> str:
+    """Only a path on this server's review pages (no open redirect)."""
+    if value and value.startswith(PREFIX) and not value.startswith("//") and "\\" not in value:
+        return value
+    return PREFIX
+
+
+def _item_url(user_id: str, entry_id: str) -> str:
+    """The page of one item (the user in the query: user ids may hold any character)."""
+    return f"{PREFIX}/items/{quote(entry_id, safe='')}?{urlencode({'user_id': user_id})}"
+
+
+# --------------------------------------------------------------------------- the routes
+
+
+def install_review(app: FastAPI, settings: ApiSettings) -> None:
+    """Add the review pages and the ``/v1/reviews`` endpoints to the sidecar app."""
+    sessions = _Sessions(settings)
+    static = files("scanner.review").joinpath("static")
+
+    def reviews(request: Request) -> ReviewService:
+        return ReviewService(_service(request))
+
+    pages = APIRouter(prefix=PREFIX, include_in_schema=False)
+
+    @pages.get("/static/{name}")
+    def asset(name: str) -> Response:
+        kinds = {"review.js": "text/javascript", "review.css": "text/css"}
+        if name not in kinds:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(static.joinpath(name).read_text(encoding="utf-8"),
+                        media_type=kinds[name], headers={"X-Content-Type-Options": "nosniff",
+                                                         "Cache-Control": "no-cache"})
+
+    @pages.get("/login")
+    def login_form(request: Request, next: str | None = None) -> Response:
+        return _page("login.html", need_key=settings.api_key is not None,
+                     next=_safe_next(next), error=None, reviewer=None)
+
+    @pages.post("/login")
+    async def login(request: Request) -> Response:
+        form = await _form(request)
+        reviewer = form.get("reviewer", "").strip()
+        target = _safe_next(form.get("next"))
+        error = None
+        try:
+            check_reviewer(reviewer)
+        except ReviewError as err:
+            error = f"Name: {err.reason}."
+        if error is None and not sessions.check_key(form.get("api_key", "")):
+            error = "Wrong API key."
+        if error is not None:
+            return _page("login.html", status=401 if "key" in error else 422,
+                         need_key=settings.api_key is not None, next=target, error=error,
+                         reviewer=reviewer)
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(SESSION_COOKIE, sessions.issue(reviewer), max_age=SESSION_SECONDS,
+                            path=PREFIX, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
+        return response
+
+    @pages.post("/logout")
+    async def logout(request: Request) -> Response:
+        session = sessions.read(request)
+        form = await _form(request)
+        if session is None or not hmac.compare_digest(form.get("csrf", ""),
+                                                      sessions.csrf(session)):
+            return _page("error.html", status=403, message="Missing or wrong CSRF token.",
+                         session=session, csrf=None)
+        response = RedirectResponse(f"{PREFIX}/login", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path=PREFIX)
+        return response
+
+    @pages.get("")
+    async def inbox(request: Request, user_id: str | None = None, relation: str | None = None,
+                    verdict: str | None = None, severity: str | None = None) -> Response:
+        session = sessions.read(request)
+        if session is None:
+            return _login_redirect(request)
+        service = reviews(request)
+        box = await run_in_threadpool(
+            service.inbox, user_id or None, relation=(relation or "").strip() or None,
+            verdict=verdict if verdict in VERDICTS else None,
+            severity=severity if severity in SEVERITIES else None)
+        return _page("inbox.html", session=session, csrf=sessions.csrf(session), inbox=box,
+                     filters={"user_id": user_id or "", "relation": relation or "",
+                              "verdict": verdict or "", "severity": severity or ""},
+                     verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url)
+
+    @pages.get("/items/{entry_id}")
+    async def item(request: Request, entry_id: str, user_id: str,
+                   done: str | None = None) -> Response:
+        session = sessions.read(request)
+        if session is None:
+            return _login_redirect(request)
+        service = reviews(request)
+        try:
+            found = await run_in_threadpool(service.item, user_id, entry_id)
+        except UnknownEntry as err:
+            return _page("error.html", status=404, message=str(err), session=session,
+                         csrf=sessions.csrf(session))
+        return _page("item.html", session=session, csrf=sessions.csrf(session), item=found,
+                     entry=found.entry, members=members_in_order(found), done=done,
+                     history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
+                         {"user_id": user_id, "memory_id": mid}),
+                     action_url=_item_url(user_id, entry_id))
+
+    @pages.post("/items/{entry_id}")
+    async def act(request: Request, entry_id: str, user_id: str) -> Response:
+        session = sessions.read(request)
+        if session is None:
+            return _page("error.html", status=401, message="Log in first.", session=None,
+                         csrf=None)
+        form = await _form(request)
+        if not hmac.compare_digest(form.get("csrf", "").encode(),
+                                   sessions.csrf(session).encode()):
+            return _page("error.html", status=403, message="Missing or wrong CSRF token: "
+                         "nothing was recorded. Reload the page and try again.",
+                         session=session, csrf=sessions.csrf(session))
+        service = reviews(request)
+        try:
+            outcome = await run_in_threadpool(
+                service.act, user_id, entry_id, form.get("action", ""), session["r"],
+                chosen=form.get("chosen") or None)
+        except UnknownEntry as err:
+            return _page("error.html", status=404, message=str(err), session=session,
+                         csrf=sessions.csrf(session))
+        except ReviewError as err:
+            return _page("error.html", status=409 if isinstance(err, EntryClosed) else 422,
+                         message=str(err), session=session, csrf=sessions.csrf(session))
+        done = "already" if outcome.already else outcome.review.data.get("action", "")
+        return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
+                                status_code=303)
+
+    @pages.get("/history")
+    async def history(request: Request, user_id: str, memory_id: str) -> Response:
+        session = sessions.read(request)
+        if session is None:
+            return _login_redirect(request)
+        svc = _service(request)
+        try:
+            report = await run_in_threadpool(svc.history_report, memory_id, user_id)
+        except UnknownMemory as err:
+            return _page("error.html", status=404, message=str(err), session=session,
+                         csrf=sessions.csrf(session))
+        return _page("history.html", session=session, csrf=sessions.csrf(session),
+                     report=report, user_id=user_id)
+
+    app.include_router(pages)
+
+    api = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],
+                    responses=_ERROR_RESPONSES, tags=["review"])
+
+    @api.get("/reviews", response_model=InboxResponse)
+    def list_reviews(
+        request: Request,
+        user_id: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS,
+                                      description="The user whose open entries to list.")],
+        relation: Annotated[str | None, Query(max_length=MAX_ID_CHARS)] = None,
+        verdict: Literal["quarantined", "epoch_change", "escalated", "possible"] | None = None,
+        severity: Literal["high", "medium", "low"] | None = None,
+    ) -> Response:
+        """Open entries of one user (quarantines, epoch changes, escalations, possible
+        conflicts), newest first, each with its clarification question: what an agent puts
+        to its user before recording the answer with `POST /v1/reviews`."""
+        box = reviews(request).inbox(user_id, relation=relation, verdict=verdict,
+                                     severity=severity)
+        return _json(InboxResponse(items=box.items, counts=box.counts))
+
+    @api.post("/reviews", response_model=ReviewResponse,
+              responses={404: {"model": ErrorResponse, "description": "No such entry."},
+                         409: {"model": ErrorResponse, "description": "The entry is not "
+                                                                       "open."}})
+    def post_review(body: ReviewRequest, request: Request) -> Response:
+        """Record a decision on one open entry: `current` (with `chosen`: writes a review
+        record that settles the pair), `both_true` (the key holds several values for this
+        user) or `dismiss`. Repeating a request writes nothing (`already`: true)."""
+        try:
+            outcome = reviews(request).act(body.user_id, body.entry_id, body.action,
+                                           body.reviewer, chosen=body.chosen)
+        except (ReviewError, UnknownMemory) as err:
+            raise _review_problem(err) from None
+        return _json(_outcome_json(outcome))
+
+    app.include_router(api)

@@ -1,0 +1,275 @@
+"""The review page in a real browser (issue 17): Debian's Chromium driven by Selenium against
+the sidecar served by uvicorn over a real Weaviate.
+
+The browser is installed by ``make setup`` (as root, where apt-get exists); these tests skip,
+saying why, only where none is found (:func:`scanner.review.browser.missing_reason`).
+"""
+
+from __future__ import annotations
+
+import struct
+import uuid
+from urllib.parse import urlencode
+
+import pytest
+from pydantic import SecretStr
+
+from scanner.api import ApiSettings, create_app
+from scanner.engine import Engine
+from scanner.policy import PolicyConfig
+from scanner.review import browser, screenshots
+from scanner.review.decisions import review_entry_id, review_record_id
+from scanner.review.sample import MARKUP_ONERROR, MARKUP_SCRIPT, PAIRS, SAFETY_RELATIONS
+from scanner.review.sample import sample_records
+from scanner.review.service import ReviewService
+from scanner.scan import ScanConfig
+from scanner.service import Service
+from scanner.store.memories import MemoryStore
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(browser.missing_reason() is not None,
+                                 reason=f"no browser: {browser.missing_reason()}")]
+KEY = "browser-k3y"
+
+
+@pytest.fixture(scope="module")
+def service(weaviate_server, extractor):
+    name = "ReviewUi" + uuid.uuid4().hex[:12]
+    engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
+                    extractor=extractor)
+    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
+    yield svc
+    for col in (svc.scan_state.name, svc.ledger.name, name):
+        weaviate_server.collections.delete(col)
+
+
+@pytest.fixture(scope="module")
+def base_url(service):
+    app = create_app(service, settings=ApiSettings(api_key=SecretStr(KEY)), warm_up=False)
+    with screenshots.serve(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def driver(base_url):
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        with browser.chromium() as started:
+            screenshots.login(started, base_url, "alice", KEY)
+            yield started
+    except WebDriverException as err:  # installed but cannot start: say so, loudly
+        pytest.fail(f"chromium is installed but did not start: {err.msg}")
+
+
+def seeded(service: Service, prefix: str) -> tuple[str, dict[tuple[str, str], str]]:
+    user = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    service.import_records(sample_records(user))
+    service.batch_scan(user)
+    items = {tuple(e.members): e.entry_id for e in ReviewService(service).inbox(user).items}
+    assert set(items) == set(PAIRS)
+    return user, items
+
+
+def statuses(service: Service, user: str) -> dict[str, str]:
+    return {m.record.id: m.status for m in service.store.iterate(user)}
+
+
+def by_css(driver, selector: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def open_item(driver, base_url: str, user: str, entry: str) -> None:
+    driver.get(screenshots.item_url(base_url, user, entry))
+    screenshots.wait_for(driver, lambda: by_css(driver, "#members"), "the item")
+
+
+def act(driver, selector: str, *, accept: bool = True) -> None:
+    """Click an action button and answer its confirmation."""
+    by_css(driver, selector)[0].click()
+    alert = screenshots.wait_for(driver, lambda: _alert(driver), "the confirmation")
+    if accept:
+        alert.accept()
+        screenshots.wait_for(driver, lambda: by_css(driver, "#done") or by_css(driver, "#error"),
+                             "the outcome")
+    else:
+        alert.dismiss()
+
+
+def _alert(driver):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
+
+
+def shown_status(driver) -> str:
+    return by_css(driver, "#status")[0].get_attribute("data-status")
+
+
+def test_inbox_filter_and_the_three_actions(driver, base_url, service):
+    user, items = seeded(service, "ui")
+    other, other_items = seeded(service, "ui-other")
+
+    # the inbox of every user lists both; the user filter shows one user's items only
+    driver.get(f"{base_url}/review")
+    shown = {r.get_attribute("data-entry") for r in by_css(driver, "tr.item")}
+    assert set(items.values()) | set(other_items.values()) <= shown
+    from selenium.webdriver.support.ui import Select
+
+    Select(by_css(driver, "#filter-user")[0]).select_by_value(user)
+    by_css(driver, "#apply-filters")[0].click()
+    screenshots.wait_for(driver, lambda: f"user_id={user}" in driver.current_url, "filter")
+    rows = by_css(driver, "tr.item")
+    assert {r.get_attribute("data-user") for r in rows} == {user}
+    assert {r.get_attribute("data-entry") for r in rows} == set(items.values())
+    assert by_css(driver, "#total")[0].text == str(len(PAIRS))
+    assert not any(e in driver.page_source for e in other_items.values())
+    Select(by_css(driver, "#filter-verdict")[0]).select_by_value("escalated")
+    by_css(driver, "#apply-filters")[0].click()
+    screenshots.wait_for(driver, lambda: "verdict=escalated" in driver.current_url, "filter")
+    assert [r.get_attribute("data-entry") for r in by_css(driver, "tr.item")] == [
+        items[("timeout-1", "timeout-2")]]
+
+    # settle one: "this one is current" on the quarantine for missing provenance
+    entry = items[("work-1", "work-2")]
+    open_item(driver, base_url, user, entry)
+    before = service.ledger.count(user)
+    act(driver, ".action-current[data-member='work-2'] button", accept=False)
+    assert shown_status(driver) == "open" and service.ledger.count(user) == before
+    act(driver, ".action-current[data-member='work-2'] button")
+    assert by_css(driver, "#done")[0].get_attribute("data-done") == "current"
+    assert shown_status(driver) == "settled"
+    record = review_record_id(entry)
+    stored = service.ledger.fetch(user, [entry, review_entry_id(user, entry)])
+    quarantine, review = stored[entry], stored[review_entry_id(user, entry)]
+    settlement = service.ledger.fetch(user, [quarantine.settled_by])[quarantine.settled_by]
+    assert (quarantine.status, review.data["reviewer"], review.settler) == (
+        "settled", "alice", record)
+    assert (settlement.entry_type, settlement.settler, settlement.superseded) == (
+        "settlement", record, ["work-1"])
+    now = statuses(service, user)
+    assert (now["work-1"], now["work-2"], now[record]) == ("superseded", "active", "active")
+    written = service.store.get(user, record).record
+    assert (written.source, written.source_class.value, written.epoch) == (
+        "review:alice", "user", "studio-v3")
+    # a second submission for an item already reviewed (here: a page opened before an
+    # agent answered through the API) writes nothing more
+    entry = items[("timeout-1", "timeout-2")]
+    open_item(driver, base_url, user, entry)
+    import httpx
+
+    answer = httpx.post(f"{base_url}/v1/reviews", headers={"X-API-Key": KEY}, json={
+        "user_id": user, "entry_id": entry, "action": "current", "chosen": "timeout-1",
+        "reviewer": "agent-7"}, timeout=120).json()
+    assert answer["already"] is False and answer["item"]["status"] == "settled"
+    count = service.ledger.count(user)
+    act(driver, ".action-current[data-member='timeout-2'] button")
+    assert by_css(driver, "#done")[0].get_attribute("data-done") == "already"
+    assert service.ledger.count(user) == count
+    assert service.ledger.fetch(user, [review_entry_id(user, entry)])[
+        review_entry_id(user, entry)].data["reviewer"] == "agent-7"
+    open_item(driver, base_url, user, items[("work-1", "work-2")])
+    # history names the reviewer
+    by_css(driver, "tr.member[data-member='work-1'] a.history")[0].click()
+    screenshots.wait_for(driver, lambda: by_css(driver, "#story"), "the history")
+    story = by_css(driver, "#story")[0].text
+    assert "review by alice" in story and "review:alice" in story
+
+    # both are true: the epoch change of where Sam lives
+    entry = items[("home-1", "home-2")]
+    open_item(driver, base_url, user, entry)
+    act(driver, ".action-both_true button")
+    assert shown_status(driver) == "settled"
+    review = service.ledger.fetch(user, [review_entry_id(user, entry)])[
+        review_entry_id(user, entry)]
+    assert review.data["action"] == "both_true" and review.data["reviewer"] == "alice"
+    now = statuses(service, user)
+    assert (now["home-1"], now["home-2"]) == ("active", "active")
+    assert not [c for c in service.batch_scan(user).conflicts if c.key.relation == "live in"]
+
+    # dismiss: the tie
+    entry = items[("glaze-1", "glaze-2")]
+    open_item(driver, base_url, user, entry)
+    act(driver, ".action-dismiss button")
+    assert shown_status(driver) == "dismissed"
+    assert service.ledger.fetch(user, [entry])[entry].status == "dismissed"
+    now = statuses(service, user)
+    assert (now["glaze-1"], now["glaze-2"]) == ("unresolved", "unresolved")
+
+    # what is left open; the other user's items untouched; nothing deleted
+    driver.get(f"{base_url}/review?{urlencode({'user_id': user})}")
+    assert {r.get_attribute("data-entry") for r in by_css(driver, "tr.item")} == {
+        items[("color-1", "color-2")]}
+    assert {tuple(e.members) for e in ReviewService(service).inbox(other).items} == set(PAIRS)
+    assert len(statuses(service, user)) == 12  # ten memories and two review records
+
+
+def test_memory_text_with_markup_is_shown_as_text_and_never_runs(driver, base_url, service):
+    user, items = seeded(service, "xss")
+    driver.get(f"{base_url}/review?{urlencode({'user_id': user})}")
+    screenshots.wait_for(driver, lambda: by_css(driver, "tr.item"), "inbox rows")
+    assert "onerror" in by_css(driver, "#items")[0].text  # the value, as text
+    assert by_css(driver, "#items img") == []
+    open_item(driver, base_url, user, items[("color-1", "color-2")])
+    texts = {r.get_attribute("data-member"): r.find_element("css selector", "td.text").text
+             for r in by_css(driver, "tr.member")}
+    assert MARKUP_SCRIPT in texts["color-1"] and MARKUP_ONERROR in texts["color-2"]
+    assert by_css(driver, "#members img") == [] and by_css(driver, "main script") == []
+    assert driver.execute_script("return window.__pwned === undefined")
+    assert "&lt;script&gt;window.__pwned" in driver.page_source
+
+
+def test_a_post_without_the_sessions_csrf_token_records_nothing(driver, base_url, service):
+    user, items = seeded(service, "csrf")
+    entry = items[("timeout-1", "timeout-2")]
+    count = service.ledger.count(user)
+    # a forged token in the page's own form
+    open_item(driver, base_url, user, entry)
+    driver.execute_script("document.querySelector('form.action-dismiss input[name=csrf]')"
+                          ".value = 'forged';")
+    act(driver, ".action-dismiss button")
+    assert "CSRF" in by_css(driver, "#error")[0].text
+    # a form on another origin posting to the item: the session cookie stays home
+    target = screenshots.item_url(base_url, user, entry)
+    driver.get("data:text/html,<form method='post' action='" + target + "'>"
+               "<input name='action' value='dismiss'><input name='csrf' value='x'></form>"
+               "<script>document.forms[0].submit()</script>")
+    screenshots.wait_for(driver, lambda: by_css(driver, "#error"), "the refusal")
+    assert "Log in" in by_css(driver, "#error")[0].text
+    assert service.ledger.count(user) == count
+    assert service.ledger.fetch(user, [entry])[entry].status == "open"
+
+
+def _png_size(path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_screenshots_of_the_inbox_and_an_item(driver, base_url, service, tmp_path):
+    user, items = seeded(service, "shots")
+    paths = screenshots.capture(driver, base_url, tmp_path, user_id=user,
+                                entry_id=items[("timeout-1", "timeout-2")])
+    for path in paths.values():
+        width, height = _png_size(path)
+        assert width >= 800 and height >= 600
+
+
+def test_the_screenshots_command_writes_them_under_its_out_directory(tmp_path):
+    out = tmp_path / "review"
+    assert screenshots.main(["--out", str(out)]) == 0
+    for name in ("inbox.png", "item.png", "item-after.png"):
+        assert _png_size(out / name)[0] >= 800
+    import json
+
+    ledger = json.loads((out / "ledger.json").read_text())
+    assert {"escalation", "review", "settlement"} <= {e["entry_type"] for e in ledger["current"]}
+    assert {e["entry_type"]: e["status"] for e in ledger["both_true"]} == {
+        "epoch_change": "settled", "review": "recorded"}
+    assert {e["entry_type"]: e["status"] for e in ledger["dismiss"]} == {
+        "quarantine": "dismissed", "review": "recorded"}
