@@ -1,0 +1,312 @@
+"""Copular clauses: attributes, states, identifiers.
+
+"X's Y is Z", "the Y of X is Z", "the Y for X is Z", "the preferred glaze is Z" (rule
+``attribute``; plural ``attribute_set``), "X is Z" (``copula``), "X is allowed" (``state``),
+"max_retries is 5" (``key_value``), and the infinitive and gerund values of a copula.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.syntax import (
+    _age,
+    _FIRST_PERSON,
+    _fronted_gerund,
+    _GROUP_NOUNS,
+    _IDENTIFIER,
+    _infinitive_complements,
+    _is_time,
+    _lemma,
+    _LOCATIVE_PREPS,
+    _misread_subject,
+    _negated,
+    _no_longer,
+    _no_value,
+    _NP_DROP,
+    _of_object,
+    _phrase,
+    _predicational,
+    _prep_objects,
+    _span_tokens,
+    _surface,
+    USER,
+    _word,
+)
+from extractors.types import Triple
+from extractors.values import is_quantity, normalize_value
+
+
+class CopulaRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
+
+    def _copula(self, cop: Token) -> list[Triple]:
+        subj = next((c for c in cop.children if c.dep_ in ("nsubj", "csubj")), None)
+        if subj is None:
+            subj = _misread_subject(cop)
+        if subj is None:
+            subj = _fronted_gerund(cop)
+        if subj is None:
+            return []
+        if _IDENTIFIER.match(subj.text):
+            return self._identifier_setting(cop, subj)
+        over = next((c for c in cop.children if c.dep_ in ("advmod", "prt", "acomp")
+                     and c.lower_ in ("off", "over")), None)
+        if over is not None and not any(c.dep_ in ("attr", "prep") for c in cop.children):
+            # "John's planned trip is off": a state of the trip, which ends it
+            who = self._entity(subj)
+            return [self._state(who, over, negated=_negated(cop), clause=cop)] if who else []
+        complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
+        # "is no longer vegetarian": the parser may hang "no longer" on the complement
+        neg = _negated(cop) or any(_no_longer(c) for c in complements)
+        negated_alternatives = [c for c in cop.children
+                                if c.dep_ in ("xcomp", "conj", "appos") and _negated(c)
+                                and c.pos_ != "AUX"]
+        preps = [c for c in cop.children if c.dep_ == "prep" and c.i > subj.i]
+        topic = self._topic(cop, subj)
+        places = [("place", topic)] if topic else []
+        split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
+        if split is not None and _predicational(subj, complements, bool(preps)):
+            split = None  # "my father is a farmer": about the father, (user's father, be, …)
+        if split is None and subj.dep_ == "nsubj" and complements and all(
+                is_quantity(self._value(o)[1]) for c in complements for o in self._objects(c)):
+            split = self._measured_attribute(subj, topic)
+            preps = [] if split is not None else preps  # "… is 1200 C at peak": no value
+        out: list[Triple] = []
+        if split is not None:
+            subject, rel_tokens = split
+            relation_phrase = _phrase(rel_tokens)
+            plural = rel_tokens[-1].tag_ == "NNS"
+            rule = "attribute_set" if plural else "attribute"
+            values = [o for c in complements for o in self._objects(c)]
+            for prep in preps:
+                if prep.lower_ not in _LOCATIVE_PREPS:
+                    continue  # "Jon's dance studio is on tenuous grounds": a state, no value
+                values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
+            for value_token in values:
+                alt_neg = _negated(value_token) and value_token not in complements
+                value, surface = self._value(value_token)
+                out.append(self._make(subject, relation_phrase, value, surface,
+                                      negated=neg or alt_neg, clause=cop, rule=rule,
+                                      qualifiers=places))
+            for value, surface in self._infinitive_values(cop, subject):
+                # "my current goal is to run a marathon" -> (user, current goal, run marathon)
+                out.append(self._make(subject, relation_phrase, value, surface, negated=neg,
+                                      clause=cop, rule=rule, qualifiers=places))
+            for alt in negated_alternatives:
+                value, surface = self._value(alt)
+                out.append(self._make(subject, relation_phrase, value, surface, negated=True,
+                                      clause=cop, rule=rule, qualifiers=places))
+            return out
+        subject = self._entity(subj)
+        if subject is None:
+            return []
+        for comp in complements:
+            for value_token in self._objects(comp):
+                negated = neg or (_negated(value_token) and value_token != comp)
+                age = _age(value_token)
+                if age is not None:
+                    out.append(self._make(subject, "age", age, age, negated=negated,
+                                          clause=cop, rule="attribute", qualifiers=places))
+                if age is not None and value_token.lower_ == "old":
+                    pass  # "34 years old" says the age only; "a 46 year old dad" says more
+                elif value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
+                    out.append(self._state(subject, value_token, negated=negated, clause=cop,
+                                           qualifiers=places))
+                    # "I am terrified of clowns", "I am allergic to peanuts"
+                    for prep in (c for c in value_token.children if c.dep_ == "prep"):
+                        values = [self._value(obj) for pobj in prep.children
+                                  if pobj.dep_ == "pobj" and not _is_time(pobj)
+                                  for obj in self._objects(pobj)]
+                        for value, surface in values + self._gerund_values(prep, subject):
+                            out.append(self._make(
+                                subject, f"be {_word(value_token)} {prep.lower_}", value,
+                                surface, negated=negated, clause=cop, rule="prep_object",
+                                qualifiers=places))
+                elif (owner := next((c for c in value_token.children if c.dep_ == "poss"),
+                                    None)) is not None and self._entity(owner):
+                    # "Knitting is my passion" -> (user, passion, knitting)
+                    rel_tokens = [t for t in _span_tokens(value_token, drop=_NP_DROP)]
+                    value, surface = self._value(subj)
+                    out.append(self._make(self._entity(owner), _phrase(rel_tokens), value,
+                                          surface, negated=negated, clause=cop,
+                                          rule="attribute", qualifiers=places))
+                else:
+                    value, surface = self._value(value_token)
+                    out.append(self._make(subject, "be", value, surface, negated=negated,
+                                          clause=cop, rule="copula", qualifiers=places))
+                    group = _of_object(value_token) if value_token.lemma_.lower() in (
+                        "member", "part") else None
+                    if group is not None:
+                        # "is a member / part of the hiking club": the membership itself
+                        value, surface = self._value(group)
+                        out.append(self._make(subject, "member of", value, surface,
+                                              negated=negated, clause=cop, rule="copula",
+                                              qualifiers=places))
+        for value, surface in self._infinitive_values(cop, subject):
+            out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
+                                  rule="copula", qualifiers=places))
+        for prep in preps:
+            for words, pobj in _prep_objects(prep):
+                if _no_value(pobj):
+                    continue  # "has been into art for seven years": a duration, no value
+                for value_token in self._objects(pobj):
+                    value, surface = self._value(value_token)
+                    out.append(self._make(subject, "be " + words, value, surface,
+                                          negated=neg, clause=cop, rule="prep_object",
+                                          qualifiers=places))
+                    if words == "in" and value_token.lemma_.lower() in _GROUP_NOUNS:
+                        # "is (not) in the hiking club": a membership
+                        out.append(self._make(subject, "member of", value, surface,
+                                              negated=neg, clause=cop, rule="prep_object",
+                                              qualifiers=places))
+        return out
+
+    def _split_attribute(self, noun: Token, topic: str | None = None
+                         ) -> tuple[str, list[Token]] | None:
+        """Split an attribute noun phrase into (subject, relation tokens), or None.
+
+        "Project Falcon's budget" -> ("project falcon", [budget]); "the domain of activity of
+        X" -> ("x", [domain, of, activity]); "the genre played by X" -> ("x", [genre]);
+        "the project budget" -> ("project", [budget]); "the preferred glaze" / "my name" ->
+        ("user", …), or the fronted ``topic`` when there is one.
+        """
+        if noun.pos_ not in ("NOUN", "PROPN") and not noun.lower_ == "name":
+            return None
+        mods = [c for c in noun.children if c.dep_ in ("amod", "compound", "nmod")
+                and c.i < noun.i]
+        rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree], key=lambda t: t.i)
+        for child in noun.children:
+            if child.dep_ == "poss":
+                who = self._entity(child)
+                return (who, rel_tokens) if who else None
+        # a definite role or setting "for" an owner: "the release manager for version 2",
+        # "the budget for Q3" (a definite description names one holder, as "of" does)
+        definite = any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
+        owner_for = next((p for c in noun.children if c.dep_ == "prep" and c.lower_ == "for"
+                          for p in c.children if p.dep_ == "pobj"), None)
+        if definite and owner_for is not None and not _no_value(owner_for) and not any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in noun.children):
+            who = self._entity(owner_for)
+            if who:
+                return (who, rel_tokens)
+        # "the Y of X", following chains: "the domain of activity of X" -> X
+        head, chain = noun, list(rel_tokens)
+        while True:
+            prep = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"),
+                        None)
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) \
+                if prep is not None else None
+            if pobj is None:
+                break
+            if pobj.pos_ == "PROPN" or not any(c.dep_ == "prep" and c.lower_ == "of"
+                                               for c in pobj.children):
+                if head == noun or pobj.pos_ == "PROPN":
+                    who = self._entity(pobj)
+                    return (who, chain) if who else None
+            chain = chain + [prep] + [t for t in pobj.subtree
+                                      if t.i < pobj.i and t.dep_ != "det"] + [pobj]
+            head = pobj
+        if head != noun:
+            return None
+        for acl in (c for c in noun.children if c.dep_ == "acl"):
+            agent = next((c for c in acl.children if c.dep_ == "agent"), None)
+            pobj = next((c for c in agent.children if c.dep_ == "pobj"), None) \
+                if agent is not None else None
+            if pobj is not None:
+                who = _phrase(t for t in pobj.subtree)
+                who = USER if who in _FIRST_PERSON else who
+                return (who, rel_tokens) if who else None
+        if noun.pos_ == "PROPN":
+            return None
+        # a bare participle after the noun restricts it: "the language spoken (in X)" is the
+        # language spoken, not the language (one is official, several are spoken)
+        bare = [c for c in noun.children if c.dep_ == "acl" and c.tag_ == "VBN"
+                and c.i == noun.i + 1 and not any(True for _ in c.children)]
+        if bare:
+            rel_tokens = rel_tokens + bare
+        bound = any(c.dep_ in ("acl", "relcl", "prep", "appos") for c in noun.children)
+        implicit = topic if topic else (None if bound else USER)
+        relation, _ = self.table.canonical(_phrase(rel_tokens))
+        if self._known(relation) and implicit:
+            return (implicit, rel_tokens)
+        compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+        head_rel = [t for t in rel_tokens if not any(t in c.subtree for c in compounds)]
+        head_relation, _ = self.table.canonical(_phrase(head_rel))
+        if compounds and self._known(head_relation):
+            subject = _phrase(t for c in compounds for t in c.subtree)
+            return (subject, head_rel)
+        if any(c.dep_ == "amod" for c in mods) and not compounds and implicit:
+            return (implicit, rel_tokens)
+        return None
+
+    def _measured_attribute(self, noun: Token, topic: str | None
+                            ) -> tuple[str, list[Token]] | None:
+        """Split the subject of a copula whose value is a quantity, an amount, a date or a
+        number, where :meth:`_split_attribute` knows no relation: such a value measures an
+        attribute of the noun phrase, it is no state of it (a thing "is" 1200 °C only as its
+        temperature is). Returns (subject, relation tokens), or None for a name or a pronoun.
+
+        As the attribute rules split: a noun compound names the owner ("the kiln temperature"
+        -> ("kiln", [temperature]), as "the temperature of the kiln" and "the kiln's
+        temperature" give); otherwise the fronted ``topic`` or the user owns the whole phrase
+        ("the distance to the studio" -> ("user", [distance, to, studio])), as the owner-less
+        "the preferred glaze" does.
+        """
+        if noun.pos_ != "NOUN" or any(c.dep_ in ("poss", "relcl", "acl", "appos")
+                                      for c in noun.children):
+            return None
+        mods = [c for c in noun.children if c.dep_ in ("amod", "compound", "nmod")
+                and c.i < noun.i]
+        compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+        if compounds:
+            owned = {t.i for c in compounds for t in c.subtree}
+            rel_tokens = [t for t in noun.subtree if t.i not in owned and t.dep_ != "det"
+                          and t.i <= noun.i]
+            return _phrase(t for c in compounds for t in c.subtree), rel_tokens
+        rel_tokens = [t for t in noun.subtree if t.dep_ not in ("det", "predet", "punct")]
+        return (topic or USER), rel_tokens
+
+    def _gerund_values(self, prep: Token, subject: str) -> list[tuple[str, str]]:
+        """Values of a preposition's gerund clause, as (canonical, surface): "about taking
+        over the world" -> ("take over world", "taking over the world")."""
+        out = []
+        for clause in (c for c in prep.children if c.dep_ == "pcomp" and c.pos_ == "VERB"):
+            inner = self._active(clause, subject=subject)
+            surface = _surface(list(clause.subtree))
+            out += [(f"{t.relation} {t.object}".strip(), surface) for t in inner]
+            if not inner:
+                out.append((_lemma(clause), surface))
+        return out
+
+    def _infinitive_values(self, cop: Token, subject: str) -> list[tuple[str, str]]:
+        """Values of a copula's infinitive complement, as (canonical, surface): "… is to
+        run a marathon" -> ("run marathon", "run a marathon")."""
+        out = []
+        for clause in _infinitive_complements(cop):
+            inner = self._active(clause, subject=subject)
+            for t in inner:
+                value = f"{t.relation} {t.object}".strip()
+                out.append((value, _surface(list(clause.subtree)[1:])))
+            if not inner:
+                out.append((_lemma(clause), clause.text))
+        return out
+
+    def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
+        """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a
+        functional attribute of the scope's user, as the line "max_retries: 5" is (rule
+        ``key_value``)."""
+        subject, relation = self._split_key(subj.text.replace(".", " "))
+        neg = _negated(cop)
+        out = []
+        for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):
+            for value_token in self._objects(comp):
+                tokens = [t for t in value_token.subtree if t.dep_ not in ("det", "punct")]
+                surface = _surface(tokens) if tokens else value_token.text
+                value = normalize_value(surface)
+                relation_name, flips = self.table.canonical(relation)
+                out.append(Triple(subject=subject, relation=relation_name, object=value,
+                                  negated=neg != flips, start=cop.sent.start_char,
+                                  end=cop.sent.end_char, object_text=surface, rule="key_value"))
+        return out

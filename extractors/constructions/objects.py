@@ -1,0 +1,134 @@
+"""Objects: canonical values of object heads.
+
+An object head becomes a value: container and partitive nouns give way to what they hold
+("the city of Madrid", "a glass of wine"), a relational noun keeps its "of" complement ("a fan
+of thriller movies"), a rate its "per" unit, a quoted title its words; coordinated objects,
+examples ("such as") and a thing's name ("a dog named Luna") are objects too.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.syntax import (
+    _CONTAINER_NOUNS,
+    _is_time,
+    _NP_DROP,
+    _of_object,
+    _PARTITIVE_NOUNS,
+    _phrase,
+    _quoted_span,
+    _RELATIONAL_NOUNS,
+    _span_tokens,
+    _surface,
+    _UNRESOLVED_PRONOUNS,
+)
+from extractors.types import Triple
+from extractors.values import count_in_digits, is_quantity, normalize_value
+
+
+class ObjectRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
+
+    # -- values -----------------------------------------------------------------------------
+    def _value(self, token: Token) -> tuple[str, str]:
+        """(canonical value, surface text) of an object head; ``("", "")`` for a pronoun.
+
+        Container nouns give way to what they contain: "the city of Madrid" -> "madrid",
+        "the French language" -> "french".
+        """
+        quoted = _quoted_span(token)
+        if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
+            return normalize_value(quoted.text), quoted.text
+        named = any(c.dep_ == "det" for c in token.children)  # "the Who" is a band
+        if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
+            return "", ""
+        lemma = token.lemma_.lower()
+        # a measure or sort gives way to what it measures, but not after a copula ("Bavaria
+        # is part of Germany" is the lexicon's "part of"); a container to what it contains
+        if (lemma in _PARTITIVE_NOUNS and token.dep_ != "attr") or lemma in _CONTAINER_NOUNS:
+            inner = _of_object(token)
+            if inner is not None:
+                return self._value(inner)
+        if lemma == "language":  # "the French language" -> "french"
+            mods = [c for c in token.children if c.dep_ in ("amod", "compound")]
+            if mods:
+                words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
+                return words, _surface(sorted((t for m in mods for t in m.subtree),
+                                              key=lambda t: t.i))
+        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"},
+                              keep_of=lemma in _RELATIONAL_NOUNS)
+        # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"
+        tokens += [t for c in token.children if c.dep_ == "prep" and c.lower_ == "per"
+                   for t in c.subtree]
+        tokens.sort(key=lambda t: t.i)
+        # a frequency is no part of the value: "twenty books a year" -> "twenty book"
+        every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
+                 for t in c.subtree}
+        tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every]
+        # "a charity run": the tagger reads a noun after a noun as a bare participle; a bare
+        # participle right after the head that the lemmatizer knows as a noun is the head
+        tokens += [c for c in token.children if c.dep_ == "acl" and c.i == token.i + 1
+                   and c.tag_ in ("VBN", "VBD", "VB") and self._is_noun(c.lower_)
+                   and not any(g.dep_ in ("dobj", "agent", "prep", "auxpass")
+                               for g in c.children)]
+        tokens.sort(key=lambda t: t.i)
+        if not tokens:
+            tokens = [token]
+        surface = _surface(tokens)
+        if is_quantity(surface):
+            return normalize_value(surface), surface
+        value = normalize_value(_phrase(tokens))
+        if token.pos_ == "NOUN" and token.text.islower() and any(
+                c.dep_ == "nummod" and c.is_alpha and c.i == tokens[0].i
+                and (c.text.islower() or c.is_sent_start) for c in token.children):
+            # a count of things in digits, as a number alone is: "two dogs" = "2 dogs" (a
+            # capitalised name keeps its words: "One Direction")
+            value = count_in_digits(value)
+        return value, surface
+
+    def _objects(self, head: Token) -> list[Token]:
+        """``head`` and the conjuncts coordinated with it ("tea and coffee")."""
+        out = [head]
+        for child in head.children:
+            if child.dep_ in ("conj", "appos"):
+                out.extend(self._objects(child))
+            elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):
+                # "a dog named Luna": the name is the same thing, a second object
+                out.extend(c for c in child.children
+                           if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN")
+            elif child.dep_ == "prep" and (child.lower_ == "including" or (
+                    child.lower_ == "as" and any(c.lower_ == "such" for c in child.children))):
+                # an example is an object too: "sports such as running", "fruit including
+                # apples and pears"
+                for example in (c for c in child.children if c.dep_ in ("pobj", "pcomp")):
+                    out.extend(self._objects(example))
+        return out
+
+    def _is_noun(self, form: str) -> bool:
+        """Whether ``form`` is in the lemmatizer's index of nouns."""
+        if not hasattr(self, "_nouns"):
+            try:
+                self._nouns = set(self.nlp.get_pipe("lemmatizer").lookups
+                                  .get_table("lemma_index")["noun"])
+            except (KeyError, ValueError):
+                self._nouns = set()
+        return form in self._nouns
+
+    def _known(self, relation: str) -> bool:
+        return (relation in self.table.functional or relation in self.table.multi_valued
+                or relation.startswith("preferred ") or relation in self.table.synonyms.values())
+
+    def _presupposed(self, owner: Token) -> list[Triple]:
+        """``(owner, have, X)`` for a possessed relationship noun: "my wife spends all my
+        money" presupposes that the user has a wife (the existence presupposition of
+        possessive descriptions, Karttunen 1973 "Presuppositions of compound sentences")."""
+        who = self._entity(owner)
+        noun = owner.head
+        if not who or noun.pos_ != "NOUN":
+            return []
+        words = [t for t in _span_tokens(noun, drop=_NP_DROP) if t.dep_ != "poss"]
+        value = normalize_value(_phrase(words))
+        return [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
+                           rule="presupposition")] if value else []

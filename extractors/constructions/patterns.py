@@ -1,0 +1,53 @@
+"""ParaRel pattern matches (rule ``pattern``, :mod:`extractors.lexicon`)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+from extractors.lexicon import match_patterns
+from extractors.syntax import _CONTAINER_NOUNS, _fronted_modifier, _is_question, _span_phrase
+from extractors.types import Triple
+from extractors.values import is_quantity, normalize_value
+
+
+class PatternRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
+
+    def _pattern_triples(self, doc: Doc) -> list[Triple]:
+        """Triples of sentences that instantiate a ParaRel pattern (rule ``pattern``)."""
+        out = []
+        for sent in doc.sents:
+            seen = set()
+            if _is_question(sent):
+                continue
+            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self._pattern_index):
+                base = sent.start_char
+                x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
+                y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
+                if x is None or y is None:
+                    continue
+                if any(span.start > sent.start and span[0].pos_ in ("VERB", "AUX")
+                       and not span[0].text[:1].isupper() for span in (x, y)):
+                    continue  # a slot after literal text swallowed a clause: "is known for …"
+                    # (a capitalised one is a title: "The language of Being Julia is …")
+                if _fronted_modifier(x):
+                    continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
+                subject = self._span_entity(x)
+                surface = y.text
+                if y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and \
+                        y.root.i == y.start + (y[0].dep_ == "det"):
+                    value, surface = self._value(y.root)  # "the city of Barcelona"
+                else:
+                    value = normalize_value(surface) if is_quantity(surface) else \
+                        normalize_value(_span_phrase(y))
+                if not subject or not value or (pat.relation, value) in seen:
+                    continue
+                if pat.objects is not None and value not in pat.objects \
+                        and normalize_value(surface) not in pat.objects:
+                    continue  # a typed pattern: not an object of its relation
+                seen.add((pat.relation, value))
+                out.append(Triple(subject=subject, relation=pat.relation, object=value,
+                                  start=sent.start_char, end=sent.end_char,
+                                  object_text=surface, rule="pattern"))
+        return out

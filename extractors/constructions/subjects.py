@@ -1,0 +1,146 @@
+"""Subjects: who a clause is about (SPEC §1 canonical subject).
+
+Noun phrase heads to canonical subjects: first person and "the user" are the scope's user,
+a relative pronoun its antecedent, "his"/"her" the named subject of the governing clause, a
+fronted topic ("On rack 4 the preferred glaze is ...") the owner of an implicit attribute.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Span, Token
+
+from extractors.syntax import (
+    _ANAPHORS,
+    _FIRST_PERSON,
+    _is_time,
+    _misread_subject,
+    _NP_DROP,
+    _phrase,
+    _POSSESSIVE_PRONOUNS,
+    _question_antecedent,
+    _span_phrase,
+    _span_tokens,
+    truecase,
+    _UNRESOLVED_PRONOUNS,
+    USER,
+)
+
+
+class SubjectRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
+
+    def _span_entity(self, span: Span) -> str | None:
+        low = span.text.lower()
+        if low in _FIRST_PERSON or low in ("the user", "user"):
+            return USER
+        if low in _ANAPHORS and span.start == span.sent.start:
+            return self._antecedent_entity(_question_antecedent(span.sent))
+        if low in _UNRESOLVED_PRONOUNS:
+            return None
+        if len(span) > 1 and span[0].lower_ == "my":  # "my father" as _entity spells it
+            rest = _span_phrase(span[1:])
+            return f"{USER}'s {rest}" if rest else None
+        return _span_phrase(span) or None
+
+    # -- subjects ---------------------------------------------------------------------------
+    def _subject_token(self, verb: Token) -> Token | None:
+        for child in verb.children:
+            if child.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl"):
+                if child.dep_ == "expl":
+                    return None
+                return child
+        misread = _misread_subject(verb)
+        if misread is not None:
+            return misread
+        if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head != verb:
+            return self._subject_token(verb.head)
+        if verb.dep_ in ("relcl", "acl") and verb.head != verb:
+            return verb.head
+        return None
+
+    def _entity(self, token: Token) -> str | None:
+        """Canonical subject for a noun phrase head; None for an unresolvable pronoun."""
+        low = token.lower_
+        if token.text == "i" and self._name_internal(token):
+            return None  # "Josep Tarradellas i Joan": Catalan "and", not the pronoun
+        if low in _FIRST_PERSON:
+            return USER
+        if token.tag_ in ("WP", "WP$", "WDT"):
+            return self._relative_antecedent(token)
+        if low in _ANAPHORS and token.i == token.sent.start:
+            antecedent = _question_antecedent(token.sent)
+            if antecedent is not None:  # "Where is the backup? It is in S3."
+                return self._antecedent_entity(antecedent)
+        if low in _POSSESSIVE_PRONOUNS and token.dep_ == "poss":
+            return self._possessor_antecedent(token)
+        if low in _UNRESOLVED_PRONOUNS:
+            return None
+        if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
+            return _phrase(t for t in token.subtree)
+        # names keep their "of" phrase: "Bank of America", "Club of Queensland"
+        tokens = _span_tokens(token, drop=_NP_DROP, keep_of=token.pos_ == "PROPN")
+        text = _phrase(tokens)
+        if text in ("user", "the user"):
+            return USER
+        owner = next((c for c in token.children if c.dep_ == "poss"), None)
+        if text and owner is not None and token.pos_ in ("NOUN", "PROPN"):
+            # "my wife", "Bob's wife": the possessor stays part of who is meant
+            who = self._entity(owner)
+            return f"{who}'s {text}" if who else None
+        return text or None
+
+    def _possessor_antecedent(self, pronoun: Token) -> str | None:
+        """What "his" / "her" / "their" refers to: the named subject of the nearest clause
+        that governs the pronoun's clause ("Tim says his favourite book is X" -> tim), the
+        subject-antecedent preference of pronoun resolution (Hobbs 1978, "Resolving pronoun
+        references"). None when no governing clause has a proper-noun subject."""
+        own = pronoun.head
+        for ancestor in own.ancestors:
+            subj = next((c for c in ancestor.children if c.dep_ in ("nsubj", "nsubjpass")
+                         and c != own and own not in c.subtree), None)
+            if subj is not None and subj.i < pronoun.i and (
+                    subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)):
+                return self._entity(subj)
+        return None
+
+    def _antecedent_entity(self, antecedent: Token | Span | None) -> str | None:
+        """The canonical subject a question's answer is about (:func:`_question_antecedent`):
+        a noun phrase head as :meth:`_entity` spells it, a span as :func:`_span_phrase` does."""
+        if antecedent is None:
+            return None
+        if isinstance(antecedent, Span):
+            return _span_phrase(antecedent) or None
+        return self._entity(antecedent)
+
+    @staticmethod
+    def _name_internal(token: Token) -> bool:
+        """A lower-case word between two capitalised ones, as :func:`truecase` leaves it."""
+        doc = token.doc
+        return (0 < token.i < len(doc) - 1 and doc[token.i - 1].text[:1].isupper()
+                and doc[token.i + 1].text[:1].isupper())
+
+    def _relative_antecedent(self, token: Token) -> str | None:
+        """The noun a relative pronoun ("who", "whose", "which") stands for."""
+        for ancestor in token.ancestors:
+            if ancestor.dep_ == "relcl":
+                return self._entity(ancestor.head)
+        return None
+
+    def _topic(self, cop: Token, subj: Token) -> str | None:
+        """A fronted scene-setter that names what an implicit attribute belongs to.
+
+        "On rack 4 the preferred glaze is …" and "Update for rack 4: the preferred glaze
+        is …" -> "rack 4"; dates and times are never topics ("In 2021, …").
+        """
+        candidates = [p for p in cop.children if p.dep_ == "prep" and p.i < subj.i]
+        colon = next((t for t in cop.sent if t.text == ":" and t.i < subj.i), None)
+        if colon is not None:
+            candidates += [t for t in cop.sent if t.dep_ == "prep" and t.i < colon.i
+                           and t.lower_ in ("for", "on", "at", "in", "about")]
+        for prep in candidates:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is None or _is_time(pobj):
+                continue
+            return self._entity(pobj)
+        return None

@@ -1,0 +1,391 @@
+"""Verbal clauses: active and passive predicates, aspect, state changes.
+
+Subject–verb–object and prepositional objects (``svo``, ``prep_object``), passives turned
+active (``passive``), aspect verbs ("stopped drinking tea"), light-verb idioms ("found a new
+home for"), replacements ("Y has replaced X as Z's W"), and the states their predicates end or
+leave behind (:mod:`extractors.state_changes`).
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.state_changes import StateChanges
+from extractors.syntax import (
+    _age,
+    _completed_past,
+    _COMPOUND_PREP_HEADS,
+    _DESIRE_VERBS,
+    _FIRST_PERSON,
+    _FORGET,
+    _fronted_gerund,
+    _habitual_past,
+    _imperative,
+    _is_time,
+    _lemma,
+    _LIKE_VERBS,
+    _negated,
+    _no_value,
+    _OBJECT_PREPS,
+    _PARTITIVE_NOUNS,
+    _phrase,
+    _prep_objects,
+    _REMEMBER,
+    _START_ASPECT,
+    _STOP_ASPECT,
+    _TIME_WORDS,
+    _truth_frame,
+    _UNRESOLVED_PRONOUNS,
+    USER,
+    _VERB_FORMS,
+)
+from extractors.types import Triple
+
+
+class VerbRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
+
+    def _active(self, verb: Token, *, subject: str | None = None,
+                negated: bool = False) -> list[Triple]:
+        inherited = subject is not None
+        if subject is None:
+            subj = self._subject_token(verb)
+            if subj is None and _imperative(verb):
+                subject = USER  # an instruction is the user's own rule: "Always use tabs."
+            elif subj is None:
+                return []
+            else:
+                subject = self._entity(subj)
+            if subject is None:
+                return []
+        neg = negated != _negated(verb)
+        lemma = _lemma(verb)
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        base = f"{lemma} {particle}" if particle else lemma
+        xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+        if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
+            return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
+        if xcomp is not None and base in _FORGET and neg:
+            # "do not forget to use X" affirms "use X": the negation is only mentioned
+            return self._active(xcomp, subject=subject, negated=False)
+        if xcomp is not None and base in _REMEMBER:
+            return self._active(xcomp, subject=subject, negated=neg)
+        if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
+            return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+        if xcomp is not None and _habitual_past(verb, xcomp):
+            # "Sam used to live in Lyon": a habit that was is one that no longer is
+            return self._active(xcomp, subject=subject, negated=not neg)
+        if xcomp is None and base in _STOP_ASPECT | _START_ASPECT:
+            found = self._gerund_object(verb)
+            if found is not None:
+                # "quit smoking", "quit drinking coffee": the parser reads the gerund as a
+                # noun (or a compound of the noun after it); the activity is what stops
+                activity, rest, gerund = found
+                value, surface = self._value(rest) if rest is not None else ("", "")
+                # the object's phrase without the gerund the parser compounded into it
+                value = value.removeprefix(gerund.lower_ + " ")
+                surface = surface.removeprefix(gerund.text + " ")
+                stated = [self._make(subject, activity, value, surface,
+                                     negated=neg != (base in _STOP_ASPECT), clause=verb,
+                                     rule="svo" if value else "state",
+                                     qualifiers=self._time_qualifiers(verb))]
+                if base in _STOP_ASPECT and not neg and not value:
+                    # "has given up hiking" ends the activity wherever it was the object:
+                    # "enjoys hiking" (like hike), "does hiking"
+                    ended = self._make(subject, base, activity, gerund.text, negated=False,
+                                       clause=verb, rule="svo")
+                    stated += self.state_changes.derive(ended)
+                return stated
+        out: list[Triple] = []
+        if xcomp is not None and lemma in _LIKE_VERBS | _DESIRE_VERBS:
+            inner = self._active(xcomp, subject=subject, negated=False)
+            for t in inner:
+                # "likes drinking coffee" -> like "coffee" and like "drink coffee"
+                for value in {t.object, f"{t.relation} {t.object}".strip()}:
+                    if value:
+                        out.append(self._make(subject, base, value, t.object_text, negated=neg,
+                                              clause=verb, rule="svo"))
+            if not inner:
+                out.append(self._make(subject, base, _lemma(xcomp), xcomp.text, negated=neg,
+                                      clause=verb, rule="svo"))
+            return out
+        replaced = self._replacement(verb, subject, neg) if lemma == "replace" else []
+        if replaced:
+            return replaced
+        out.extend(self._idioms(verb, base, subject, neg))
+        times = self._time_qualifiers(verb)
+        objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
+                   for o in self._objects(c)]
+        if objects and _truth_frame(verb) is not None:
+            # "It is false that I live in Lyon": the parser reads "that" as the object
+            objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
+        for obj in objects:
+            if obj.lower_ in _UNRESOLVED_PRONOUNS:
+                continue
+            value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else self._value(obj)
+            out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
+                                  rule="svo", qualifiers=times))
+            if lemma == "have" and obj.pos_ == "NOUN" and value and \
+                    obj.lemma_.lower() not in _PARTITIVE_NOUNS:
+                # "I have a weakness for ice cream", "a fear of heights": the noun's own
+                # prepositional object is what the light verb construction is about
+                for prep in (c for c in obj.children
+                             if c.dep_ == "prep" and c.lower_ in ("for", "of", "to")):
+                    for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                        for inner in self._objects(pobj):
+                            v, surf = self._value(inner)
+                            out.append(self._make(subject, f"have {value} {prep.lower_}", v,
+                                                  surf, negated=neg, clause=verb,
+                                                  rule="prep_object", qualifiers=times))
+        if objects:
+            return out
+        for comp in (c for c in verb.children if c.dep_ in ("acomp", "oprd")):
+            age = _age(comp) if lemma in ("turn", "become") else None
+            if age is not None:  # "I turned 18 years old yesterday"
+                out.append(self._make(subject, "age", age, age, negated=neg, clause=verb,
+                                      rule="attribute", qualifiers=times))
+            elif comp.pos_ == "ADJ":
+                # a linking verb's adjective is its object: "I feel old", "I stay healthy"
+                value, surface = self._value(comp)
+                if value:
+                    out.append(self._make(subject, base, value, surface, negated=neg,
+                                          clause=verb, rule="svo", qualifiers=times))
+        copula = next((c for c in verb.children if c.dep_ == "xcomp"
+                       and c.lemma_.lower() in ("be", "become")), None)
+        if copula is not None:
+            # "I want to be a physical therapist" -> (user, want be, physical therapist)
+            for comp in (c for c in copula.children if c.dep_ in ("attr", "acomp")):
+                for obj in self._objects(comp):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{base} be", value, surface, negated=neg,
+                                          clause=verb, rule="svo", qualifiers=times))
+        if out:
+            return out
+        for prep in self._verb_preps(verb):
+            for words, pobj in _prep_objects(prep):
+                if _no_value(pobj):
+                    continue
+                for obj in self._objects(pobj):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{base} {words}", value, surface,
+                                          negated=neg, clause=verb, rule="prep_object",
+                                          qualifiers=times))
+            heads = [(prep.lower_, prep)] + [(f"{prep.lower_} {inner.lower_}", inner)
+                                             for inner in prep.children if inner.dep_ == "prep"]
+            for words, node in heads if not neg else ():
+                if base in _STOP_ASPECT or f"{base} {words}" in self.state_changes.endings:
+                    # "gave up on learning the piano", "stepped away from volunteering at the
+                    # shelter": the activity in the gerund is what ends
+                    for clause in (c for c in node.children if c.dep_ == "pcomp"
+                                   and c.pos_ == "VERB" and c.tag_ == "VBG"):
+                        out.extend(self._active(clause, subject=subject, negated=True))
+            for value, surface in self._gerund_values(prep, subject):
+                # "I dream of moving to the city" -> (user, dream of, live in city)
+                out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
+                                      negated=neg, clause=verb, rule="prep_object",
+                                      qualifiers=times))
+        if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited
+                        or _truth_frame(verb) is not None):
+            out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
+                                  rule="state", qualifiers=times))
+        return out
+
+    def _passive(self, verb: Token) -> list[Triple]:
+        patient = next((c for c in verb.children if c.dep_ in ("nsubjpass", "csubjpass")), None)
+        if patient is None:  # "i am married": the parser sometimes labels the patient nsubj,
+            # attached to the verb or to its passive auxiliary
+            patient = next((c for c in verb.children if c.dep_ == "nsubj"), None) or next(
+                (g for c in verb.children if c.dep_ == "auxpass" for g in c.children
+                 if g.dep_ in ("nsubj", "nsubjpass")), None)
+        if patient is None:
+            patient = _fronted_gerund(verb)
+        if patient is None:
+            return []
+        neg = _negated(verb)
+        times = self._time_qualifiers(verb)
+        agent_prep = next((c for c in verb.children if c.dep_ == "agent"), None)
+        agent = next((c for c in agent_prep.children if c.dep_ == "pobj"), None) \
+            if agent_prep is not None else None
+        out: list[Triple] = []
+        passive_phrase = f"be {verb.lower_} by"
+        if agent is not None and passive_phrase in self.table.synonyms:
+            # "I am employed by Acme" keeps its patient as subject: (user, work at, acme)
+            subject = self._entity(patient)
+            if subject is None:
+                return []
+            for obj in self._objects(agent):
+                value, surface = self._value(obj)
+                out.append(self._make(subject, passive_phrase, value, surface, negated=neg,
+                                      clause=verb, rule="passive", qualifiers=times))
+            return out
+        if agent is not None:
+            for doer in self._objects(agent):  # "by Acme and Globex": each is a subject
+                subject = self._entity(doer)
+                if subject is None:
+                    continue
+                for obj in self._objects(patient):
+                    if obj.lower_ in _FIRST_PERSON | _UNRESOLVED_PRONOUNS:
+                        value, surface = ((USER, obj.text) if obj.lower_ in _FIRST_PERSON
+                                          else ("", ""))
+                        if not value:
+                            continue
+                    else:
+                        value, surface = self._value(obj)
+                    out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
+                                          clause=verb, rule="passive", qualifiers=times))
+            return out
+        subject = self._entity(patient)
+        if subject is None:
+            return []
+        participle = "be " + verb.lower_
+        preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        for prep in preps:
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                if _is_time(pobj):
+                    continue
+                for obj in self._objects(pobj):
+                    value, surface = self._value(obj)
+                    out.append(self._make(subject, f"{participle} {prep.lower_}", value,
+                                          surface, negated=neg, clause=verb,
+                                          rule="prep_object", qualifiers=times))
+        if not out:
+            out.append(self._state(subject, verb, negated=neg, clause=verb, qualifiers=times))
+        return out
+
+    def _gerund_object(self, verb: Token) -> tuple[str, Token | None, Token] | None:
+        """The activity in a noun-tagged gerund object of ``verb``, what it acts on, and the
+        gerund: ``("smoke", None, smoking)`` for "quit smoking", ``("drink", coffee,
+        drinking)`` for "quit drinking coffee" (the small model tags "drinking" as a compound
+        noun); None otherwise."""
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if obj is None:
+            return None
+        first = next((c for c in obj.children if c.dep_ == "compound" and c.i < obj.i), None)
+        if first is not None and first.lower_.endswith("ing"):
+            base = self._verb_base(first.lower_)
+            return (base, obj, first) if base else None
+        if obj.lower_.endswith("ing") and obj.tag_ in ("NN", "VBG") and not any(
+                c.dep_ in ("det", "poss", "amod", "compound") for c in obj.children):
+            base = self._verb_base(obj.lower_)
+            return (base, None, obj) if base else None
+        return None
+
+    def _verb_base(self, form: str) -> str | None:
+        """The verb an ``-ing`` form comes from, by the pipeline's own verb lemma tables
+        (spaCy's English lemmatizer: exceptions, suffix rules, the index of known verbs);
+        None when no known verb fits ("ceiling", "morning")."""
+        if form in _VERB_FORMS:
+            return _VERB_FORMS[form]
+        lookups = self._verb_tables()
+        if lookups is None:
+            return None
+        exceptions, rules, index = lookups
+        if form in exceptions:
+            return exceptions[form][0]
+        for old, new in rules:
+            if old == "ing" and form.endswith(old):
+                stem = form[:-len(old)] + new
+                if stem in index:
+                    return stem
+                if len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in index:
+                    return stem[:-1]  # "running" -> "run"
+        return None
+
+    def _verb_tables(self) -> tuple[dict, list, set] | None:
+        if not hasattr(self, "_verb_lookups"):
+            try:
+                tables = self.nlp.get_pipe("lemmatizer").lookups
+                self._verb_lookups = (tables.get_table("lemma_exc")["verb"],
+                                      tables.get_table("lemma_rules")["verb"],
+                                      set(tables.get_table("lemma_index")["verb"]))
+            except (KeyError, ValueError):
+                self._verb_lookups = None
+        return self._verb_lookups
+
+    @staticmethod
+    def _verb_preps(verb: Token) -> list[Token]:
+        """The verb's prepositional phrases, with those the parser hung on another one's
+        object: a role ("work at a school as a teacher") and a named place after a companion
+        ("live with my husband in Pennsylvania") say how and where the verb holds."""
+        preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        # a compound preposition: "dropped out of the class" (prep "out" over prep "of"),
+        # "stepped away from volunteering" (adverb "away" over prep "from")
+        preps += [c for c in verb.children if c.dep_ in ("prep", "advmod")
+                  and c.lower_ in _COMPOUND_PREP_HEADS
+                  and any(g.dep_ == "prep" for g in c.children)]
+        for prep in list(preps):
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                for inner in (c for c in pobj.children if c.dep_ == "prep"):
+                    named = any(p.dep_ == "pobj" and p.pos_ == "PROPN" for p in inner.children)
+                    if inner.lower_ == "as" or (prep.lower_ == "with" and named
+                                                and inner.lower_ in ("in", "at")):
+                        preps.append(inner)
+        return preps
+
+    def _idioms(self, verb: Token, base: str, subject: str, neg: bool) -> list[Triple]:
+        """A verb, its object noun and that noun's preposition that together name one
+        predicate (``state_changes`` ``[idioms]``): "found a new home for her puppy" ->
+        (maria, rehome, puppy); "found a job at a tech company" -> (john, find job at, …)."""
+        out = []
+        for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")):
+            after = [c for c in verb.children if c.dep_ == "prep" and c.i > obj.i]
+            for prep in [c for c in obj.children if c.dep_ == "prep"] + after:
+                phrase = f"{base} {obj.lemma_.lower()} {prep.lower_}"
+                relation = self.state_changes.idioms.get(phrase)
+                if relation is None:
+                    continue
+                for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                    for token in self._objects(pobj):
+                        value, surface = self._value(token)
+                        if value:
+                            out.append(self._make(subject, relation, value, surface,
+                                                  negated=neg, clause=verb, rule="svo"))
+        return out
+
+    def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Salsa has replaced contemporary as Gina's favourite style of dance": the role
+        names an attribute of its owner, whose value is now the subject and no longer the
+        object -> (gina, preferred dance style, salsa) and its negated old value."""
+        role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
+                     for p in c.children if p.dep_ == "pobj"), None)
+        subj = self._subject_token(verb)
+        old = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if role is None or subj is None or old is None or neg:
+            return []
+        split = self._split_attribute(role)
+        if split is None:
+            return []
+        owner, rel_tokens = split
+        phrase = _phrase(rel_tokens + [t for c in role.children
+                                       if c.dep_ == "prep" and c.lower_ == "of"
+                                       for t in c.subtree])
+        out = []
+        for token, negated in ((subj, False), (old, True)):
+            value, surface = self._value(token)
+            if value:
+                out.append(self._make(owner, phrase, value, surface, negated=negated,
+                                      clause=verb, rule="attribute"))
+        return out
+
+    def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
+        quals = [("time", "past")] if _completed_past(head) else []
+        for child in head.children:
+            if child.dep_ == "prep":
+                for pobj in child.children:
+                    if pobj.dep_ == "pobj" and _is_time(pobj):
+                        words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
+                                 for w in _phrase(pobj.subtree).split()]
+                        quals.append(("time", " ".join(words)))
+        return quals
+
+    def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+        """``triples`` and what their predicates end or leave behind
+        (:meth:`extractors.state_changes.StateChanges.derive`)."""
+        governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
+        derived = [d for t in triples for d in self.state_changes.derive(t, governed)]
+        return triples + derived if derived else triples
+
+    def _is_verb(self, base: str) -> bool:
+        tables = self._verb_tables()
+        return tables is not None and base in tables[2]

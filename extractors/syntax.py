@@ -1,0 +1,547 @@
+"""Token-level syntax shared by the extraction rules: words, lemmas, phrases, negation,
+truth frames, hypotheticals, questions and the word lists they read.
+
+Reads the labels of spaCy's English dependency parser (ClearNLP style; see
+:mod:`extractors.rules`). Pure functions over spaCy tokens; no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from spacy.tokens import Doc, Span, Token
+
+from extractors.pipeline import ISO_DATE
+from extractors.relations import RELATIONSHIP_NOUNS, SPELLING
+from extractors.types import Triple
+from extractors.values import normalize_value
+
+
+USER = "user"
+"""Canonical subject for first person ("I", "my", "me") and "the user": the scope's user."""
+
+_FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
+_CONTAINER_NOUNS = {"city", "town", "country", "state", "province", "region", "village",
+                   "county", "island", "republic", "kingdom", "language", "municipality"}
+_PARTITIVE_NOUNS = {"lot", "lots", "type", "kind", "sort", "part", "variety", "bunch", "plenty",
+                    "bit", "piece", "glass", "cup", "bottle", "bowl", "slice", "pair", "couple",
+                    "number", "ton"}
+"""Nouns that measure out or sort what their "of" phrase names ("a lot of time", "all types
+of food", "a glass of wine"): as an object, they give way to it."""
+_LIGHT_VERBS = {"be", "have", "use", "do", "make", "get", "go", "take", "give", "become",
+                "say", "keep", "let", "put", "come", "see", "own", "represent", "release"}
+"""Verbs too general to stand for one lexicon relation when induced from patterns."""
+
+
+def _lexicon_items():
+    from extractors.lexicon import RELATIONS
+
+    return RELATIONS.items()
+_POSSESSIVE_PRONOUNS = {"his", "her", "their"}
+_UNRESOLVED_PRONOUNS = {
+    "he", "she", "it", "they", "them", "him", "her", "his", "its", "their", "this", "that",
+    "these", "those", "there", "someone", "somebody", "something", "everyone", "you", "we",
+    "us", "our", "who", "which", "what", "one",
+}
+_STOP_ASPECT = {"stop", "quit", "cease", "give up", "discontinue", "abandon"}
+_START_ASPECT = {"start", "begin", "continue", "keep", "resume", "take up"}
+_FORGET = {"forget", "fail", "neglect", "omit"}
+_REMEMBER = {"remember", "make sure", "ensure", "try"}
+_LIKE_VERBS = {"like", "love", "enjoy", "hate", "dislike", "prefer", "adore", "detest"}
+_DESIRE_VERBS = {"want", "hope", "plan", "wish", "intend", "aim", "dream", "aspire", "long",
+                 "consider", "contemplate"}
+"""Verbs whose infinitive complement is wanted, not done: "I want to move to Lisbon" says
+nothing about where the user lives; it becomes (user, want, lisbon) as "like" does."""
+_NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", "case", "det",
+                      "predet", "npadvmod", "advmod", "flat"}
+_CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis", "acl"}
+_OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "near", "by",
+                 "about", "of", "under", "over"}
+_COMPOUND_PREP_HEADS = {"out", "away", "off", "up", "down", "back", "ahead"}
+"""Words that head a compound preposition over another one ("out of", "away from")."""
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]+)+$")
+"""A configuration identifier: snake_case, dotted ("db.pool_size") or camelCase."""
+_RELATIONAL_NOUNS = frozenset("""
+    fan member part lover supporter follower student regular subscriber customer patron
+    employee volunteer resident citizen owner admirer devotee enthusiast
+    """.split())
+"""Nouns whose "of" complement is what they are about (relational nouns, Barker 1995
+"Possessive Descriptions"): "a fan of thriller movies" and "a fan of horror movies" are two
+values; the complement stays part of the value."""
+_GROUP_NOUNS = frozenset("""
+    club team group band choir church class league union party society association committee
+    crew squad brigade guild organization organisation troupe orchestra gang circle
+    community congregation cohort program programme course
+    """.split())
+"""Nouns for social groups (WordNet 3.1 social_group.n.01 and its hyponyms, with a course or
+class one attends): to be "in" one is to be a member."""
+_LABEL = re.compile(r"^\s*[A-Za-z][\w '\-]{0,40}:\s+(?=\S)")
+"""A label before a colon that opens a line ("Launch plan: ...")."""
+_CLAUSE_AFTER_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had)\b.*\b(?:is|are|was|"
+                                 r"were|has|have|had)\b|\b(?:and|but)\b.*\b(?:is|are)\b")
+"""A labelled line whose text holds clauses of their own (two finite verbs, or a coordinated
+copula clause), not a ``key: value`` pair ("Likes: hiking", "Name: Chad")."""
+_LOCATIVE_PREPS = {"in", "at", "near", "inside", "within"}
+"""Prepositions whose object is a place: "the meeting is in Room 4" gives the place as the
+attribute's value; "is on tenuous grounds", "is under review" describe a state."""
+_KEY_VALUE = re.compile(
+    r"^\s*(?P<key>[A-Za-z][\w .'/\-]{0,60}?)\s*(?::(?=\s)|=)"
+    r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
+"""A "key: value" or "key = value" line; the colon is followed by a space (a colon inside a
+word or between digits is a name's or a time's: "CS:GO", "10:00Z")."""
+_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
+_TIME_WORDS = frozenset("""
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday today yesterday tomorrow tonight morning evening afternoon night week
+    weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter
+    """.split())
+_ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
+"""A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
+as one token."""
+
+
+_WHEN_NOUNS = frozenset("""
+    age time moment point stage period while decade century childhood youth adulthood
+    beginning start end
+    """.split())
+"""Nouns whose phrase says when, not what: "at the age of ten", "at that point"."""
+
+
+def _no_value(pobj: Token) -> bool:
+    """True for a prepositional object that is a time, an age, a duration or a bare number:
+    it qualifies the predicate and is never the value of an entity-valued relation ("started
+    working on cars at the age of ten" names no employer)."""
+    return (_is_time(pobj) or pobj.lemma_.lower() in _WHEN_NOUNS or pobj.pos_ == "NUM"
+            or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
+
+
+def _misread_subject(head: Token) -> Token | None:
+    """A name the parser labelled a bare noun-phrase adverbial (``npadvmod``) in front of a
+    predicate that has no subject: the small model reads some first names as time
+    expressions ("Tim owns a basketball" -> "Tim" npadvmod). A proper noun at the start of
+    the clause, before its predicate, is the predicate's subject."""
+    for child in head.children:
+        if child.i >= head.i:
+            break
+        if child.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl"):
+            return None
+        if (child.dep_ == "npadvmod" and child.pos_ == "PROPN" and not _is_time(child)
+                and child.i == child.sent.start + (child.sent[0].dep_ == "det")):
+            return child
+    return None
+
+
+def _habitual_past(verb: Token, xcomp: Token) -> bool:
+    """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
+    return verb.lower_ == "used" and verb.tag_ == "VBD" and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children)
+
+
+def _completed_past(head: Token) -> bool:
+    """A past-tense predicate bounded before now: "worked at Amazon for three years before
+    joining Shopify", "lived in Madrid until 2020" (a duration or a "before"/"until" bound on
+    a simple past; the perfect "has worked for three years" still holds)."""
+    if head.tag_ != "VBD":
+        return False
+    for child in head.children:
+        if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
+            return True
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
+                                         for m in child.children):
+            return True
+        if child.dep_ == "prep" and child.lower_ == "for" and any(
+                p.dep_ == "pobj" and _is_time(p) and any(n.dep_ == "nummod" for n in p.children)
+                for p in child.children):
+            return True
+    return False
+
+
+def _is_time(token: Token) -> bool:
+    """True for a date or time expression head ("2021", "March", "2026-03-02", "Monday").
+
+    A lexical test rather than the NER component, which the pipeline leaves out for speed.
+    """
+    low = token.lower_
+    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or low in _TIME_WORDS
+                or token.lemma_.lower() in _TIME_WORDS
+                or (low.endswith("s") and low[:-1] in _TIME_WORDS))
+_VERB_FORMS: dict[str, str] = {}
+
+
+def _inflections(base: str) -> Iterator[str]:
+    yield base
+    stem = base[:-1] if base.endswith("e") else base
+    yield base + ("es" if base.endswith(("s", "sh", "ch", "x")) else "s")
+    yield stem + "ed" if not base.endswith("e") else base + "d"
+    yield stem + "ing"
+
+
+for _base in ("hate", "love", "like", "dislike", "detest", "loathe", "adore", "enjoy",
+              "prefer", "forbid", "prohibit", "allow", "ban", "disable", "enable", "reject",
+              "accept", "live", "move", "work", "use", "drink", "eat", "quit", "stop"):
+    for _form in _inflections(_base):
+        _VERB_FORMS.setdefault(_form, _base)
+_VERB_FORMS.update({"banned": "ban", "banning": "ban", "stopped": "stop", "stopping": "stop",
+                    "quitting": "quit", "preferred": "prefer", "preferring": "prefer",
+                    "forbade": "forbid", "forbidden": "forbid"})
+
+
+def _lemma(token: Token) -> str:
+    """Lemma with spaCy's small-model slips on common verbs repaired ("hates" -> "hate")."""
+    text = token.text.lower()
+    if token.pos_ in ("VERB", "AUX") or text in _VERB_FORMS:
+        return _VERB_FORMS.get(text, token.lemma_.lower())
+    return token.lemma_.lower()
+
+
+def _word(token: Token) -> str:
+    """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
+    Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently
+    ("Philippines"), and a name's plural is part of the name ("Tapley Mountains"); but a
+    recurring day or month is its name ("Fridays" -> "friday"). A capitalised word inside a
+    sentence, or opening it before another capitalised word, that the tagger calls a common
+    noun is such a name too ("originated from Leeds" tags "Leeds" NNS, "founded in Leeds"
+    NNPS; both are "leeds"; "Sports Unlimited was created" keeps "sports")."""
+    text = token.text.lower()
+    name = token.pos_ == "PROPN" or (token.text[:1].isupper() and (
+        token.i > token.sent.start or _capitalised(token.nbor(1) if token.i + 1 < len(
+            token.doc) else token)))
+    if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
+        text = token.lemma_.lower()
+    elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:
+        text = text[:-1]
+    elif token.pos_ in ("VERB",) and token.tag_ == "VBG" and token.dep_ not in ("dobj", "pobj"):
+        text = _lemma(token)  # a gerund object stays a noun: "do kickboxing" as "kickboxing"
+    return SPELLING.get(text, text)
+
+
+def _capitalised(token: Token) -> bool:
+    """A word that starts with a capital letter (the next word of a name: "Sports Unlimited")."""
+    return token.text[:1].isupper() and token.i > token.sent.start
+
+
+def _is_negator(token: Token) -> bool:
+    return token.dep_ == "neg" or token.lower_ in ("never", "no longer")
+
+
+def _negated(head: Token) -> bool:
+    """True when ``head`` carries a negation: "not", "n't", "never", "no longer"."""
+    for child in head.children:
+        if _is_negator(child):
+            return True
+        if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
+            return True  # "no longer", "not anymore"
+        if child.dep_ == "advmod" and child.lower_ in ("more", "longer") and any(
+                c.lower_ == "no" for c in child.children):
+            return True  # "I smoke no more": the parser makes "no" a determiner of "more"
+    return False
+
+
+def _no_longer(token: Token) -> bool:
+    """True when ``token`` carries "no longer" / "no more" / "not anymore" itself."""
+    return any(c.dep_ == "advmod" and c.lower_ in ("longer", "more", "anymore")
+               and any(g.dep_ == "neg" or g.lower_ == "no" for g in c.children)
+               for c in token.children)
+
+
+_TRUE_WORDS = frozenset({"true", "correct", "right", "so", "case"})
+_FALSE_WORDS = frozenset({"false", "untrue", "wrong", "incorrect"})
+
+
+def _truth_frame(head: Token) -> bool | None:
+    """Whether the truth frame around clause ``head`` affirms it (True: "It is true that I
+    smoke", "It is the case that …") or denies it (False: "It's not true that I smoke", "It
+    is false that …", "It is not the case that …"); None when ``head`` is in no such frame.
+    The parser attaches the clause to "be" (ccomp) or, after "the case", to "case" (relcl)."""
+    word = head.head
+    if head.dep_ == "ccomp":
+        frame = word
+        word = next((c for c in frame.children if c.dep_ == "acomp"
+                     and c.lower_ in _TRUE_WORDS | _FALSE_WORDS), None)
+    elif head.dep_ == "relcl" and word.lower_ == "case" and word.dep_ == "attr":
+        frame = word.head
+    else:
+        return None
+    if word is None or frame.lemma_ != "be" or frame == head or not any(
+            c.dep_ in ("nsubj", "expl") and c.lower_ == "it" for c in frame.children):
+        return None
+    return _negated(frame) == (word.lower_ in _FALSE_WORDS)
+
+
+_QUOTES = {"'", '"', "‘", "’", "“", "”", "``", "''"}
+
+
+def _quoted_span(token: Token) -> Span | None:
+    """The words between the quotation marks around ``token`` in its sentence (a title:
+    'The Name of the Wind', "Becoming Nicole"), or None when it is not quoted."""
+    sent = token.sent
+    marks = [t.i for t in sent if t.text in _QUOTES and not (
+        t.text in ("'", "’") and t.i > sent.start and not t.nbor(-1).whitespace_
+        and not t.whitespace_ and t.i + 1 < len(t.doc) and t.nbor(1).text[:1].isalpha())]  # an apostrophe inside a word ("rock'n'roll") is no quote
+    for open_i, close_i in zip(marks[::2], marks[1::2]):
+        if open_i < token.i < close_i and close_i - open_i > 1:
+            return token.doc[open_i + 1:close_i]
+    return None
+
+
+def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[Token]:
+    """``head`` with its dependents, minus the subtrees whose dependency label is in ``drop``
+    (an "of" phrase is kept when ``keep_of``)."""
+    out = [head]
+    for child in head.children:
+        if child.dep_ in drop and not (keep_of and child.dep_ == "prep" and child.lower_ == "of"):
+            continue
+        out.extend(_span_tokens(child, drop=drop, keep_of=keep_of))
+    return sorted(out, key=lambda t: t.i)
+
+
+def _of_object(token: Token) -> Token | None:
+    """The object of ``token``'s "of" phrase ("a glass of [wine]", "the city of [Paris]")."""
+    return next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                 for p in c.children if p.dep_ == "pobj"), None)
+
+
+def _prep_objects(prep: Token) -> list[tuple[str, Token]]:
+    """(preposition, object) pairs of a prepositional phrase; a compound preposition joins its
+    words ("out of Ohio" -> ("out of", Ohio))."""
+    direct = [(prep.lower_, c) for c in prep.children if c.dep_ == "pobj"]
+    if direct:
+        return direct
+    return [(f"{prep.lower_} {inner.lower_}", c) for inner in prep.children
+            if inner.dep_ == "prep" for c in inner.children if c.dep_ == "pobj"]
+
+
+_NP_DROP = {"prep", "relcl", "acl", "appos", "conj", "cc", "punct", "det", "neg", "advcl",
+            "case", "predet", "cop", "aux", "auxpass", "ccomp", "mark", "dep", "parataxis",
+            "npadvmod", "advmod", "poss", "xcomp"}
+
+
+def _phrase(tokens: Iterable[Token]) -> str:
+    words = [_word(t) for t in tokens
+             if t.dep_ not in ("det", "case", "punct", "neg") and t.pos_ != "PUNCT"]
+    return " ".join(w for w in words if w)
+
+
+def _surface(tokens: list[Token]) -> str:
+    if not tokens:
+        return ""
+    doc = tokens[0].doc
+    return doc[tokens[0].i: tokens[-1].i + 1].text
+
+
+_EXCEPT = {"except", "excluding", "unless", "save"}
+_MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
+           "wo"}  # "wo" is spaCy's token for the "wo" of "won't"
+_CONDITIONAL_MARKS = {"if", "unless", "whether"}
+"""Marks of a condition; "though" and "although" concede a fact, which stays asserted."""
+
+
+def _is_question(sent: Span) -> bool:
+    """A question asserts nothing: "Do I live in Lisbon?"."""
+    last = next((t for t in reversed(sent) if not t.is_space), None)
+    return last is not None and last.text.endswith("?")
+
+
+_FRONTED_POS = frozenset({"ADP", "SCONJ", "ADV", "INTJ", "PRON", "DET", "CCONJ", "AUX"})
+
+
+def _fronted_modifier(span: Span) -> bool:
+    """True when a subject slot that opens the sentence and holds a comma or colon starts
+    with a fronted modifier rather than a name ("In 2019, Bob", "Yesterday, Alice",
+    "Honestly, Bob"): its first piece starts with a preposition, adverb, interjection,
+    pronoun, determiner or conjunction, or is a date or time. :func:`extractors.lexicon.name_with_commas` has accepted its
+    spelling; this is the parse's half of the test."""
+    if span.start > span.sent.start or not any(t.text in (",", ":") for t in span):
+        return False  # after literal text, nothing is fronted: "The language of Secretly, …"
+    first = span[0]
+    if first.pos_ in _FRONTED_POS:
+        return True
+    comma = next(t for t in span if t.text in (",", ":"))
+    return any(_is_time(t) for t in span[:comma.i - span.start])
+
+
+def _hypothetical(head: Token) -> bool:
+    """A clause that states a possibility, plan or condition rather than a fact: a modal
+    auxiliary other than "can" ("I might move to Lisbon", "I will work at Globex next
+    month"), or a conditional clause ("if I move to Lisbon"). "can"/"can't" stay: "I can't
+    eat gluten" is a standing fact."""
+    for child in head.children:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS:
+            return True
+        if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
+            return True
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONDITIONAL_MARKS
+                                         for m in child.children):
+            return True  # the consequent of a condition: "If I move, my rent is …"
+    if head.lower_ == "going" and any(c.dep_ == "xcomp" and c.tag_ == "VB"
+                                      for c in head.children):
+        return True  # "I am going to move to Porto"
+    return head.dep_ == "xcomp" and head.head.lower_ == "going" and head.tag_ == "VB"
+
+
+def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
+    """Attach an ``except`` qualifier to the triples of a sentence that states an exception
+    ("… within 30 days, except for enterprise plans"), so the rule with the exception stays
+    distinct from the rule without it."""
+    low = doc.text.lower()
+    if not any(word in low for word in _EXCEPT):
+        return triples  # no exception word at all: skip the walk over every token
+    spans = {}
+    for sent in doc.sents:
+        words = [t for t in sent if t.lower_ in _EXCEPT and t.dep_ in ("prep", "mark", "cc")]
+        if words:
+            tail = [t for w in words for t in w.subtree if t.i != w.i and t.dep_ != "det"
+                    and t.pos_ != "PUNCT" and t.lower_ not in ("for", "of")]
+            spans[(sent.start_char, sent.end_char)] = " ".join(_word(t) for t in tail)
+    if not spans:
+        return triples
+    out = []
+    for t in triples:
+        exception = spans.get((t.start, t.end))
+        if exception:
+            quals = tuple(sorted(set(t.qualifiers) | {("except", exception)}))
+            t = Triple(**{**t.to_dict(), "qualifiers": quals})
+        out.append(t)
+    return out
+
+
+def _imperative(verb: Token) -> bool:
+    """A root verb in base form with no subject, first in its sentence but for auxiliaries,
+    negation and adverbs ("Do not forget to …", "Always use tabs")."""
+    if verb.dep_ != "ROOT" or verb.tag_ not in ("VB", "VBP"):
+        return False
+    return all(t.dep_ in ("aux", "neg", "advmod", "punct") for t in verb.sent
+               if t.i < verb.i)
+
+
+def _age(token: Token) -> str | None:
+    """"34 years old" -> "34" (an age in years), else None; also inside a noun phrase ("a 46
+    year old single dad")."""
+    if token.lower_ != "old":
+        if token.pos_ in ("NOUN", "PROPN"):
+            return next((a for c in token.children if c.dep_ == "amod"
+                         and (a := _age(c)) is not None), None)
+        return None
+    for child in token.children:
+        if child.dep_ == "npadvmod" and child.lemma_.lower() in ("year", "yr"):
+            num = next((c for c in child.children if c.dep_ == "nummod"), None)
+            if num is not None:
+                return normalize_value(num.text)
+    return None
+
+
+_LOWER_I = re.compile(r"(?<![\w'])i(?=\s|'|$)")
+
+
+def truecase(text: str) -> str:
+    """Capitalise the pronoun "i" of lower-cased chat text, which the small parser otherwise
+    tags as a noun. Same length, so character offsets stay valid."""
+    if not (" i " in f" {text} " or "i'" in text):
+        return text
+    return _LOWER_I.sub(_pronoun_i, text)
+
+
+def _pronoun_i(m: re.Match) -> str:
+    """"I" unless the "i" sits between two capitalised words, inside a name ("Josep
+    Tarradellas i Joan", Catalan "and")."""
+    before = m.string[:m.start()].rstrip().rsplit(" ", 1)[-1]
+    after = m.string[m.end():].lstrip().split(" ", 1)[0]
+    return "i" if before[:1].isupper() and after[:1].isupper() else "I"
+
+
+def _infinitive_complements(head: Token) -> list[Token]:
+    """The "to" infinitives a copula takes as its complement ("my goal is to run")."""
+    if head.lemma_ != "be" or head.pos_ != "AUX":
+        return []
+    return [c for c in head.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
+            and not _negated(c) and any(a.dep_ == "aux" and a.lower_ == "to"
+                                        for a in c.children)]
+
+
+def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
+    """True when a copula with a possessed relationship noun as subject describes that
+    person rather than naming them: an adjective or an indefinite noun phrase as complement
+    ("my father is a farmer", "my parents were very athletic"), or only a prepositional
+    phrase ("my father is in the army"); not a name or a definite description ("my father
+    is Tom"). See ``RELATIONSHIP_NOUNS``."""
+    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not any(
+            c.dep_ == "poss" for c in subject.children):
+        return False
+    if not complements:
+        return located
+    for comp in complements:
+        if comp.dep_ == "acomp" or comp.pos_ == "ADJ":
+            continue
+        det = next((c for c in comp.children if c.dep_ == "det"), None)
+        if comp.pos_ != "NOUN" or (det is not None and det.lower_ not in ("a", "an")) or any(
+                c.dep_ == "poss" for c in comp.children):
+            return False
+    return True
+
+
+_ANAPHORS = {"it", "he", "she", "they"}
+"""Sentence-initial pronouns resolved to the subject of a wh-question just before them
+(singular "they" included: "Which position does Ana play? They play as goalkeeper.")."""
+
+
+def _question_antecedent(sent: Span) -> Token | Span | None:
+    """What a sentence-initial "it"/"he"/"she"/"they" answers about when the sentence before
+    is a wh-question on one noun phrase: "Where is Cleveland Classic? It is located in
+    Cleveland." -> the head of "Cleveland Classic"; "Which position does Ana play? They play
+    as goalkeeper." -> "Ana". Anything else is left unresolved."""
+    if sent.start == 0:
+        return None
+    question = sent.doc[sent.start - 1].sent
+    if not _is_question(question) or question[0].tag_ not in ("WRB", "WP", "WDT"):
+        return None
+    subject = next((c for c in question.root.children if c.dep_ in ("nsubj", "nsubjpass")),
+                   None)
+    if subject is None or subject.pos_ not in ("NOUN", "PROPN") \
+            or subject == question[0].head:  # "Which team …": the asked-for noun is no topic
+        return _do_support_subject(question)
+    return subject
+
+
+_NAME_POS = frozenset({"PROPN", "NOUN", "ADJ", "NUM", "DET", "PART", "PUNCT"})
+
+
+def _do_support_subject(question: Span) -> Span | None:
+    """The subject of a wh-question with do-support, read off the word order when the parse
+    misses it: "Which position does [Mark Visentin] play?", "Which team does [Ana] coach?"
+    (the small parser often attaches the name as a compound of the verb or of a nominal
+    "play"). English puts the subject between the auxiliary "do" and the bare main verb
+    (subject–auxiliary inversion; Huddleston & Pullum 2002, ch. 10), so the words there are
+    the subject when they hold a name or noun and no pronoun or verb.
+
+    Returns:
+        The subject's span, or None when the question has another shape.
+    """
+    words = [t for t in question if not t.is_punct]
+    aux = next((t for t in words[1:4] if t.lower_ in ("do", "does", "did")), None)
+    if aux is None or len(words) < 3 or words[-1].i <= aux.i + 1:
+        return None
+    span = question.doc[aux.i + 1:words[-1].i]
+    if not any(t.pos_ in ("PROPN", "NOUN") for t in span) or \
+            any(t.pos_ not in _NAME_POS for t in span) or span[0].pos_ == "PUNCT":
+        return None
+    return span
+
+
+def _span_phrase(span: Span) -> str:
+    """Canonical words of a span, without articles and punctuation (by the words' own
+    spelling: the parser sometimes labels a name such as "SouthFM" as punctuation)."""
+    return " ".join(w for w in (_word(t) for t in span
+                                if t.dep_ not in ("det", "case", "neg") and not t.is_punct)
+                    if w)
+
+
+def _fronted_gerund(head: Token) -> Token | None:
+    """A sentence-initial gerund clause that the small parser attached as ``advcl`` although it
+    is the subject ("Deploying on Fridays is forbidden.")."""
+    first = head.sent[0]
+    for child in head.children:
+        if child.dep_ == "advcl" and child.tag_ == "VBG" and child.i == first.i:
+            return child
+    return None
