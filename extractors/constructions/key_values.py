@@ -12,12 +12,24 @@ from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
 
+_COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;)")
+"""Where a profile value's comment starts: a parenthesis, a spaced dash, a semicolon."""
+_NEGATORS = frozenset({"not", "no", "never", "n't"})
+_STILL = frozenset({"longer", "anymore", "more", "now", "currently", "still"})
+_ANSWERS = frozenset({"yes", "no", "none", "true", "false", "y", "n"})
+
+
 class KeyValueRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
 
     # -- key: value lines --------------------------------------------------------------------
     def _key_values(self, doc: Doc) -> list[Triple]:
+        """Triples of ``key: value`` lines. A profile line's value may carry a comment in
+        parentheses or after a dash ("Employer: Globex (left Acme in April)"), a list
+        ("Languages: English, Dutch") or a denial ("Diet: no longer vegan, eats fish"): each
+        listed value is a triple, a piece with a verb is commentary and skipped, and a list
+        under a plural key ("Languages", "Pets") is a set (rule ``attribute_set``)."""
         out: list[Triple] = []
         offset = 0
         for line in doc.text.split("\n"):
@@ -26,23 +38,40 @@ class KeyValueRules:
             offset += len(line) + 1
             if not m:
                 continue
-            value_span = doc.char_span(start + m.start("value"), start + m.end("value"),
-                                       alignment_mode="expand")
-            if value_span is None or len(value_span) > 6 or any(
-                    t.pos_ in ("VERB", "AUX") for t in value_span):
-                continue
             subject, relation = self._split_key(m["key"])
             if not relation:
                 continue
-            neg = any(t.dep_ == "neg" or t.lower_ in ("not", "no", "never") for t in value_span)
-            words = [t for t in value_span if t.lower_ not in ("not", "no", "never")]
-            surface = _surface(words) if words else m["value"]
-            value = normalize_value(surface) if is_quantity(surface) else normalize_value(
-                _phrase(words))
+            last = relation.split()[-1]
+            plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))
             relation, flips = self.table.canonical(relation)
-            out.append(Triple(subject=subject, relation=relation, object=value,
-                              negated=neg != flips, start=start, end=start + len(line),
-                              object_text=surface, rule="key_value"))
+            body = _COMMENT.split(m["value"], maxsplit=1)[0]
+            pieces = [(piece, m.start("value") + body.find(piece))
+                      for piece in (p.strip() for p in body.split(",")) if piece]
+            if len(body) > 80 or not pieces:
+                continue
+            for piece, at in pieces:
+                span = doc.char_span(start + at, start + at + len(piece), alignment_mode="expand")
+                if span is None or len(span) > 6:
+                    continue
+                content = [t for t in span if t.lower_ not in _NEGATORS | _STILL]
+                if content and (content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
+                                or content[0].pos_ == "AUX"):
+                    continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
+                if len(span) == 1 and span[0].lower_ in _ANSWERS:
+                    words, neg = list(span), False  # "Smoker: no" answers the key
+                else:
+                    neg = any(t.dep_ == "neg" or t.lower_ in _NEGATORS for t in span)
+                    words = [t for t in content if t.lower_ not in ("longer",)]
+                if not words:
+                    continue
+                surface = _surface(words)
+                value = normalize_value(surface) if is_quantity(surface) else normalize_value(
+                    _phrase(words))
+                out.append(Triple(subject=subject, relation=relation, object=value,
+                                  negated=neg != flips, start=start, end=start + len(line),
+                                  object_text=surface,
+                                  rule="attribute_set" if plural and len(pieces) > 1
+                                  else "key_value"))
         return out
 
     def _split_key(self, key: str) -> tuple[str, str]:

@@ -251,3 +251,19 @@ def test_completed_past_is_no_current_value(extractor):
     facts = {(t.fact, t.qualifier("time")) for t in extractor.extract(
         "The user worked at Amazon for three years before joining Shopify.")}
     assert (("user", "work at", "amazon", False), "past") in facts
+
+
+@pytest.mark.parametrize(("line", "facts"), [
+    # a profile value's comment is no value; a list is several; a denial is a denial
+    ("Employer: Globex (left Acme in April)", [(U, "employer", "globex", False)]),
+    ("Languages: English, Dutch", [(U, "languages", "english", False),
+                                   (U, "languages", "dutch", False)]),
+    ("Diet: no longer vegan, eats fish", [(U, "diet", "vegan", True)]),
+    ("Favorite food: not sushi anymore, ramen", [(U, "preferred food", "sushi", True)]),
+    ("Smoker: no (quit in 2023)", [(U, "smoker", "no", False)]),
+    ("cache_ttl: 600 (bumped to reduce DB load)", [(U, "cache ttl", "600", False)]),
+])
+def test_profile_lines(extractor, line, facts):
+    found = {t.fact for t in extractor.extract(line)}
+    for fact in facts:
+        assert fact in found, f"{fact} not in {sorted(found)}"
