@@ -18,7 +18,7 @@ bowls").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 _FIRST_PERSON_FORMS = {
     "is": "am", "isn't": "am not", "was": "was", "wasn't": "wasn't", "has": "have",
@@ -42,12 +42,15 @@ _LEAD = re.compile(r"^(?P<adverbs>(?:(?:" + "|".join(a.replace(" ", r"\s+") for 
                    + r")\s+)*)(?P<verb>[A-Za-z][A-Za-z']*)(?P<rest>.*)$", re.DOTALL | re.IGNORECASE)
 
 
-def in_first_person(text: str, is_verb: Callable[[str], bool]) -> tuple[str, int] | None:
+def in_first_person(text: str, is_verb: Callable[[str], bool],
+                    irregular: Mapping[str, str] | None = None) -> tuple[str, int] | None:
     """A subject-less fact read in the first person, or None when ``text`` has a subject.
 
     Args:
         text: one memory text.
         is_verb: whether a lower-case base form is a known verb (the lemmatizer's index).
+        irregular: irregular past forms -> base form ("broke" -> "break"; the lemmatizer's
+            verb exceptions), which open a subject-less fact as the "-ed" forms do.
 
     Returns:
         ``(text in the first person, characters added before the verb)``: "Now works at X"
@@ -55,24 +58,29 @@ def in_first_person(text: str, is_verb: Callable[[str], bool]) -> tuple[str, int
     """
     stripped = text.lstrip()
     m = _LEAD.match(stripped)
-    if not m or not subjectless(text, is_verb):
+    if not m or not subjectless(text, is_verb, irregular):
         return None
     word = m["verb"]
     low = word.lower()
     base = _FIRST_PERSON_FORMS.get(low) or (low if low in _FINITE else None)
+    if base is None and low.endswith("ing"):
+        base = "am " + low  # "Building a side project" -> "I am building a side project"
     if base is None:
-        base = low if low.endswith("ed") else _base_form(low, is_verb) or low
+        base = low if low.endswith("ed") or low in (irregular or {}) else \
+            _base_form(low, is_verb) or low
     adverbs = m["adverbs"]
     adverbs = adverbs[:1].lower() + adverbs[1:]
     return "I " + adverbs + base + m["rest"], 2 - (len(text) - len(stripped))
 
 
-def subjectless(text: str, is_verb: Callable[[str], bool]) -> bool:
+def subjectless(text: str, is_verb: Callable[[str], bool],
+                irregular: Mapping[str, str] | None = None) -> bool:
     """Whether ``text`` states a fact with its subject left out.
 
     Args:
         text: one memory text.
         is_verb: whether a lower-case base form is a known verb (the lemmatizer's index).
+        irregular: irregular past forms -> base form (see :func:`in_first_person`).
     """
     m = _LEAD.match(text.lstrip())
     if not m:
@@ -89,8 +97,15 @@ def subjectless(text: str, is_verb: Callable[[str], bool]) -> bool:
         return False  # "Sports Unlimited was created": a capitalised name before its verb
     if word in _FINITE:
         return True
-    if _finite_form(second, is_verb):
+    if _finite_form(second, is_verb) or second in (irregular or {}):
         return False  # "James likes tea": the first word is the subject
+    if word in (irregular or {}):
+        return True  # "Broke up with Tess", "Lost the Kindle on a train"
+    if word.endswith("ing") and len(word) > 5 and (
+            is_verb(word[:-3]) or is_verb(word[:-3] + "e") or is_verb(word[:-4])):
+        # "Building a side project", "Planning a trip to Iceland"; a gerund before a finite
+        # verb is a subject ("Deploying on Fridays is allowed")
+        return not any(w.lower().strip(".,;:!") in _AUX for w in words[1:])
     return _finite_form(word, is_verb)
 
 

@@ -172,7 +172,19 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its
             # own subject; the label only names the topic
             return text[label.end():], -label.end()
-        return in_first_person(text, self._is_verb) or (text, 0)
+        return in_first_person(text, self._is_verb, self._irregular_past()) or (text, 0)
+
+    def _irregular_past(self) -> dict[str, str]:
+        """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions
+        (a form that is also a base form or a noun of the index, "found", "saw", is left
+        out: "Found ..." opens a name or a noun phrase as often as a fact)."""
+        if not hasattr(self, "_irregular"):
+            tables = self._verb_tables()
+            self._irregular = {} if tables is None else {
+                form: lemmas[0] for form, lemmas in tables[0].items()
+                if lemmas and form != lemmas[0] and form.isalpha() and not form.endswith(
+                    ("ing", "en", "s")) and form not in tables[2] and not self._is_noun(form)}
+        return self._irregular
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256,
                      n_process: int = 1) -> list[list[Triple]]:

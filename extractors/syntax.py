@@ -95,7 +95,7 @@ _TIME_WORDS = frozenset("""
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
     saturday sunday today yesterday tomorrow tonight morning evening afternoon night week
-    weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter
+    weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter holiday holidays
     """.split())
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
 """A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
@@ -183,7 +183,9 @@ for _base in ("hate", "love", "like", "dislike", "detest", "loathe", "adore", "e
               "accept", "live", "move", "work", "use", "drink", "eat", "quit", "stop"):
     for _form in _inflections(_base):
         _VERB_FORMS.setdefault(_form, _base)
-_VERB_FORMS.update({"banned": "ban", "banning": "ban", "stopped": "stop", "stopping": "stop",
+_VERB_FORMS.update({"lost": "lose", "sold": "sell", "left": "leave", "broke": "break",
+                    "gave": "give", "threw": "throw", "bought": "buy", "moved": "move",
+                    "banned": "ban", "banning": "ban", "stopped": "stop", "stopping": "stop",
                     "quitting": "quit", "preferred": "prefer", "preferring": "prefer",
                     "forbade": "forbid", "forbidden": "forbid"})
 

@@ -111,7 +111,12 @@ SUBJECTLESS = [
     ("Moved to Porto last year.", (U, "live in", "porto", False)),
     ("Doesn't eat meat.", (U, "eat", "meat", True)),
     # a subject that is there stays: a name, a plural noun before its verb
+    ("Broke up with Tess over the holidays.", (U, "break up with", "tess", False)),
+    ("Lost the Kindle on a train.", (U, "lose", "kindle", False)),
+    ("Building a side project called Tallyho.", (U, "build", "tallyho", False)),
     ("James likes tea.", ("james", "like", "tea", False)),
+    ("Deploying to production on Fridays is not allowed.", ("deploy to production on friday",
+                                                            "be", "allow", True)),
     ("Cats are great pets.", ("cat", "be", "great pet", False)),
 ]
 
