@@ -86,6 +86,8 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     if not m:
         return False
     word = m["verb"].lower()
+    if m["rest"][:1] in (":", "="):
+        return False  # a labelled line ("Likes: hiking") is read as key: value
     second = (m["rest"].lstrip().split(" ", 1)[0] if m["rest"][:1].isspace() else "")
     second = second.lower().strip(".,;:!")
     if second in _AUX or second.startswith("'"):

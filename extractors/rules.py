@@ -268,7 +268,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         for triple in found:
             if not (triple.subject and triple.relation):
                 continue
-            if not triple.object and triple.rule != "state":
+            if not triple.object and triple.rule not in ("state", ENDED_RULE):
                 continue  # the object was a pronoun we cannot resolve
             first = kept.get(triple.fact)
             if first is None:

@@ -180,6 +180,10 @@ class StateChanges:
         return out
 
 
+_OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of"})
+"""``[[ends_state]]`` states named by their relation alone: every value of it ends."""
+
+
 def object_variants(value: str) -> list[str]:
     """``value`` and, when it ends in a carrier noun after other words, ``value`` without it:
     ``"gym membership"`` -> ``["gym membership", "gym"]``."""
@@ -253,11 +257,13 @@ def _rows(data: Mapping, source: str) -> StateChanges:
             for predicate in predicates:
                 for state in ended:
                     if section == "ends_state":
-                        relation, _, obj = str(state).partition(" ")
-                        if not obj:
+                        # "be marry" -> ("be", "marry"); a known relation without object
+                        # ("live in") ends every value of it
+                        relation, obj = (str(state), "") if str(state) in _OBJECTLESS else \
+                            str(state).partition(" ")[::2]
+                        if not relation:
                             raise StateChangeTableError(
-                                source, f"[[ends_state]] state {state!r} needs a relation "
-                                "and an object", i)
+                                source, f"[[ends_state]] state {state!r} is empty", i)
                         target.setdefault(predicate, []).append((relation, obj))
                     else:
                         target.setdefault(predicate, []).append(str(state))

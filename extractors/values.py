@@ -133,7 +133,8 @@ articles and prepositions (``a`` is pint's annum, ``in`` the inch), times of day
 are atto- and picometres), scale letters (``K``/``M``/``B``), physical constants and rare
 units (``k`` Boltzmann, ``G`` gauss, ``R`` gas constant)."""
 _NOT_UNIT_NAMES = frozenset(
-    "point hand bar league chain link rod barn degree turn count mil thou nit lambda".split())
+    "point hand bar league chain link rod barn degree turn count mil thou nit lambda bushel "
+    "pica".split())
 """Units pint knows whose names are mostly everyday nouns ("2 points", "3 bars", "2 degrees")."""
 _PREFIXABLE = frozenset(
     "meter gram second liter byte bit watt hertz joule volt ampere pascal newton "

@@ -202,7 +202,7 @@ _LIGHT = frozenset({"be", "have", "do", "get", "make", "take", "go", "like", "us
 
 def _bare(triple: Triple) -> bool:
     """A denial of an intransitive predicate outright: "doesn't smoke anymore"."""
-    return (triple.negated and not triple.object and triple.rule == "state"
+    return (triple.negated and not triple.object and triple.rule in ("state", ENDED_RULE)
             and triple.relation not in _LIGHT)
 
 

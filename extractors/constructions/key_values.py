@@ -6,7 +6,7 @@ import re
 
 from spacy.tokens import Doc
 
-from extractors.relations import SPELLING
+from extractors.relations import SPELLING, Cardinality
 from extractors.syntax import _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, USER
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
@@ -28,8 +28,9 @@ class KeyValueRules:
         """Triples of ``key: value`` lines. A profile line's value may carry a comment in
         parentheses or after a dash ("Employer: Globex (left Acme in April)"), a list
         ("Languages: English, Dutch") or a denial ("Diet: no longer vegan, eats fish"): each
-        listed value is a triple, a piece with a verb is commentary and skipped, and a list
-        under a plural key ("Languages", "Pets") is a set (rule ``attribute_set``)."""
+        listed value is a triple, a piece with a verb is commentary and skipped, and a plural
+        key ("Languages", "Pets") holds a set (rule ``attribute_set``), unless it is a verb's
+        key ("Likes: hiking" -> like)."""
         out: list[Triple] = []
         offset = 0
         for line in doc.text.split("\n"):
@@ -44,6 +45,11 @@ class KeyValueRules:
             last = relation.split()[-1]
             plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))
             relation, flips = self.table.canonical(relation)
+            if plural and not self._known(relation):
+                # "Likes: hiking", "Pets: cat": a many-valued relation's key, (user, like, …)
+                singular, singular_flips = self.table.canonical(relation[:-1])
+                if self.table.cardinality(singular) is Cardinality.multi_valued:
+                    relation, flips, plural = singular, singular_flips, False
             body = _COMMENT.split(m["value"], maxsplit=1)[0]
             pieces = [(piece, m.start("value") + body.find(piece))
                       for piece in (p.strip() for p in body.split(",")) if piece]
@@ -54,11 +60,12 @@ class KeyValueRules:
                 if span is None or len(span) > 6:
                     continue
                 content = [t for t in span if t.lower_ not in _NEGATORS | _STILL]
-                if content and (content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
-                                or content[0].pos_ == "AUX"):
+                if len(content) > 1 and (content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
+                                         or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
-                if len(span) == 1 and span[0].lower_ in _ANSWERS:
-                    words, neg = list(span), False  # "Smoker: no" answers the key
+                if (len(span) == 1 and span[0].lower_ in _ANSWERS) or not content:
+                    # "Smoker: no" answers the key; so does "Student: no longer"
+                    words, neg = (list(span) if content else [span[0]]), False
                 else:
                     neg = any(t.dep_ == "neg" or t.lower_ in _NEGATORS for t in span)
                     words = [t for t in content if t.lower_ not in ("longer",)]
@@ -66,12 +73,11 @@ class KeyValueRules:
                     continue
                 surface = _surface(words)
                 value = normalize_value(surface) if is_quantity(surface) else normalize_value(
-                    _phrase(words))
+                    _phrase(words)) or surface.lower()
                 out.append(Triple(subject=subject, relation=relation, object=value,
                                   negated=neg != flips, start=start, end=start + len(line),
                                   object_text=surface,
-                                  rule="attribute_set" if plural and len(pieces) > 1
-                                  else "key_value"))
+                                  rule="attribute_set" if plural else "key_value"))
         return out
 
     def _split_key(self, key: str) -> tuple[str, str]:

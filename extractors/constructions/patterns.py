@@ -5,7 +5,13 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from extractors.lexicon import match_patterns
-from extractors.syntax import _CONTAINER_NOUNS, _fronted_modifier, _is_question, _span_phrase
+from extractors.syntax import (
+    _CONTAINER_NOUNS,
+    _fronted_modifier,
+    _is_question,
+    _is_time,
+    _span_phrase,
+)
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
@@ -31,6 +37,8 @@ class PatternRules:
                        and not span[0].text[:1].isupper() for span in (x, y)):
                     continue  # a slot after literal text swallowed a clause: "is known for …"
                     # (a capitalised one is a title: "The language of Being Julia is …")
+                if _is_time(y.root) and not _is_time(x.root):
+                    continue  # "passed away in November": a time is no place, person or thing
                 if _fronted_modifier(x):
                     continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
                 subject = self._span_entity(x)

@@ -61,7 +61,8 @@ class VerbRules:
                 return []
         neg = negated != _negated(verb)
         lemma = _lemma(verb)
-        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt" or (
+            c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1)), None)
         base = f"{lemma} {particle}" if particle else lemma
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":

@@ -272,3 +272,15 @@ def test_profile_lines(extractor, line, facts):
     found = {t.fact for t in extractor.extract(line)}
     for fact in facts:
         assert fact in found, f"{fact} not in {sorted(found)}"
+
+
+@pytest.mark.parametrize(("line", "fact"), [
+    ("Likes: board games", (U, "like", "board game", False)),      # a many-valued verb's key
+    ("Relationship status: divorced", (U, "relationship status", "divorced", False)),
+    ("Student: no longer; finished the MSc", (U, "student", "no", False)),
+    ("Takes the 14 bus to work", (U, "take", "14 bus", False)),      # no bushels
+    ("Grandpa Joe passed away in November.", ("grandpa joe", "live in", "", True)),
+])
+def test_profile_answers_and_endings(extractor, line, fact):
+    found = {t.fact for t in extractor.extract(line)}
+    assert fact in found, f"{fact} not in {sorted(found)}"
