@@ -76,32 +76,14 @@ def relation_namer(data_dir: Path, cases: list[P.CounterFactCase]):
     return name
 
 
-def extraction_cause(fact: list, update: list, functional) -> str:
-    """Why a retrieved pair was not found, read from the two memories' stored triples.
-
-    Returns:
-        ``no_triple`` (one memory gave none), ``subject_differs`` (no subject in common),
-        ``relation_differs`` (a subject in common, no key), ``same_value`` (a key in common whose
-        values agree: the two read as one fact), ``not_functional`` (a key in common with two
-        values, on a relation the table holds multi-valued) or ``other``.
-    """
-    if not fact or not update:
-        return "no_triple"
-    if not {t.subject for t in fact} & {t.subject for t in update}:
-        return "subject_differs"
-    keys = {(t.subject, t.relation) for t in fact} & {(t.subject, t.relation) for t in update}
-    if not keys:
-        return "relation_differs"
-    values = defaultdict(lambda: [set(), set()])
-    for side, triples in enumerate((fact, update)):
-        for t in triples:
-            if (t.subject, t.relation) in keys:
-                values[(t.subject, t.relation)][side].add((t.object, t.negated))
-    if any(a & b for a, b in values.values()):
-        return "same_value"
-    if not any(functional(rel) for _, rel in keys):
-        return "not_functional"
-    return "other"
+def withheld_by(conflicts) -> dict[str, list[str]]:
+    """loser id -> the winners of the conflicts that superseded it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for c in conflicts:
+        for loser in c.superseded:
+            if c.winner:
+                out[loser].append(c.winner)
+    return dict(out)
 
 
 def triples_text(triples: list) -> list[str]:
@@ -146,13 +128,12 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
             q, hits, memories, cite=report.cite, withhold=report.withhold,
             conflicts=[(c.members, c.verdict, c.rule) for c in report.conflicts],
             duplicates=report.duplicates,
-            withheld_by={loser: c.winner for c in report.conflicts if c.winner
-                         for loser in c.superseded})
+            withheld_by=withheld_by(report.conflicts))
         outcomes.append(outcome)
         relations.append(relation_of(case_by_id[q.case_id]))
         triples = {h.record.id: h.triples for h in result.hits}
         if outcome.pair in ("not_found", "duplicate"):
-            cause = extraction_cause(triples[q.fact_id], triples[q.update_id], functional)
+            cause = FC.extraction_cause(triples[q.fact_id], triples[q.update_id], functional)
             causes[cause] += 1
             if len(examples[cause]) < EXAMPLES:
                 examples[cause].append({

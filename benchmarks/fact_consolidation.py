@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from benchmarks.pairs import CounterFactCase, complete
+from extractors import Triple
 
 SOURCE = "factconsolidation:context"
 SOURCE_CLASS = "user"
@@ -290,46 +291,80 @@ def pair_outcome(question: Question, hits: Sequence[str],
     return "not_found"
 
 
-def wrongly_withheld(withhold: Iterable[str], withheld_by: Mapping[str, str],
+def wrongly_withheld(withhold: Iterable[str], withheld_by: Mapping[str, Collection[str]],
                      memories: Mapping[str, ContextMemory]) -> tuple[list[str], list[str]]:
     """Withheld memories that should not be, and those of them withheld for another subject.
 
-    In a context the only memory that may be withheld is a rewrite's true fact (its own
-    counterfactual supersedes it). Any other withheld memory is wrong; it is *of another
-    subject* when the memory that superseded it in this report is about another entity
-    (:attr:`ContextMemory.entity`), or, when an earlier verdict withheld it, always (a
-    neighbourhood or other fact has no later fact of its own entity and relation).
+    In a context the only memory that may be withheld is a rewrite's true fact, superseded by a
+    later memory of its own subject (its counterfactual). Any other withheld memory is wrong;
+    it is *of another subject* when no memory that superseded it in this report is about its
+    entity (:attr:`ContextMemory.entity`) — also when an earlier verdict withheld it, since a
+    neighbourhood or other fact has no later fact of its own entity and relation. A true fact
+    superseded only by memories of other entities counts in both.
 
     Args:
         withhold: the report's ``withhold``.
-        withheld_by: withheld id -> the winner that superseded it in this report.
+        withheld_by: withheld id -> the winners that superseded it in this report.
         memories: memory id -> memory.
 
     Returns:
-        ``(wrong, other_subject)``, each sorted; ``other_subject`` also lists true facts
-        superseded by a memory of another entity.
+        ``(wrong, other_subject)``, each sorted.
     """
     wrong, other = [], []
     for w in sorted(set(withhold)):
         memory = memories.get(w)
         if memory is None:
             continue
-        winner = memories.get(withheld_by.get(w, ""))
+        winners = [memories[x] for x in withheld_by.get(w, ()) if x in memories]
+        own = any(x.entity == memory.entity for x in winners)
         if memory.role != FACT:
             wrong.append(w)
-            if winner is None or winner.entity != memory.entity:
+            if not own:
                 other.append(w)
-        elif winner is not None and winner.entity != memory.entity:
+        elif winners and not own:
             wrong.append(w)
             other.append(w)
     return wrong, other
+
+
+def extraction_cause(fact: Sequence[Triple], update: Sequence[Triple],
+                     functional: Callable[[str], bool]) -> str:
+    """Why a retrieved pair was not found, read from the two memories' stored triples.
+
+    Args:
+        fact, update: the triples extracted from the true fact and the counterfactual.
+        functional: whether the relation table holds a relation functional.
+
+    Returns:
+        ``no_triple`` (one memory gave none), ``subject_differs`` (no subject in common),
+        ``relation_differs`` (a subject in common, no key), ``same_value`` (a key in common whose
+        values agree: the two read as one fact), ``not_functional`` (keys in common with two
+        values, none on a relation the table holds functional) or ``other``.
+    """
+    if not fact or not update:
+        return "no_triple"
+    if not {t.subject for t in fact} & {t.subject for t in update}:
+        return "subject_differs"
+    keys = {(t.subject, t.relation) for t in fact} & {(t.subject, t.relation) for t in update}
+    if not keys:
+        return "relation_differs"
+    values: dict[tuple[str, str], list[set]] = defaultdict(lambda: [set(), set()])
+    for side, triples in enumerate((fact, update)):
+        for t in triples:
+            if (t.subject, t.relation) in keys:
+                values[(t.subject, t.relation)][side].add((t.object, t.negated))
+    if any(a & b for a, b in values.values()):
+        return "same_value"
+    if not any(functional(rel) for _, rel in keys):
+        return "not_functional"
+    return "other"
 
 
 def score_question(question: Question, hits: Sequence[str], memories: Mapping[str, ContextMemory],
                    *, cite: Iterable[str], withhold: Iterable[str],
                    conflicts: Iterable[tuple[Sequence[str], str, str | None]] = (),
                    duplicates: Iterable[Sequence[str]] = (),
-                   withheld_by: Mapping[str, str] | None = None) -> Outcome:
+                   withheld_by: Mapping[str, Collection[str]] | None = None) -> Outcome:
     """Score one read-time scan of a question.
 
     Args:
@@ -339,7 +374,7 @@ def score_question(question: Question, hits: Sequence[str], memories: Mapping[st
         cite, withhold: the report's ``cite`` and ``withhold``.
         conflicts: ``(members, verdict, rule)`` of the report's conflicts.
         duplicates: the report's duplicate groups.
-        withheld_by: withheld id -> the winner that superseded it in this report.
+        withheld_by: withheld id -> the winners that superseded it in this report.
     """
     conflicts = list(conflicts)
     texts = {h: memories[h].text for h in hits}

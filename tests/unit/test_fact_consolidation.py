@@ -95,7 +95,7 @@ def test_scoring_a_resolved_pair():
     outcome = FC.score_question(
         QUESTION, hits, MEMS, cite=["m00002", "m00003"], withhold=["m00000"],
         conflicts=[(["m00000", "m00003"], "resolved", "recency")],
-        withheld_by={"m00000": "m00003"})
+        withheld_by={"m00000": ["m00003"]})
     assert outcome.first_cite == "m00003" and outcome.first_cite_right
     assert not outcome.top1_right and outcome.max_serial_right
     assert outcome.both_retrieved and outcome.pair == "resolved:recency"
@@ -107,7 +107,7 @@ def test_scoring_a_missed_pair_and_a_memory_of_another_subject_withheld():
     outcome = FC.score_question(
         QUESTION, hits, MEMS, cite=["m00000", "m00003"], withhold=["m00002"],
         conflicts=[(["m00002", "m00003"], "resolved", "recency")],
-        withheld_by={"m00002": "m00003"})
+        withheld_by={"m00002": ["m00003"]})
     assert outcome.first_cite == "m00000" and not outcome.first_cite_right
     assert outcome.pair == "not_found"
     assert outcome.other_subject_withheld == outcome.wrongly_withheld == ["m00002"]
@@ -141,3 +141,30 @@ def test_percentile_matches_linear_interpolation():
     for q in (0, 50, 90, 99, 100):
         assert FC.percentile(values, q) == pytest.approx(float(numpy.percentile(values, q)))
     assert FC.percentile([], 50) == 0.0
+
+
+def test_a_true_fact_withheld_only_for_another_subject_is_wrong():
+    bob = memory(5, "Bob speaks Dutch now.", FC.UPDATE, "Bob", 9)
+    mems = {**MEMS, bob.id: bob}
+    assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005"]}, mems) == (
+        ["m00000"], ["m00000"])
+    assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005", "m00003"]}, mems) == ([], [])
+    # an update withheld by an earlier verdict (not in this report) is of another subject
+    assert FC.wrongly_withheld(["m00003"], {}, mems) == (["m00003"], ["m00003"])
+
+
+@pytest.mark.parametrize(("fact", "update", "cause"), [
+    ([], [("anna", "speak", "english")], "no_triple"),
+    ([("headquarter", "located in", "rome")], [("acme", "located in", "oslo")],
+     "subject_differs"),
+    ([("anna", "speak", "french")], [("anna", "born in", "oslo")], "relation_differs"),
+    ([("anna", "hold", "citizenship")], [("anna", "hold", "citizenship")], "same_value"),
+    ([("anna", "occupation", "poet")], [("anna", "occupation", "actor")], "not_functional"),
+    ([("anna", "native language", "french")], [("anna", "native language", "english")],
+     "other"),
+])
+def test_extraction_cause(fact, update, cause):
+    from extractors import Triple
+    functional = {"native language", "speak", "born in", "located in"}.__contains__
+    assert FC.extraction_cause([Triple(*t) for t in fact], [Triple(*t) for t in update],
+                               functional) == cause
