@@ -76,6 +76,12 @@ def relation_namer(data_dir: Path, cases: list[P.CounterFactCase]):
     return name
 
 
+def cardinality_of(relation: str) -> str:
+    """``functional`` when the relation's Wikidata id is one
+    :data:`benchmarks.pairs.FUNCTIONAL_RELATIONS` holds functional, else ``other``."""
+    return "functional" if P.is_functional(relation.split(" ", 1)[0]) else "other"
+
+
 def withheld_by(conflicts) -> dict[str, list[str]]:
     """loser id -> the winners of the conflicts that superseded it."""
     out: dict[str, list[str]] = defaultdict(list)
@@ -169,6 +175,7 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     summary["memories"] = len(records)
     summary["not_found_causes"] = dict(causes.most_common())
     summary["per_relation"] = FC.by_group(relations, outcomes)
+    summary["by_cardinality"] = FC.by_group([cardinality_of(r) for r in relations], outcomes)
     summary["examples"] = dict(examples)
     summary["other_subject_withheld_examples"] = withheld_examples
     return summary
@@ -184,7 +191,7 @@ def markdown(result: dict[str, Any]) -> str:
     lines = [
         f"Run {result['run']} (commit {result['git']['commit'][:10]}"
         f"{', dirty' if result['git']['dirty'] else ''}): CounterFact edit + val, "
-        f"seed {p['seed']}, up to {p['sample']} questions per size, k = {p['k']}, "
+        f"seed {p['seed']}, subject mix {p['mix']}, up to {p['sample']} questions per size, k = {p['k']}, "
         f"alpha {p['alpha']}, {p['embedding_model']}.", "",
         "| memories per user | questions | first cite right % | hybrid top-1 % | max serial % "
         "| ceiling: update / both % | pair found % | first cite when found % "
@@ -213,6 +220,13 @@ def markdown(result: dict[str, Any]) -> str:
         o = s["subject_has_other_facts"]
         lines.append(f"- {int(size):,}: {o['questions']} questions, {pct(o['first_cite'])}, "
                      f"{pct(o['hybrid_top1'])}, {pct(o['max_serial'])}")
+    lines += ["", "By the relation's cardinality (Wikidata ids the product holds functional, "
+              "`benchmarks.pairs.FUNCTIONAL_RELATIONS`, vs the rest): questions, first cite %, "
+              "max serial %, pair found %:", ""]
+    for size, s in result["sizes"].items():
+        parts = [f"{k} {v['questions']}, {pct(v['first_cite'])}, {pct(v['max_serial'])}, "
+                 f"{pct(v['pair_found'])}" for k, v in s["by_cardinality"].items()]
+        lines.append(f"- {int(size):,}: " + "; ".join(parts))
     largest = max(result["sizes"], key=int)
     per = result["sizes"][largest]["per_relation"]
     lines += ["", f"Per relation at {int(largest):,} memories per user (questions, first cite "
@@ -242,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="memories per user, comma-separated")
     parser.add_argument("--sample", type=int, default=200, help="questions per size")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--mix", choices=FC.MIXES, default="alternate",
+                        help="subject order: alternate subjects with several relations and "
+                             "with one (default), or random")
     parser.add_argument("--data-dir", type=Path, default=P.DATA_DIR)
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/fact_consolidation/<UTC time>)")
@@ -267,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
 
     splits = ("edit", "val")
     cases = FC.order_by_subject(FC.eligible_cases(P.load_counterfact(args.data_dir, splits)),
-                                args.seed)
+                                args.seed, args.mix)
     relation_of = relation_namer(args.data_dir, cases)
     say(f"{len(cases)} eligible CounterFact cases (edit + val)")
 
@@ -293,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(data_dir, ignore_errors=True)
     result = {
         "benchmark": "fact_consolidation", "run": stamp, "git": git_state(REPO),
-        "parameters": {"sizes": sizes, "sample": args.sample, "seed": args.seed, "k": K,
+        "parameters": {"sizes": sizes, "sample": args.sample, "seed": args.seed,
+                       "mix": args.mix, "k": K,
                        "alpha": ALPHA, "pair_share": FC.PAIR_SHARE, "splits": list(splits),
                        "embedding_model": DEFAULT_MODEL, "weaviate": version},
         "data": {split: P.sha256_file(args.data_dir / "counterfact" / f"counterfact-{split}.json")

@@ -122,15 +122,40 @@ def eligible_cases(cases: Iterable[CounterFactCase]) -> list[CounterFactCase]:
     return out
 
 
-def order_by_subject(cases: Sequence[CounterFactCase], seed: int) -> list[CounterFactCase]:
+MIXES = ("alternate", "random")
+
+
+def order_by_subject(cases: Sequence[CounterFactCase], seed: int,
+                     mix: str = "alternate") -> list[CounterFactCase]:
     """The cases with their subjects in a seeded random order, each subject's cases together
-    (in file order), so a context holds every rewrite of a subject it holds one of: facts about
-    one subject under several relations, as in FactConsolidation."""
+    (in file order), so a context holds every rewrite of a subject it holds one of.
+
+    Args:
+        cases: the cases.
+        seed: the shuffle's seed.
+        mix: ``random`` — subjects in random order (about one CounterFact case in ten has a
+            subject with facts under several relations); ``alternate`` — a subject with
+            several cases, then one with a single case, and so on while both last, so that
+            facts about one subject under several relations are common, as in
+            FactConsolidation's contexts (where the max-serial baseline can pick another
+            relation's fact).
+
+    Raises:
+        ValueError: an unknown ``mix``.
+    """
+    if mix not in MIXES:
+        raise ValueError(f"mix must be one of {MIXES}, got {mix!r}")
     groups: dict[str, list[CounterFactCase]] = defaultdict(list)
     for case in cases:
         groups[case.subject].append(case)
     subjects = sorted(groups)
     random.Random(seed).shuffle(subjects)
+    if mix == "alternate":
+        several = [s for s in subjects if len(groups[s]) > 1]
+        single = [s for s in subjects if len(groups[s]) == 1]
+        subjects = [s for pair in zip(several, single) for s in pair]
+        rest = min(len(several), len(single))
+        subjects += several[rest:] + single[rest:]
     return [case for subject in subjects for case in groups[subject]]
 
 

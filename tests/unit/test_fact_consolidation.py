@@ -168,3 +168,14 @@ def test_extraction_cause(fact, update, cause):
     functional = {"native language", "speak", "born in", "located in"}.__contains__
     assert FC.extraction_cause([Triple(*t) for t in fact], [Triple(*t) for t in update],
                                functional) == cause
+
+
+def test_alternate_mix_puts_subjects_with_several_relations_first_in_turn():
+    cases = [case(i, f"S{i}") for i in range(6)] + [
+        case(10 + i, f"S{i}", "{} works in the field of", "physics", "music") for i in range(2)]
+    ordered = FC.order_by_subject(cases, seed=0, mix="alternate")
+    counts = {s: sum(c.subject == s for c in cases) for s in {c.subject for c in cases}}
+    firsts = list(dict.fromkeys(c.subject for c in ordered))
+    assert [counts[s] for s in firsts] == [2, 1, 2, 1, 1, 1]
+    with pytest.raises(ValueError, match="mix"):
+        FC.order_by_subject(cases, seed=0, mix="sorted")
