@@ -156,12 +156,13 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
                     "question": q.query, "relation": relations[-1],
                     "fact": memories[q.fact_id].text, "update": memories[q.update_id].text,
                     "first_cited": memories[first].text if first else None})
-        for w in outcome.other_subject_withheld:
-            if len(withheld_examples) >= 3 * EXAMPLES:
+        for w in outcome.wrongly_withheld:
+            if len(withheld_examples) >= 4 * EXAMPLES:
                 break
             by = [c for c in report.conflicts if w in c.superseded]
             withheld_examples.append({
                 "question": q.query, "withheld": memories[w].text,
+                "other_subject": w in outcome.other_subject_withheld,
                 "by": [{"key": [c.key.subject, c.key.relation], "rule": c.rule,
                         "winner": memories[c.winner].text if c.winner in memories else c.winner,
                         "values": c.values} for c in by] or "an earlier verdict"})
@@ -177,7 +178,7 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     summary["per_relation"] = FC.by_group(relations, outcomes)
     summary["by_cardinality"] = FC.by_group([cardinality_of(r) for r in relations], outcomes)
     summary["examples"] = dict(examples)
-    summary["other_subject_withheld_examples"] = withheld_examples
+    summary["wrongly_withheld_examples"] = withheld_examples
     return summary
 
 
