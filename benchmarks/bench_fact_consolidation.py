@@ -61,7 +61,7 @@ PUBLISHED_FC_SH = {"GPT-4o": 60, "MemGPT": 28, "Mem0": 18, "Zep": 7}
 2025, arXiv:2507.05257): other data (their contexts, LLM answers), context only."""
 
 
-def relation_namer(data_dir: Path, cases: list[P.CounterFactCase]):
+def relation_namer(data_dir: Path):
     """template, true object -> ``"P103 native language"`` (or the template when unmapped)."""
     try:
         pararel = P.load_pararel_templates(data_dir)
@@ -284,9 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     say = lambda line: print(line, flush=True)  # noqa: E731
 
     splits = ("edit", "val")
-    cases = FC.order_by_subject(FC.eligible_cases(P.load_counterfact(args.data_dir, splits)),
-                                args.seed, args.mix)
-    relation_of = relation_namer(args.data_dir, cases)
+    relation_of = relation_namer(args.data_dir)
+    cases = FC.order_by_subject(
+        FC.eligible_cases(P.load_counterfact(args.data_dir, splits), relation_of),
+        args.seed, args.mix)
     say(f"{len(cases)} eligible CounterFact cases (edit + val)")
 
     if server.ensure_binary(log=say) is None:

@@ -107,14 +107,22 @@ class Context:
         return {m.id: m for m in self.memories}
 
 
-def eligible_cases(cases: Iterable[CounterFactCase]) -> list[CounterFactCase]:
+def eligible_cases(cases: Iterable[CounterFactCase],
+                   relation: Callable[[CounterFactCase], str] | None = None
+                   ) -> list[CounterFactCase]:
     """Cases usable as rewrites: the prompt names the subject, the true and the counterfactual
-    objects differ, and no earlier case of the same subject has the same template (a subject
-    keeps one case per relation wording). File order."""
+    objects differ, and no earlier case has the same subject and relation (two rewordings of
+    one relation about one subject would make two rewrites of one fact). File order.
+
+    Args:
+        cases: the cases.
+        relation: a case's relation (a Wikidata id); default its template.
+    """
+    relation = relation or (lambda case: case.template)
     seen: set[tuple[str, str]] = set()
     out = []
     for case in cases:
-        key = (case.subject, case.template)
+        key = (case.subject, relation(case))
         if (case.subject in case.prompt and key not in seen
                 and case.ground_truth.strip().lower() != case.target_new.strip().lower()):
             seen.add(key)

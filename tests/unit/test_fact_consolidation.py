@@ -179,3 +179,9 @@ def test_alternate_mix_puts_subjects_with_several_relations_first_in_turn():
     assert [counts[s] for s in firsts] == [2, 1, 2, 1, 1, 1]
     with pytest.raises(ValueError, match="mix"):
         FC.order_by_subject(cases, seed=0, mix="sorted")
+
+
+def test_two_wordings_of_one_relation_about_one_subject_keep_the_first():
+    reworded = case(300, "Subject 0", "{} speaks the language")
+    assert FC.eligible_cases([CASES[0], reworded]) == [CASES[0], reworded]
+    assert FC.eligible_cases([CASES[0], reworded], lambda c: "P103") == [CASES[0]]
