@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -282,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = args.out or RESULTS / stamp
     out_dir.mkdir(parents=True, exist_ok=True)
     say = lambda line: print(line, flush=True)  # noqa: E731
+    # a terminated run still stops its Weaviate and deletes its data directory (the finally
+    # blocks below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     splits = ("edit", "val")
     relation_of = relation_namer(args.data_dir)
