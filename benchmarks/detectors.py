@@ -37,7 +37,7 @@ records cannot both be true (SPEC §2 and §3):
 
 * ``flagged`` 1.0: a conflict on one confirmed key (a functional relation's value mismatch, or
   a polarity conflict) with a verdict other than ``possible``;
-* ``subject_unconfirmed`` 0.75: the same, but the subjects are only string-similar, so the
+* ``subject_unconfirmed`` 0.75: the same, but one subject is only a short form of the other, so the
   policy quarantines it (SPEC §3 row 2);
 * ``possible`` 0.5: a value mismatch on a relation of unknown cardinality (SPEC §1), never
   auto-resolved;

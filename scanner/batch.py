@@ -9,7 +9,7 @@ memories that can conflict or repeat another:
 
 * memories holding a key another memory holds (``(scope, canonical subject, relation)``,
   SPEC §1);
-* memories holding a key whose subject is string-similar to another key's subject in the same
+* memories holding a key whose subject may be a short form of another key's subject in the same
   scope and relation (``subject_unconfirmed``, :func:`scanner.keys.near_key_pairs`);
 * memories whose normalised text another memory of the same scope repeats
   (:func:`scanner.detect.duplicate_groups`; equal fact sets already share keys).

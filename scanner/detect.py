@@ -222,7 +222,7 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         key: the group's key.
         assertions: the group's assertions.
         table: relation cardinalities.
-        other: assertions of a string-similar key; when given, only pairs that cross the two
+        other: assertions of a short-form key (:mod:`scanner.short_forms`); when given, only pairs that cross the two
             groups are returned and each is marked ``subject_unconfirmed``.
         other_key: the key of ``other``.
 

@@ -6,8 +6,8 @@ Rows are evaluated in order and the first that applies decides:
    ``possible`` (reported, never auto-resolved; SPEC §1 and §2: similarity never decides);
 2. either record lacks ``source``, ``observed_at`` or ``epoch`` -> ``quarantined``
    (``missing_provenance:<field>@<id>``; seed 000 condition 1);
-3. subject identity only string-similar -> ``quarantined`` (``subject_unconfirmed``; seed 000
-   condition 3);
+3. one subject only a short form of the other -> ``quarantined`` (``subject_unconfirmed``;
+   seed 000 condition 3);
 4. epochs differ -> ``epoch_change`` (both kept; the later one is ``latest``, not a winner;
    seed 000 "Cross-epoch");
 5. the relation is a declared safety rule -> ``escalated`` with a recommended resolution

@@ -84,7 +84,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     by_pair: dict[tuple[str, str], Conflict] = {}
     events: list[EpochChangeEvent] = []
     # One verdict per pair. When several keys link the same two records, the most telling
-    # one decides: an exact-subject key before a string-similar one, and a conflict the
+    # one decides: an exact-subject key before a short-form one, and a conflict the
     # policy can act on (polarity, or a functional relation) before a merely possible one.
     candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
                                    c.kind == "value_mismatch"

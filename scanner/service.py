@@ -299,7 +299,7 @@ class Service:
         The write-time check reads back the new records (with the triples extracted at
         import) and the stored memories of the same tenant whose ``keys`` share a
         ``subject|relation`` with them, scans that set and writes the verdicts. Memories whose
-        subjects are only string-similar (``subject_unconfirmed``) share no key and are left
+        subjects are only short forms of each other (``subject_unconfirmed``) share no key and are left
         to the batch scan.
 
         Args:
@@ -598,7 +598,7 @@ class Service:
         no vectors, :data:`~scanner.store.memories.BATCH_SCAN_PROPERTIES`); each memory's keys
         are counted as it arrives (:class:`scanner.batch.TenantPass`). After the pass, only
         the memories that can take part in a conflict or a duplicate — those sharing a key,
-        holding string-similar subjects, or sharing a text — are decoded into records and go
+        holding subjects one a short form of the other, or sharing a text — are decoded into records and go
         through the same pure scan as every other entry point
         (:func:`scanner.scan.scan_records`); the rest are cited as they are. Verdicts are
         written in batches: ``supersedes`` edges with one request per thousand (those of

@@ -4,7 +4,6 @@ questions, settlement by re-observation, ledger entries, effects, narration and 
 from __future__ import annotations
 
 import json
-import random
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -12,7 +11,7 @@ import pytest
 
 from extractors import Cardinality, Triple
 from scanner.detect import CandidatePair, stances
-from scanner.keys import Assertion, GroupKey, similar_candidates, similar_subjects
+from scanner.keys import Assertion, GroupKey
 from scanner.ledger import (
     NAMESPACE,
     LedgerEntry,
@@ -179,33 +178,6 @@ def test_safety_relations_and_manual_review_are_never_settled():
                    PolicyConfig(strategies={"preferred glaze": Strategy.manual_review})):
         report = scan((a, "celadon"), (b, "tenmoku"), (fresh, "tenmoku"), config=config)
         assert all(c.settled_by is None for c in report.conflicts)
-
-
-# -- the subject-similarity index used by batch scans -------------------------------------
-
-def test_similar_candidates_lose_no_pair_that_brute_force_finds():
-    rng = random.Random(7)
-    syllables = ["ka", "lo", "mi", "ren", "dus", "vo", "qua", "ter", "a", "e"]
-    base = [" ".join("".join(rng.choice(syllables) for _ in range(rng.randint(1, 3)))
-                     for _ in range(rng.randint(1, 3))) for _ in range(150)]
-
-    def mutate(s: str) -> str:
-        chars = list(s)
-        for _ in range(rng.randint(0, 3)):
-            at = rng.randrange(len(chars) + 1)
-            if rng.random() < 0.5 and chars:
-                chars.pop(min(at, len(chars) - 1))
-            else:
-                chars.insert(at, rng.choice("abc "))
-        return "".join(chars).strip() or "q"
-
-    subjects = sorted(set(base + [mutate(rng.choice(base)) for _ in range(150)]
-                          + ["a", "b", "ab", "x y", "y", "sam", "sam lee"]))
-    brute = [(i, j) for i in range(len(subjects)) for j in range(i + 1, len(subjects))
-             if similar_subjects(subjects[i], subjects[j])]
-    found = [(i, j) for i, j in similar_candidates(subjects)
-             if similar_subjects(subjects[i], subjects[j])]
-    assert found == brute and len(brute) > 20
 
 
 # -- ledger entries, effects, narration, statistics (pure) --------------------------------

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from extractors import Triple
-from scanner.keys import AliasTable, group_by_key, similar_subjects
+from scanner.keys import AliasTable, group_by_key
 from scanner.models import MemoryRecord
 from scanner.scan import ScanConfig, scan_records
 
@@ -88,7 +88,7 @@ def test_aliases_resolve_before_comparison(engine):
     assert [c.winner for c in scan(engine, a, b, config=cfg).conflicts] == ["m2"]
 
 
-def test_string_similar_subjects_are_quarantined_not_merged(engine):
+def test_short_form_subjects_are_quarantined_not_merged(engine):
     report = scan(engine, rec("m1", "Sam lives in Lyon."), rec("m2", "Sam Lee lives in Nice.",
                                                                days=1))
     assert [(c.verdict, c.rule) for c in report.conflicts] == [
@@ -111,13 +111,6 @@ def test_grouping_is_one_pass_by_key():
     groups = group_by_key([(r1, [t]), (r2, [t, Triple("sam", "name", "sam")])])
     assert sorted((k.subject, k.relation, len(v)) for k, v in groups.items()) == [
         ("sam", "live in", 2), ("sam", "name", 1)]
-
-
-@pytest.mark.parametrize(("a", "b", "similar"), [
-    ("sam", "sam lee", True), ("acme corp", "acme corp.", True), ("sam", "sam", False),
-    ("bob", "robert", False), ("user", "lyon", False)])
-def test_similar_subjects(a, b, similar):
-    assert similar_subjects(a, b) is similar
 
 
 def test_report_ids_sorted_and_deterministic(engine):
