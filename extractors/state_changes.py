@@ -156,9 +156,10 @@ class StateChanges:
                         continue
                     for obj in objects:
                         out.append(replace(triple, relation=state, object=obj, negated=True,
-                                           rule=ENDED_RULE))
+                                           rule=ENDED_RULE, qualifiers=_now(triple)))
         for state in self.results.get(triple.relation, ()):
-            out.append(replace(triple, relation=state, rule=RESULT_RULE))
+            out.append(replace(triple, relation=state, rule=RESULT_RULE,
+                               qualifiers=_now(triple)))
         return out
 
 
@@ -182,6 +183,12 @@ class StateChanges:
 
 _OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of"})
 """``[[ends_state]]`` states named by their relation alone: every value of it ends."""
+
+
+def _now(triple: Triple) -> tuple[tuple[str, str], ...]:
+    """The qualifiers of a state an event ended or left behind: "sold her car last week" is a
+    past event, but the car is not hers now (the ``("time", "past")`` mark is dropped)."""
+    return tuple(q for q in triple.qualifiers if q != ("time", "past"))
 
 
 def object_variants(value: str) -> list[str]:

@@ -133,6 +133,14 @@ def _misread_subject(head: Token) -> Token | None:
     return None
 
 
+_CHANGE_VERBS = frozenset("""
+    move relocate marry divorce become join switch change start begin adopt buy get graduate
+    retire settle transfer convert rename upgrade downgrade
+    """.split())
+"""Verbs of a change whose result holds after the event ("moved to Zurich last month" still
+lives there; Vendler's 1957 achievements): a dated past of them is no completed past."""
+
+
 def _habitual_past(verb: Token, xcomp: Token) -> bool:
     """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
     return verb.lower_ == "used" and verb.tag_ == "VBD" and any(
@@ -141,11 +149,18 @@ def _habitual_past(verb: Token, xcomp: Token) -> bool:
 
 def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
-    joining Shopify", "lived in Madrid until 2020" (a duration or a "before"/"until" bound on
-    a simple past; the perfect "has worked for three years" still holds)."""
+    joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
+    "moved there two years ago" (a duration, a "before"/"until" bound or a dated past time
+    on a simple past; the perfect "has worked for three years" still holds, and what such an
+    event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
     if head.tag_ != "VBD":
         return False
     for child in head.children:
+        if child.dep_ == "npadvmod" and _is_time(child) and any(
+                c.lower_ in ("last", "ago") for c in [*child.children, *child.rights]):
+            return True  # "last Saturday", "two weeks ago"
+        if child.dep_ == "advmod" and child.lower_ == "ago":
+            return True
         if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
             return True
         if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")

@@ -12,6 +12,7 @@ from spacy.tokens import Token
 
 from extractors.state_changes import StateChanges
 from extractors.syntax import (
+    _CHANGE_VERBS,
     _age,
     _completed_past,
     _COMPOUND_PREP_HEADS,
@@ -370,7 +371,8 @@ class VerbRules:
         return out
 
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
-        quals = [("time", "past")] if _completed_past(head) else []
+        quals = [("time", "past")] if _completed_past(head) and _lemma(
+            head) not in _CHANGE_VERBS else []
         for child in head.children:
             if child.dep_ == "prep":
                 for pobj in child.children:

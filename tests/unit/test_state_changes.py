@@ -284,3 +284,20 @@ def test_profile_lines(extractor, line, facts):
 def test_profile_answers_and_endings(extractor, line, fact):
     found = {t.fact for t in extractor.extract(line)}
     assert fact in found, f"{fact} not in {sorted(found)}"
+
+
+@pytest.mark.parametrize(("sentence", "past"), [
+    ("Melanie ran a charity race last Saturday.", True),   # a dated event, no current state
+    ("I moved to Zurich last month.", False),               # a change: its result holds now
+    ("Maria works at the shelter.", False),
+])
+def test_dated_past_events(extractor, sentence, past):
+    triples = [t for t in extractor.extract(sentence) if t.rule not in ("state_change",
+                                                                        "state_result")]
+    assert triples and all((t.qualifier("time") == "past") is past for t in triples)
+
+
+def test_what_a_past_event_ends_holds_now(extractor):
+    ended = [t for t in extractor.extract("I sold my blue hatchback last weekend.")
+             if t.rule == "state_change"]
+    assert ended and all(t.qualifier("time") is None for t in ended)
