@@ -94,9 +94,12 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
         return False
     words = text.split()
     run = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
-    if run > 1 and run < len(words) and (words[run].lower() in _AUX
-                                         or _finite_form(words[run].lower(), is_verb)):
-        return False  # "Sports Unlimited was created": a capitalised name before its verb
+    after = words[run].lower().strip(".,;:!") if run < len(words) else ""
+    if word not in _FINITE and (run >= 3 or run > 1 and after and (
+            after in _AUX or after in (irregular or {}) or _finite_form(after, is_verb))):
+        # a capitalised name before its verb: "Sports Unlimited was created", "James
+        # Witherell lost …", "United Continental Holdings …" (but "Plays World of Warcraft")
+        return False
     if word in _FINITE:
         return True
     if _finite_form(second, is_verb) or second in (irregular or {}):

@@ -176,14 +176,14 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
 
     def _irregular_past(self) -> dict[str, str]:
         """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions
-        (a form that is also a base form or a noun of the index, "found", "saw", is left
-        out: "Found ..." opens a name or a noun phrase as often as a fact)."""
+        (a form that is also a base form, "found", "saw", is left out: "Found ..." opens a
+        fact about founding as often as one about finding)."""
         if not hasattr(self, "_irregular"):
             tables = self._verb_tables()
             self._irregular = {} if tables is None else {
                 form: lemmas[0] for form, lemmas in tables[0].items()
                 if lemmas and form != lemmas[0] and form.isalpha() and not form.endswith(
-                    ("ing", "en", "s")) and form not in tables[2] and not self._is_noun(form)}
+                    ("ing", "en", "s")) and form not in tables[2]}
         return self._irregular
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256,

@@ -141,6 +141,18 @@ _CHANGE_VERBS = frozenset("""
 lives there; Vendler's 1957 achievements): a dated past of them is no completed past."""
 
 
+def _event(verb: Token) -> bool:
+    """A verb that reports an event: a simple past ("sold"), a perfect ("has shelved", "has
+    been cancelled") or a past passive ("was cancelled"); not a present, a progressive or a
+    base form ("sells", "is selling", "is sold by")."""
+    if verb.tag_ == "VBD":
+        return True
+    if verb.tag_ == "VBN":
+        auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+        return any(a.lemma_ == "have" or a.tag_ == "VBD" for a in auxes) or not auxes
+    return False
+
+
 def _habitual_past(verb: Token, xcomp: Token) -> bool:
     """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
     return verb.lower_ == "used" and verb.tag_ == "VBD" and any(

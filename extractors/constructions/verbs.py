@@ -12,6 +12,7 @@ from spacy.tokens import Token
 
 from extractors.state_changes import StateChanges
 from extractors.syntax import (
+    _event,
     _CHANGE_VERBS,
     _age,
     _completed_past,
@@ -76,8 +77,11 @@ class VerbRules:
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
         if xcomp is not None and _habitual_past(verb, xcomp):
-            # "Sam used to live in Lyon": a habit that was is one that no longer is
-            return self._active(xcomp, subject=subject, negated=not neg)
+            # "Sam used to live in Lyon": a habit that was, a completed past (as "lived there
+            # until 2020"): it never decides against what holds now
+            return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
+                set(t.qualifiers) | {("time", "past")}))})
+                for t in self._active(xcomp, subject=subject, negated=neg)]
         if xcomp is None and base in _STOP_ASPECT | _START_ASPECT:
             found = self._gerund_object(verb)
             if found is not None:
@@ -384,7 +388,12 @@ class VerbRules:
 
     def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:
         """``triples`` and what their predicates end or leave behind
-        (:meth:`extractors.state_changes.StateChanges.derive`)."""
+        (:meth:`extractors.state_changes.StateChanges.derive`). A verb's change is an event:
+        it ends a state only in the past or the perfect ("sold her car", "has been
+        cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
+        sells cars"); a copula's state ends in any tense ("the trip is off")."""
+        if verb.pos_ == "VERB" and not _event(verb):
+            return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
         derived = [d for t in triples for d in self.state_changes.derive(t, governed)]
         return triples + derived if derived else triples

@@ -202,9 +202,6 @@ TABLE = [
     ("Always use tabs.", [(U, "use", "tab", False)]),
     ("Remember to water the plants.", [(U, "water", "plant", False)]),
     ("Never deploy on Fridays.", [(U, "deploy", "", True)]),
-    # a habit that was ("used to X") is one that no longer is, as "no longer X" says
-    ("I used to smoke.", [(U, "smoke", "", True)]),
-    ("Sam used to live in Lyon.", [("sam", "live in", "lyon", True)]),
     # a name with commas or a colon is one subject: nobility titles, works, qualified places
     ("Pavlos, Crown Prince of Greece is a citizen of Greece.",
      [("pavlos crown prince of greece", "citizenship", "greece", False)]),

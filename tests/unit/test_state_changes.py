@@ -301,3 +301,28 @@ def test_what_a_past_event_ends_holds_now(extractor):
     ended = [t for t in extractor.extract("I sold my blue hatchback last weekend.")
              if t.rule == "state_change"]
     assert ended and all(t.qualifier("time") is None for t in ended)
+
+
+@pytest.mark.parametrize("sentence", ["Sam used to live in Lyon.", "I used to smoke."])
+def test_used_to_is_a_completed_past(extractor, sentence):
+    """A habit that was: marked past, so it never decides against what holds now, and never
+    reads as a denial of a paraphrase ("used to work in London" / "took up work in London")."""
+    triples = [t for t in extractor.extract(sentence)]
+    assert triples and all(t.qualifier("time") == "past" and not t.negated for t in triples)
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    ("Rolls-Royce Motor Cars is sold by BMW.", False),   # a habitual present sells no car away
+    ("Gina sells clothes online.", False),
+    ("Gina sold her online store.", True),
+    ("Nate's cooking show has been cancelled.", True),
+])
+def test_a_change_is_an_event(extractor, sentence, ends):
+    triples = extractor.extract(sentence)
+    assert any(t.rule == "state_change" for t in triples) is ends
+
+
+@pytest.mark.parametrize("sentence", ["James Witherell lost their life at Detroit.",
+                                      "United Continental Holdings that was founded in Wales."])
+def test_a_name_before_its_verb_is_no_subjectless_fact(extractor, sentence):
+    assert not any(t.subject.startswith(U) for t in extractor.extract(sentence))
