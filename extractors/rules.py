@@ -50,6 +50,7 @@ from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
+    NOUN_INDEX,
     USER,
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_DEPS,
@@ -125,6 +126,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if use_lexicon:
             self._induced = self._induce_relations()
         self.state_changes = self.state_changes.mapped(self._canonical_relation)
+        if not NOUN_INDEX and self._is_noun("dog"):
+            NOUN_INDEX.update(self._nouns)
 
     def _canonical_relation(self, phrase: str) -> str:
         """A relation phrase as :meth:`_make` spells it (synonyms, then induced relations)."""

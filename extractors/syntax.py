@@ -225,6 +225,11 @@ def _lemma(token: Token) -> str:
     return token.lemma_.lower()
 
 
+NOUN_INDEX: set[str] = set()
+"""The lemmatizer's index of English nouns, filled by :class:`extractors.rules.TripleExtractor`
+when it loads its pipeline (empty: every capitalised sentence-initial plural is lemmatised)."""
+
+
 def _word(token: Token) -> str:
     """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
     Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently
@@ -232,11 +237,14 @@ def _word(token: Token) -> str:
     recurring day or month is its name ("Fridays" -> "friday"). A capitalised word inside a
     sentence, or opening it before another capitalised word, that the tagger calls a common
     noun is such a name too ("originated from Leeds" tags "Leeds" NNS, "founded in Leeds"
-    NNPS; both are "leeds"; "Sports Unlimited was created" keeps "sports")."""
+    NNPS; both are "leeds"; "Sports Unlimited was created" keeps "sports"). So is a
+    sentence-initial capitalised plural whose singular is no noun the lemmatizer knows
+    ("Ines knows Marco": "ines", never "ine"; "Nicolas" never "nicola")."""
     text = token.text.lower()
     name = token.pos_ == "PROPN" or (token.text[:1].isupper() and (
         token.i > token.sent.start or _capitalised(token.nbor(1) if token.i + 1 < len(
-            token.doc) else token)))
+            token.doc) else token) or (token.tag_ == "NNS" and NOUN_INDEX
+                                       and token.lemma_.lower() not in NOUN_INDEX)))
     if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
         text = token.lemma_.lower()
     elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:

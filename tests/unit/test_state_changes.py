@@ -326,3 +326,12 @@ def test_a_change_is_an_event(extractor, sentence, ends):
                                       "United Continental Holdings that was founded in Wales."])
 def test_a_name_before_its_verb_is_no_subjectless_fact(extractor, sentence):
     assert not any(t.subject.startswith(U) for t in extractor.extract(sentence))
+
+
+@pytest.mark.parametrize(("sentence", "subject"), [
+    ("Ines knows Marco from university.", "ines"),   # a name keeps its spelling
+    ("Nicolas lives in Lyon.", "nicolas"),
+    ("Sports are fun.", "sport"),                    # a plural noun is still lemmatised
+])
+def test_names_keep_their_spelling(extractor, sentence, subject):
+    assert subject in {t.subject for t in extractor.extract(sentence)}
