@@ -47,6 +47,9 @@ class CopulaRules:
             subj = _misread_subject(cop)
         if subj is None:
             subj = _fronted_gerund(cop)
+        if subj is None and cop.dep_ == "conj":
+            # "Carlos was retested and is not allergic": the first conjunct's subject
+            subj = self._subject_token(cop.head)
         if subj is None:
             return []
         if _IDENTIFIER.match(subj.text):
@@ -99,6 +102,9 @@ class CopulaRules:
                 out.append(self._make(subject, relation_phrase, value, surface, negated=True,
                                       clause=cop, rule=rule, qualifiers=places))
             return out
+        reversed_ = self._reversed_preference(cop, subj, complements, neg)
+        if reversed_:
+            return reversed_
         subject = self._entity(subj)
         if subject is None:
             return []
@@ -161,6 +167,26 @@ class CopulaRules:
                         out.append(self._make(subject, "member of", value, surface,
                                               negated=neg, clause=cop, rule="prep_object",
                                               qualifiers=places))
+        return out
+
+    def _reversed_preference(self, cop: Token, subj: Token, complements: list[Token],
+                             neg: bool) -> list[Triple]:
+        """"Alien is no longer the favourite movie", "green isn't her favorite colour": the
+        value is the subject and the preference the complement (the specificational copula
+        read backwards, Higgins 1979) -> (user, preferred movie, alien), negated."""
+        out = []
+        for comp in (c for c in complements if c.dep_ == "attr" and c.pos_ == "NOUN"):
+            split = self._split_attribute(comp)
+            if split is None:
+                continue
+            owner, rel_tokens = split
+            phrase = _phrase(rel_tokens)
+            if not self.table.canonical(phrase)[0].startswith("preferred "):
+                continue
+            value, surface = self._value(subj)
+            if value and owner:
+                out.append(self._make(owner, phrase, value, surface, negated=neg, clause=cop,
+                                      rule="attribute"))
         return out
 
     def _split_attribute(self, noun: Token, topic: str | None = None

@@ -74,7 +74,9 @@ class VerbRules:
             return self._active(xcomp, subject=subject, negated=False)
         if xcomp is not None and base in _REMEMBER:
             return self._active(xcomp, subject=subject, negated=neg)
-        if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT:
+        if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT and not any(
+                c.dep_ in ("dobj", "obj") for c in verb.children):
+            # (with an object, the infinitive is a purpose: "quit my job to go back to school")
             return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
         if xcomp is not None and _habitual_past(verb, xcomp):
             # "Sam used to live in Lyon": a habit that was, a completed past (as "lived there

@@ -335,3 +335,21 @@ def test_a_name_before_its_verb_is_no_subjectless_fact(extractor, sentence):
 ])
 def test_names_keep_their_spelling(extractor, sentence, subject):
     assert subject in {t.subject for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    ("Alien is no longer the favorite movie.", (U, "preferred movie", "alien", True)),
+    ("Radiohead is my favorite band.", (U, "preferred band", "radiohead", False)),
+    ("I quit my job at St. Mary's to go back to school.", (U, "work at", "st. mary", True)),
+    ("I switched from Windows to Fedora on my laptop.", (U, "use", "windows", True)),
+    ("Carlos was retested and is not allergic to shellfish.", ("carlos", "be", "allergic",
+                                                               True)),
+])
+def test_reversed_preferences_jobs_switches_and_conjuncts(extractor, sentence, fact):
+    found = {t.fact for t in extractor.extract(sentence)}
+    assert fact in found, f"{fact} not in {sorted(found)}"
+
+
+def test_a_purpose_is_no_ended_activity(extractor):
+    assert (U, "go back to", "school", True) not in {
+        t.fact for t in extractor.extract("I quit my job to go back to school.")}
