@@ -50,6 +50,7 @@ from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
+    _RECIPROCAL,
     NOUN_INDEX,
     USER,
     _CLAUSE_AFTER_LABEL,
@@ -291,12 +292,30 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             return found
         others = [c for c in self._objects(subj)[1:] if c.dep_ == "conj"]
         first = self._entity(subj) if others else None
+        reciprocal = self._reciprocal(found, first, [self._entity(o) for o in others]) \
+            if first and others else []
         for other in others:
             who = self._entity(other)
             if who and first and who != first:
                 found += [Triple(**{**t.to_dict(), "subject": who, "qualifiers": t.qualifiers})
                           for t in found if t.subject == first]
-        return found
+        return found + reciprocal
+
+    def _reciprocal(self, found: list[Triple], first: str, others: list[str | None]
+                    ) -> list[Triple]:
+        """"The user and Helen divorced": each coordinated subject did it to the other, so
+        the partner states between them end (the transitive rows of the state-change table)."""
+        out: list[Triple] = []
+        for t in found:
+            if t.object or t.negated or t.subject != first or t.relation not in _RECIPROCAL:
+                continue
+            for other in (o for o in others if o and o != first):
+                for a, b in ((first, other), (other, first)):
+                    pair = Triple(**{**t.to_dict(), "subject": a, "object": b, "rule": "svo",
+                                     "qualifiers": t.qualifiers})
+                    out.append(pair)
+                    out.extend(self.state_changes.derive(pair))
+        return out
 
     def _clause_triples(self, head: Token) -> list[Triple]:
         found = self._clause_triples_as_stated(head)

@@ -23,7 +23,13 @@ USER = "user"
 
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
 _CONTAINER_NOUNS = {"city", "town", "country", "state", "province", "region", "village",
-                   "county", "island", "republic", "kingdom", "language", "municipality"}
+                   "county", "island", "republic", "kingdom", "language", "municipality",
+                   "continent", "religion", "sport", "instrument", "position", "genre",
+                   "occupation", "profession", "field", "discipline", "title", "role",
+                   "faith", "denomination", "game"}
+"""Classifier nouns that give way to what they classify: "the city of Ann Arbor", "the sport
+of association football", "the instrument guitar", "the position of pope" (the value is the
+named member, not its class)."""
 _PARTITIVE_NOUNS = {"lot", "lots", "type", "kind", "sort", "part", "variety", "bunch", "plenty",
                     "bit", "piece", "glass", "cup", "bottle", "bowl", "slice", "pair", "couple",
                     "number", "ton"}
@@ -151,6 +157,27 @@ def _event(verb: Token) -> bool:
         auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
         return any(a.lemma_ == "have" or a.tag_ == "VBD" for a in auxes) or not auxes
     return False
+
+
+_SETTING_VERBS = frozenset("""
+    raise lower change set bump increase decrease update reduce rename move switch upgrade
+    downgrade reset adjust
+    """.split())
+"""Verbs that give a setting a new value "to" something ("was raised to 8")."""
+_OWNED_NOUNS = frozenset("""
+    headquarters headquarter capital mayor ceo founder owner president leader chair chairman
+    director manager captain coach principal currency population anthem
+    """.split())
+"""Relational nouns whose "of" phrase names their owner (Barker 1995): "the headquarters of
+X is located in Y" is a fact about X."""
+
+
+_ROLE_VERBS = frozenset({"take over", "step in", "stand in", "start", "serve", "act",
+                         "be appoint", "be name", "be elect"})
+"""Verbs whose "as" phrase names a role the subject now holds ("took over as manager")."""
+_RECIPROCAL = frozenset({"divorce", "separate", "break up", "split up", "split"})
+"""Intransitive predicates of two coordinated subjects that each do to the other ("Sam and
+Helen divorced": each divorced the other)."""
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:

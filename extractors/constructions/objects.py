@@ -51,6 +51,13 @@ class ObjectRules:
             inner = _of_object(token)
             if inner is not None:
                 return self._value(inner)
+        if token.pos_ in ("NOUN", "PROPN"):
+            # "the instrument guitar", "the language Polish": the classifier is no part of
+            # the value (a classifier head gives way to its named member below)
+            named = [c for c in token.children if c.dep_ in ("appos", "compound")
+                     and c.pos_ == "PROPN" and c.i > token.i]
+            if lemma in _CONTAINER_NOUNS and named:
+                return self._value(named[0])
         if lemma == "language":  # "the French language" -> "french"
             mods = [c for c in token.children if c.dep_ in ("amod", "compound")]
             if mods:
@@ -66,7 +73,10 @@ class ObjectRules:
         # a frequency is no part of the value: "twenty books a year" -> "twenty book"
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
                  for t in c.subtree}
-        tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every]
+        tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every
+                  and not (t.dep_ == "compound" and t.i < token.i and t.i == tokens[0].i
+                           and t.lemma_.lower() in _CONTAINER_NOUNS and t.head == token
+                           and any(d.dep_ == "det" for d in token.children))]
         # "a charity run": the tagger reads a noun after a noun as a bare participle; a bare
         # participle right after the head that the lemmatizer knows as a noun is the head
         tokens += [c for c in token.children if c.dep_ == "acl" and c.i == token.i + 1

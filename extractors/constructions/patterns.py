@@ -43,8 +43,10 @@ class PatternRules:
                     continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
                 subject = self._span_entity(x)
                 surface = y.text
-                if y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and \
-                        y.root.i == y.start + (y[0].dep_ == "det"):
+                if (y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and
+                        y.root.i == y.start + (y[0].dep_ == "det")) or any(
+                        t.dep_ == "compound" and t.lemma_.lower() in _CONTAINER_NOUNS
+                        for t in y if t.head == y.root):
                     value, surface = self._value(y.root)  # "the city of Barcelona"
                 else:
                     value = normalize_value(surface) if is_quantity(surface) else \

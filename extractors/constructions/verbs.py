@@ -12,6 +12,13 @@ from spacy.tokens import Token
 
 from extractors.state_changes import StateChanges
 from extractors.syntax import (
+    _CONTAINER_NOUNS,
+    _ROLE_VERBS,
+    _IDENTIFIER,
+    _OWNED_NOUNS,
+    _SETTING_VERBS,
+    _of_object,
+    _phrase,
     _event,
     _CHANGE_VERBS,
     _age,
@@ -118,7 +125,8 @@ class VerbRules:
                 out.append(self._make(subject, base, _lemma(xcomp), xcomp.text, negated=neg,
                                       clause=verb, rule="svo"))
             return out
-        replaced = self._replacement(verb, subject, neg) if lemma == "replace" else []
+        replaced = self._replacement(verb, subject, neg) if lemma == "replace" else \
+            self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else []
         if replaced:
             return replaced
         out.extend(self._idioms(verb, base, subject, neg))
@@ -135,7 +143,7 @@ class VerbRules:
             out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
                                   rule="svo", qualifiers=times))
             if lemma == "have" and obj.pos_ == "NOUN" and value and \
-                    obj.lemma_.lower() not in _PARTITIVE_NOUNS:
+                    obj.lemma_.lower() not in _PARTITIVE_NOUNS | _CONTAINER_NOUNS:
                 # "I have a weakness for ice cream", "a fear of heights": the noun's own
                 # prepositional object is what the light verb construction is about
                 for prep in (c for c in obj.children
@@ -243,6 +251,26 @@ class VerbRules:
                     out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
                                           clause=verb, rule="passive", qualifiers=times))
             return out
+        setting = self._setting_change(verb, patient, neg)
+        if setting:
+            return setting
+        owned = self._owned_attribute(patient)
+        if owned is not None:
+            # "The headquarters of University of Michigan is located in Ann Arbor": the
+            # relational noun's owner is the subject, the noun the relation
+            owner, noun_phrase = owned
+            out = []
+            for prep in (c for c in verb.children if c.dep_ == "prep"
+                         and c.lower_ in _OBJECT_PREPS):
+                for pobj in (c for c in prep.children if c.dep_ == "pobj"
+                             and not _no_value(c)):
+                    for obj in self._objects(pobj):
+                        value, surface = self._value(obj)
+                        out.append(self._make(owner, noun_phrase, value, surface,
+                                              negated=neg, clause=verb, rule="attribute",
+                                              qualifiers=times))
+            if out:
+                return out
         subject = self._entity(patient)
         if subject is None:
             return []
@@ -331,6 +359,51 @@ class VerbRules:
                         preps.append(inner)
         return preps
 
+    def _owned_attribute(self, noun: Token) -> tuple[str, str] | None:
+        """``(owner, relation phrase)`` for a definite relational noun with an "of" owner
+        that names something ("the headquarters / capital / mayor of X"), else None."""
+        if noun.pos_ != "NOUN" or noun.lemma_.lower() not in _OWNED_NOUNS or not any(
+                c.dep_ == "det" and c.lower_ == "the" for c in noun.children):
+            return None
+        owner = _of_object(noun)
+        if owner is None or owner.pos_ != "PROPN":
+            return None
+        who = self._entity(owner)
+        return (who, noun.lemma_.lower()) if who else None
+
+    def _setting_change(self, verb: Token, patient: Token, neg: bool) -> list[Triple]:
+        """"max_retries was raised to 8", "the default branch was renamed from master to
+        main": a setting changed to a new value states the value (and no longer the old one),
+        as the copula "max_retries is 8" does."""
+        if _lemma(verb) not in _SETTING_VERBS or neg:
+            return []
+        new = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        if not new:
+            return []
+        if _IDENTIFIER.match(patient.text):
+            subject, relation = self._split_key(patient.text.replace(".", " "))
+            rule = "key_value"
+        else:
+            split = self._split_attribute(patient)
+            if split is not None:
+                subject, rule = split[0], "attribute"
+                relation = _phrase(split[1])
+            else:
+                subject, relation, rule = self._entity(patient), "be", "copula"
+        if not subject:
+            return []
+        out = []
+        for tokens, negated in ((new, False), (old, True)):
+            for token in tokens:
+                value, surface = self._value(token)
+                if value:
+                    out.append(self._make(subject, relation, value, surface, negated=negated,
+                                          clause=verb, rule=rule))
+        return out
+
     def _idioms(self, verb: Token, base: str, subject: str, neg: bool) -> list[Triple]:
         """A verb, its object noun and that noun's preposition that together name one
         predicate (``state_changes`` ``[idioms]``): "found a new home for her puppy" ->
@@ -350,6 +423,26 @@ class VerbRules:
                             out.append(self._make(subject, relation, value, surface,
                                                   negated=neg, clause=verb, rule="svo"))
         return out
+
+    def _role_taken(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Priyanka took over as release manager for v2": the subject now holds the role
+        of its owner -> (v2, release manager, priyanka), as "the release manager for v2 is
+        Priyanka" says."""
+        role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
+                     for p in c.children if p.dep_ == "pobj"), None)
+        subj = self._subject_token(verb)
+        if role is None or subj is None or role.pos_ != "NOUN":
+            return []
+        owner_token = next((p for c in role.children if c.dep_ == "prep"
+                            and c.lower_ in ("for", "of") for p in c.children
+                            if p.dep_ == "pobj"), None)
+        owner = self._entity(owner_token) if owner_token is not None else None
+        if not owner:
+            return []
+        rel_tokens = [t for t in role.subtree if t.i <= role.i and t.dep_ not in ("det",)]
+        value, surface = self._value(subj)
+        return [self._make(owner, _phrase(rel_tokens), value, surface, negated=neg,
+                           clause=verb, rule="attribute")] if value else []
 
     def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
         """"Salsa has replaced contemporary as Gina's favourite style of dance": the role
