@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -26,3 +28,26 @@ def weaviate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[server
         yield client
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def review_service(client: server.WeaviateClient, extractor, prefix: str):
+    """A :class:`scanner.service.Service` over a fresh collection named ``prefix`` + a random
+    suffix, whose policy escalates the review sample's safety relations; its memory, ledger and
+    scan-state collections are dropped afterwards."""
+    from scanner.engine import Engine
+    from scanner.policy import PolicyConfig
+    from scanner.review.sample import SAFETY_RELATIONS
+    from scanner.scan import ScanConfig
+    from scanner.service import Service
+    from scanner.store.memories import MemoryStore
+
+    name = prefix + uuid.uuid4().hex[:12]
+    engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
+                    extractor=extractor)
+    svc = Service(MemoryStore(client, name), engine=engine)
+    try:
+        yield svc
+    finally:
+        for col in (svc.scan_state.name, svc.ledger.name, name):
+            client.collections.delete(col)

@@ -12,14 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scanner.api import ApiSettings, create_app
-from scanner.engine import Engine
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig
 from scanner.review.decisions import review_entry_id, review_record_id
-from scanner.review.sample import PAIRS, SAFETY_RELATIONS, sample_records
-from scanner.scan import ScanConfig
+from scanner.review.sample import PAIRS, sample_records
 from scanner.service import Service
-from scanner.store.memories import MemoryStore
+from tests.integration.conftest import review_service
 
 pytestmark = pytest.mark.integration
 KEY = "review-k3y"
@@ -27,13 +24,8 @@ KEY = "review-k3y"
 
 @pytest.fixture(scope="module")
 def service(weaviate_server, extractor):
-    name = "Review" + uuid.uuid4().hex[:12]
-    engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
-                    extractor=extractor)
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
-    yield svc
-    for col in (svc.scan_state.name, svc.ledger.name, name):
-        weaviate_server.collections.delete(col)
+    with review_service(weaviate_server, extractor, "Review") as svc:
+        yield svc
 
 
 @pytest.fixture(scope="module")

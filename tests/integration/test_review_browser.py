@@ -15,16 +15,13 @@ import pytest
 from pydantic import SecretStr
 
 from scanner.api import ApiSettings, create_app
-from scanner.engine import Engine
-from scanner.policy import PolicyConfig
 from scanner.review import browser, screenshots
 from scanner.review.decisions import review_entry_id, review_record_id
-from scanner.review.sample import MARKUP_ONERROR, MARKUP_SCRIPT, PAIRS, SAFETY_RELATIONS
+from scanner.review.sample import MARKUP_ONERROR, MARKUP_SCRIPT, PAIRS
 from scanner.review.sample import sample_records
 from scanner.review.service import ReviewService
-from scanner.scan import ScanConfig
 from scanner.service import Service
-from scanner.store.memories import MemoryStore
+from tests.integration.conftest import review_service
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(browser.missing_reason() is not None,
@@ -34,13 +31,8 @@ KEY = "browser-k3y"
 
 @pytest.fixture(scope="module")
 def service(weaviate_server, extractor):
-    name = "ReviewUi" + uuid.uuid4().hex[:12]
-    engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
-                    extractor=extractor)
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
-    yield svc
-    for col in (svc.scan_state.name, svc.ledger.name, name):
-        weaviate_server.collections.delete(col)
+    with review_service(weaviate_server, extractor, "ReviewUi") as svc:
+        yield svc
 
 
 @pytest.fixture(scope="module")
