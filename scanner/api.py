@@ -231,7 +231,10 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "API key missing or wrong (`unauthorized`)."},
     413: {"model": ErrorResponse, "description": "Body too large (`request_too_large`)."},
     422: {"model": ErrorResponse, "description": "Invalid field (`validation_error`); the "
-                                                 "message and `fields` name it."},
+                                                 "message and `fields` name it. A body that "
+                                                 "is not JSON is 422 too, on field `body`; "
+                                                 "numbers and booleans are never coerced "
+                                                 "from strings."},
     500: {"model": ErrorResponse, "description": "`internal_error`, `configuration_error`."},
     502: {"model": ErrorResponse, "description": "`store_write_failed`, `store_error`."},
     503: {"model": ErrorResponse, "description": "`not_ready`, `weaviate_unavailable`."},
@@ -281,12 +284,11 @@ class MemoryInput(MemoryRecord):
     """A SPEC §4 record as posted: :class:`~scanner.models.MemoryRecord` plus the ranges the
     store can hold.
 
-    ``priority`` must fit Weaviate's ``INT`` (int64), and ``observed_at`` must stay a valid
-    datetime once converted to UTC (``0001-01-01T00:00:00+01:00`` does not), so both are
-    answered 422 instead of failing in the store.
+    ``priority`` must round-trip through the store (:data:`scanner.models.MAX_SAFE_INTEGER`),
+    and ``observed_at`` must stay a valid datetime once converted to UTC
+    (``0001-01-01T00:00:00+01:00`` does not), so both are answered 422 instead of failing in
+    the store.
     """
-
-    priority: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)
 
     @field_validator("observed_at", mode="wrap")
     @classmethod
@@ -310,12 +312,13 @@ class ScanRequest(BaseModel):
     properties: dict[PropertyText, PropertyText] = Field(
         default_factory=dict, max_length=MAX_PROPERTIES,
         description="Only memories carrying all of these scope properties.")
-    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Hits to scan (k).")
-    alpha: float = Field(DEFAULT_ALPHA, ge=0.0, le=1.0,
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, strict=True,
+                       description="Hits to scan (k).")
+    alpha: float = Field(DEFAULT_ALPHA, ge=0.0, le=1.0, strict=True,
                          description="Hybrid weight: 0 = BM25 only, 1 = vector only.")
-    apply: bool = Field(True, description="Record the verdicts in the store (supersedes "
+    apply: bool = Field(True, strict=True, description="Record the verdicts in the store (supersedes "
                                           "edges, status), as a batch scan does.")
-    vector: list[Annotated[float, Field(allow_inf_nan=False)]] | None = Field(
+    vector: list[Annotated[float, Field(allow_inf_nan=False, strict=True)]] | None = Field(
         None, min_length=1, max_length=MAX_VECTOR_DIMENSIONS,
         description="The query's embedding by the sidecar's model (all-MiniLM-L6-v2 by "
                     "default: 384 values), when the agent already has it; saves the "
@@ -346,7 +349,7 @@ class AddMemoriesRequest(BaseModel):
 
     user_id: Id = Field(description="The tenant written; every record must carry it.")
     records: list[MemoryInput] = Field(min_length=1, max_length=MAX_RECORDS)
-    check: bool = Field(False, description="Write-time check: scan the new records against "
+    check: bool = Field(False, strict=True, description="Write-time check: scan the new records against "
                                            "stored memories sharing their keys and record "
                                            "the verdicts.")
 
