@@ -602,6 +602,9 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
     import uvicorn
 
     from scanner.api import ApiSettings, create_app
+    from scanner.redaction import redact_access_log
+
+    redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
     settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
     with _open_service(weaviate_url, data_dir, single_epoch=single_epoch,
