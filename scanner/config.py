@@ -20,6 +20,7 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     [epochs]
     single_epoch = false                    # records without an epoch share one world state
     epoch_property = "deploy_id"            # or read the epoch from this scope property
+    max_clock_skew_s = 300                  # observed_at this far past the clock still counts
 
     [[patterns]]                            # extra extraction patterns, ParaRel slot syntax
     relation = "place of birth"
@@ -37,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from extractors import DEFAULT_TABLE
 from scanner.errors import ConfigurationError
 from scanner.keys import AliasTable
-from scanner.policy import PolicyConfig, Strategy
+from scanner.policy import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.scan import ScanConfig
 
 
@@ -62,6 +63,7 @@ class EpochSettings(_Strict):
 
     single_epoch: bool = False
     epoch_property: str | None = None
+    max_clock_skew_s: float = Field(default=DEFAULT_CLOCK_SKEW_S, ge=0.0)
 
 
 class PatternSetting(_Strict):
@@ -97,7 +99,8 @@ class Settings(_Strict):
                               epoch_property=self.epochs.epoch_property,
                               recency_override=recency_override,
                               safety_relations=frozenset(r.safety),
-                              strategies=dict(r.strategies))
+                              strategies=dict(r.strategies),
+                              max_clock_skew_s=self.epochs.max_clock_skew_s)
         return ScanConfig(table=table, aliases=AliasTable(self.aliases), policy=policy,
                           extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns),
                           relation_similarity=r.similarity,
