@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import anyio
 from fastapi import FastAPI, Path, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -90,6 +91,7 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
+from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT, PROBE_THREADS, InFlightLimit
 from scanner.embeddings import unit_vector
 from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
@@ -254,6 +256,8 @@ class ApiSettings(BaseModel):
         max_records: most records per ``POST /v1/memories``, ≤ :data:`MAX_RECORDS`.
         max_jobs: most batch-scan jobs kept; also the most queued or running at once (429).
         batch_workers: batch scans run at the same time (each reads a whole tenant).
+        max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
+            (:mod:`scanner.backpressure`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -264,6 +268,7 @@ class ApiSettings(BaseModel):
     max_records: int = Field(MAX_RECORDS, ge=1, le=MAX_RECORDS)
     max_jobs: int = Field(64, ge=1, le=10_000)
     batch_workers: int = Field(1, ge=1, le=8)
+    max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
@@ -801,6 +806,7 @@ def create_app(service: Service | None = None, *,
                                           thread_name_prefix="contrascan-batch")
             stack.callback(executor.shutdown, wait=True, cancel_futures=True)
             app.state.service = opened
+            app.state.probe_limiter = anyio.CapacityLimiter(PROBE_THREADS)
             app.state.jobs = _Jobs(executor=executor, metrics=metrics,
                                    max_jobs=settings.max_jobs)
             app.state.started = True
@@ -818,6 +824,7 @@ def create_app(service: Service | None = None, *,
     app.state.started = False
     app.add_middleware(_BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(_RequestMetrics, metrics=metrics)
+    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)  # outermost
     _add_error_handlers(app)
 
     v1 = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],
@@ -945,10 +952,13 @@ def create_app(service: Service | None = None, *,
     @app.get("/healthz", response_model=HealthResponse, tags=["operations"],
              responses={503: {"model": HealthResponse, "description": "Weaviate does not "
                                                                        "answer."}})
-    def healthz(request: Request) -> Response:
+    async def healthz(request: Request) -> Response:
         """Ready (200) only while the service is started and Weaviate answers; else 503."""
         svc = getattr(request.app.state, "service", None)
-        ok = bool(svc is not None and request.app.state.started and svc.store.ready())
+        # its own threads: the probe never waits behind scans for a worker thread
+        ok = bool(svc is not None and request.app.state.started
+                  and await anyio.to_thread.run_sync(
+                      svc.store.ready, limiter=request.app.state.probe_limiter))
         return _json(HealthResponse(status="ready" if ok else "unavailable", weaviate=ok),
                      200 if ok else 503)
 

@@ -50,3 +50,56 @@ def test_embedding_bounds_torch_threads():
     expected = int(os.environ["OMP_NUM_THREADS"]) if os.environ.get(
         "OMP_NUM_THREADS", "").isdigit() else 1
     assert compute_threads() == expected
+
+
+def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_pass():
+    import anyio
+
+    from scanner.backpressure import RETRY_AFTER_S, InFlightLimit
+
+    async def main() -> list[tuple[str, int, dict]]:
+        release = anyio.Event()
+        entered = []
+
+        async def slow_app(scope, receive, send):
+            entered.append(scope["path"])
+            if scope["path"].startswith("/v1/"):
+                await release.wait()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        refused = []
+        limit = InFlightLimit(slow_app, max_in_flight=2, on_refused=lambda: refused.append(1))
+        answers: list[tuple[str, int, dict]] = []
+
+        async def call(path: str) -> None:
+            start: dict = {}
+
+            async def send(message):
+                if message["type"] == "http.response.start":
+                    start.update(message)
+
+            async def receive():
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            await limit({"type": "http", "path": path}, receive, send)
+            answers.append((path, start["status"], dict(start["headers"])))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "/v1/scan")
+            tg.start_soon(call, "/v1/scan")
+            while len(entered) < 2:
+                await anyio.sleep(0.01)
+            await call("/v1/scan")  # the third: refused at once
+            await call("/healthz")  # never counted
+            assert limit.in_flight == 2 and refused == [1]
+            release.set()
+        assert limit.in_flight == 0
+        return answers
+
+    answers = anyio.run(main)
+    assert answers[0] == ("/v1/scan", 503, {b"content-type": b"application/json",
+                                            b"content-length": answers[0][2][b"content-length"],
+                                            b"retry-after": str(RETRY_AFTER_S).encode()})
+    assert answers[1][:2] == ("/healthz", 200)
+    assert sorted(a[1] for a in answers[2:]) == [200, 200]
