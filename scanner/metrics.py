@@ -243,8 +243,17 @@ class StoreStatsCollector(Collector):
 
 
 def register(registry: CollectorRegistry, service: Any | None = None, *,
-             ttl_s: float = 60.0) -> None:
-    """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``."""
+             ttl_s: float = 60.0) -> StoreStatsCollector | None:
+    """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``.
+
+    Returns:
+        The store statistics collector (its first figures come from a background refresh
+        started by the first scrape; :meth:`StoreStatsCollector.refresh_now` computes them at
+        once), or None without a service.
+    """
     registry.register(PROCESS)
-    if service is not None:
-        registry.register(StoreStatsCollector(service.stats, ttl_s=ttl_s))
+    if service is None:
+        return None
+    collector = StoreStatsCollector(service.stats, ttl_s=ttl_s)
+    registry.register(collector)
+    return collector

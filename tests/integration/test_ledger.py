@@ -456,7 +456,9 @@ def test_stats_count_conflicts_imports_and_read_time_scans(service, demo_records
     from scanner import metrics
 
     registry = CollectorRegistry()
-    metrics.register(registry, service, ttl_s=0)
+    store_stats = metrics.register(registry, service, ttl_s=60)
+    assert store_stats is not None
+    store_stats.refresh_now()  # a scrape itself never computes them (issue 18)
     text = generate_latest(registry).decode()
     assert 'contrascan_scan_runs_total{mode="batch"}' in text
     assert "contrascan_store_read_scan_conflict_share" in text
