@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import anyio
 from fastapi import FastAPI, Path, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -92,6 +93,7 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
+from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT, PROBE_THREADS, InFlightLimit
 from scanner.embeddings import unit_vector
 from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
@@ -233,7 +235,10 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "API key missing or wrong (`unauthorized`)."},
     413: {"model": ErrorResponse, "description": "Body too large (`request_too_large`)."},
     422: {"model": ErrorResponse, "description": "Invalid field (`validation_error`); the "
-                                                 "message and `fields` name it."},
+                                                 "message and `fields` name it. A body that "
+                                                 "is not JSON is 422 too, on field `body`; "
+                                                 "numbers and booleans are never coerced "
+                                                 "from strings."},
     500: {"model": ErrorResponse, "description": "`internal_error`, `configuration_error`."},
     502: {"model": ErrorResponse, "description": "`store_write_failed`, `store_error`."},
     503: {"model": ErrorResponse, "description": "`not_ready`, `weaviate_unavailable`."},
@@ -253,6 +258,8 @@ class ApiSettings(BaseModel):
         max_records: most records per ``POST /v1/memories``, ≤ :data:`MAX_RECORDS`.
         max_jobs: most batch-scan jobs kept; also the most queued or running at once (429).
         batch_workers: batch scans run at the same time (each reads a whole tenant).
+        max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
+            (:mod:`scanner.backpressure`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -263,6 +270,7 @@ class ApiSettings(BaseModel):
     max_records: int = Field(MAX_RECORDS, ge=1, le=MAX_RECORDS)
     max_jobs: int = Field(64, ge=1, le=10_000)
     batch_workers: int = Field(1, ge=1, le=8)
+    max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
@@ -283,12 +291,11 @@ class MemoryInput(MemoryRecord):
     """A SPEC §4 record as posted: :class:`~scanner.models.MemoryRecord` plus the ranges the
     store can hold.
 
-    ``priority`` must fit Weaviate's ``INT`` (int64), and ``observed_at`` must stay a valid
-    datetime once converted to UTC (``0001-01-01T00:00:00+01:00`` does not), so both are
-    answered 422 instead of failing in the store.
+    ``priority`` must round-trip through the store (:data:`scanner.models.MAX_SAFE_INTEGER`),
+    and ``observed_at`` must stay a valid datetime once converted to UTC
+    (``0001-01-01T00:00:00+01:00`` does not), so both are answered 422 instead of failing in
+    the store.
     """
-
-    priority: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)
 
     @field_validator("observed_at", mode="wrap")
     @classmethod
@@ -312,12 +319,13 @@ class ScanRequest(BaseModel):
     properties: dict[PropertyText, PropertyText] = Field(
         default_factory=dict, max_length=MAX_PROPERTIES,
         description="Only memories carrying all of these scope properties.")
-    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Hits to scan (k).")
-    alpha: float = Field(DEFAULT_ALPHA, ge=0.0, le=1.0,
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, strict=True,
+                       description="Hits to scan (k).")
+    alpha: float = Field(DEFAULT_ALPHA, ge=0.0, le=1.0, strict=True,
                          description="Hybrid weight: 0 = BM25 only, 1 = vector only.")
-    apply: bool = Field(True, description="Record the verdicts in the store (supersedes "
+    apply: bool = Field(True, strict=True, description="Record the verdicts in the store (supersedes "
                                           "edges, status), as a batch scan does.")
-    vector: list[Annotated[float, Field(allow_inf_nan=False)]] | None = Field(
+    vector: list[Annotated[float, Field(allow_inf_nan=False, strict=True)]] | None = Field(
         None, min_length=1, max_length=MAX_VECTOR_DIMENSIONS,
         description="The query's embedding by the sidecar's model (all-MiniLM-L6-v2 by "
                     "default: 384 values), when the agent already has it; saves the "
@@ -348,7 +356,7 @@ class AddMemoriesRequest(BaseModel):
 
     user_id: Id = Field(description="The tenant written; every record must carry it.")
     records: list[MemoryInput] = Field(min_length=1, max_length=MAX_RECORDS)
-    check: bool = Field(False, description="Write-time check: scan the new records against "
+    check: bool = Field(False, strict=True, description="Write-time check: scan the new records against "
                                            "stored memories sharing their keys and record "
                                            "the verdicts.")
 
@@ -800,6 +808,7 @@ def create_app(service: Service | None = None, *,
                                           thread_name_prefix="contrascan-batch")
             stack.callback(executor.shutdown, wait=True, cancel_futures=True)
             app.state.service = opened
+            app.state.probe_limiter = anyio.CapacityLimiter(PROBE_THREADS)
             app.state.jobs = _Jobs(executor=executor, metrics=metrics,
                                    max_jobs=settings.max_jobs)
             app.state.started = True
@@ -817,6 +826,7 @@ def create_app(service: Service | None = None, *,
     app.state.started = False
     app.add_middleware(_BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(_RequestMetrics, metrics=metrics)
+    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)  # outermost
     _add_error_handlers(app)
 
     v1 = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],
@@ -948,10 +958,13 @@ def create_app(service: Service | None = None, *,
     @app.get("/healthz", response_model=HealthResponse, tags=["operations"],
              responses={503: {"model": HealthResponse, "description": "Weaviate does not "
                                                                        "answer."}})
-    def healthz(request: Request) -> Response:
+    async def healthz(request: Request) -> Response:
         """Ready (200) only while the service is started and Weaviate answers; else 503."""
         svc = getattr(request.app.state, "service", None)
-        ok = bool(svc is not None and request.app.state.started and svc.store.ready())
+        # its own threads: the probe never waits behind scans for a worker thread
+        ok = bool(svc is not None and request.app.state.started
+                  and await anyio.to_thread.run_sync(
+                      svc.store.ready, limiter=request.app.state.probe_limiter))
         return _json(HealthResponse(status="ready" if ok else "unavailable", weaviate=ok),
                      200 if ok else 503)
 

@@ -23,6 +23,9 @@ from scanner.models import ScanReport
 
 EXIT_ERROR = 1
 EXIT_CONFLICTS = 3
+EXIT_REJECTED = 65
+"""``import`` / ``scan-file`` rejected some lines (every other line was processed):
+``EX_DATAERR`` of BSD sysexits(3), "the input data was incorrect in some way"."""
 
 
 def _json_option(func: Callable) -> Callable:
@@ -163,6 +166,8 @@ def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = F
     else:
         from scanner.render import render_report
         render_report(report, title=title)
+    if report.rejected:
+        sys.exit(EXIT_REJECTED)
     decided = [c for c in report.conflicts if c.verdict != "possible"]
     if fail_on_conflict and decided:
         sys.exit(EXIT_CONFLICTS)
@@ -359,6 +364,8 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
         click.echo(", ".join(f"{k} {v}" for k, v in summary.items()))
     if result.failures:
         sys.exit(EXIT_ERROR)
+    if rejected:
+        sys.exit(EXIT_REJECTED)
 
 
 def _parse_properties(values: tuple[str, ...]) -> dict[str, str]:
@@ -616,6 +623,9 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
     import uvicorn
 
     from scanner.api import ApiSettings, create_app
+    from scanner.redaction import redact_access_log
+
+    redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
     settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
     with _open_service(weaviate_url, data_dir, single_epoch=single_epoch,

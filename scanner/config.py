@@ -20,6 +20,7 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     [epochs]
     single_epoch = false                    # records without an epoch share one world state
     epoch_property = "deploy_id"            # or read the epoch from this scope property
+    max_clock_skew_s = 300                  # observed_at this far past the clock still counts
 
     [extraction]
     pattern_packs = ["counterfact-train"]   # opt-in packs learned from a data set (none by default)
@@ -41,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from extractors import DEFAULT_TABLE
 from scanner.errors import ConfigurationError
 from scanner.keys import AliasTable
-from scanner.policy import PolicyConfig, Strategy
+from scanner.policy import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.scan import ScanConfig
 
 
@@ -66,6 +67,7 @@ class EpochSettings(_Strict):
 
     single_epoch: bool = False
     epoch_property: str | None = None
+    max_clock_skew_s: float = Field(default=DEFAULT_CLOCK_SKEW_S, ge=0.0)
 
 
 class ExtractionSettings(_Strict):
@@ -120,7 +122,8 @@ class Settings(_Strict):
                               epoch_property=self.epochs.epoch_property,
                               recency_override=recency_override,
                               safety_relations=frozenset(r.safety),
-                              strategies=dict(r.strategies))
+                              strategies=dict(r.strategies),
+                              max_clock_skew_s=self.epochs.max_clock_skew_s)
         return ScanConfig(table=table, aliases=AliasTable(self.aliases), policy=policy,
                           extra_patterns=tuple((p.relation, p.pattern) for p in self.patterns),
                           relation_similarity=r.similarity,

@@ -35,6 +35,13 @@ def resolve_model_path(name: str = DEFAULT_MODEL) -> str:
     return name
 
 
+def compute_threads() -> int:
+    """Threads per model forward pass: ``$OMP_NUM_THREADS`` when it is a positive integer,
+    else 1 (requests and imports run beside Weaviate, which keeps the other cores)."""
+    value = os.environ.get("OMP_NUM_THREADS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 1
+
+
 @functools.lru_cache(maxsize=2)
 def load_model(name: str = DEFAULT_MODEL):
     """Load a SentenceTransformer once per process, on the CPU, without hub access."""
@@ -42,8 +49,13 @@ def load_model(name: str = DEFAULT_MODEL):
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    import torch
     from sentence_transformers import SentenceTransformer
 
+    # every entry point that embeds (serve, scan, import, an in-process Service): torch's
+    # default of one thread per core made one query's embedding ~440 ms instead of ~24 ms on
+    # a shared two-core machine next to a busy Weaviate (issue 18); OMP_NUM_THREADS overrides
+    torch.set_num_threads(compute_threads())
     try:
         return SentenceTransformer(resolve_model_path(name), device="cpu")
     except (OSError, ValueError) as err:

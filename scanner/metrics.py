@@ -166,18 +166,40 @@ class StoreStatsCollector(Collector):
         self._ttl = ttl_s
         self._lock = threading.Lock()
         self._cached: tuple[float, Any] | None = None
+        self._refreshing: threading.Thread | None = None
 
     def _current(self) -> Any:
+        """The last computed statistics, or None before the first refresh finished.
+
+        Never computes inline: a scrape is O(1). When the result is older than ``ttl_s`` (its
+        age counted from the end of its computation) one background thread recomputes it; a
+        scrape meanwhile gets the previous result (issue 18: a scrape of 197k ledger entries
+        took 65-81 s, and concurrent scrapes each ran it)."""
         with self._lock:
-            now = time.monotonic()
-            if self._cached is None or now - self._cached[0] > self._ttl:
-                self._cached = (now, self._stats())
-            return self._cached[1]
+            fresh = self._cached is not None and time.monotonic() - self._cached[0] <= self._ttl
+            if not fresh and self._refreshing is None:
+                self._refreshing = threading.Thread(target=self._refresh, daemon=True,
+                                                    name="contrascan-store-stats")
+                self._refreshing.start()
+            return self._cached[1] if self._cached is not None else None
+
+    def refresh_now(self) -> None:
+        """Compute the statistics in this thread (start-up warm-up, tests)."""
+        self._refresh()
+
+    def _refresh(self) -> None:
+        try:
+            stats = self._stats()
+        except Exception:  # noqa: BLE001 - the store may be down; retried on a later scrape
+            stats = None
+        with self._lock:
+            if stats is not None:
+                self._cached = (time.monotonic(), stats)
+            self._refreshing = None
 
     def collect(self) -> Iterator[Any]:
-        try:
-            stats = self._current()
-        except Exception:  # noqa: BLE001 - a scrape must not fail because the store is down
+        stats = self._current()
+        if stats is None:
             return
         verdicts = GaugeMetricFamily("contrascan_store_conflicts_by_verdict",
                                      "Conflicting pairs in the ledger, by verdict.",
@@ -221,8 +243,17 @@ class StoreStatsCollector(Collector):
 
 
 def register(registry: CollectorRegistry, service: Any | None = None, *,
-             ttl_s: float = 60.0) -> None:
-    """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``."""
+             ttl_s: float = 60.0) -> StoreStatsCollector | None:
+    """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``.
+
+    Returns:
+        The store statistics collector (its first figures come from a background refresh
+        started by the first scrape; :meth:`StoreStatsCollector.refresh_now` computes them at
+        once), or None without a service.
+    """
     registry.register(PROCESS)
-    if service is not None:
-        registry.register(StoreStatsCollector(service.stats, ttl_s=ttl_s))
+    if service is None:
+        return None
+    collector = StoreStatsCollector(service.stats, ttl_s=ttl_s)
+    registry.register(collector)
+    return collector

@@ -15,6 +15,11 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 MAX_TEXT_CHARS = 20_000
 """Longest memory text accepted, in characters (a memory is a statement, not a document)."""
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Largest ``priority`` magnitude accepted: the largest integer n such that n and n + 1 are
+both exact IEEE 754 doubles (ECMAScript's ``Number.MAX_SAFE_INTEGER``). Weaviate stores ``INT``
+as int64, but its REST API and JSON clients carry numbers as float64, so a larger value comes
+back rounded (2**53 + 1 reads 2**53) and 2**63 - 1 is not stored at all (issue 18)."""
 
 
 class SourceClass(str, enum.Enum):
@@ -56,9 +61,27 @@ class MemoryRecord(_Frozen):
     source_class: SourceClass = SourceClass.inference
     observed_at: AwareDatetime | None = None
     epoch: str | None = Field(default=None, max_length=256)
-    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    priority: int | None = None
-    source_trust: float | None = Field(default=None, ge=0.0, le=1.0)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0, strict=True,
+                                     allow_inf_nan=False)
+    priority: int | None = Field(default=None, ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER,
+                                 strict=True)
+    source_trust: float | None = Field(default=None, ge=0.0, le=1.0, strict=True,
+                                       allow_inf_nan=False)
+
+    @field_validator("id", "text", "user_id", "group", "source", "epoch")
+    @classmethod
+    def _unicode_text(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_unicode(value)
+        return value
+
+    @field_validator("properties")
+    @classmethod
+    def _unicode_properties(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, item in value.items():
+            check_unicode(key, f"key {printable(key)}")
+            check_unicode(item, f"value of {printable(key)}")
+        return value
 
     @field_validator("text", "id", "user_id")
     @classmethod
@@ -75,7 +98,11 @@ class MemoryRecord(_Frozen):
     @field_validator("observed_at")
     @classmethod
     def _to_utc(cls, value: datetime | None) -> datetime | None:
-        return value.astimezone(timezone.utc) if value is not None else None
+        try:
+            return value.astimezone(timezone.utc) if value is not None else None
+        except OverflowError as err:  # 0001-01-01T00:00:00+01:00 is year 0 in UTC
+            raise ValueError("timestamp out of range once converted to UTC "
+                             "(0001-01-01 .. 9999-12-31)") from err
 
     def missing_provenance(self) -> list[str]:
         """Names of the provenance fields this record lacks, in SPEC order."""
@@ -97,6 +124,35 @@ class MemoryRecord(_Frozen):
             found = _SCOPES[key] = Scope.model_construct(user_id=self.user_id, group=self.group,
                                                          properties=properties)
         return found
+
+
+def check_unicode(value: str, what: str = "text") -> None:
+    """Reject a string that is not valid Unicode text: one holding a lone surrogate
+    (``"\\ud800"`` decodes from JSON but cannot be encoded as UTF-8, so no store, terminal
+    or JSON writer can take it).
+
+    Raises:
+        ValueError: naming ``what`` and the position of the first bad code point.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"{what} holds a lone surrogate (U+{ord(value[err.start]):04X} at "
+                         f"character {err.start + 1}), which is not valid Unicode") from None
+
+
+def printable(value: str) -> str:
+    """``value`` quoted, with lone surrogates and control characters escaped (safe to print
+    and to encode as UTF-8)."""
+    return ascii(value) if not value.isprintable() or _has_surrogate(value) else repr(value)
+
+
+def _has_surrogate(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 class Scope(_Frozen):

@@ -6,6 +6,9 @@ Rows are evaluated in order and the first that applies decides:
    ``possible`` (reported, never auto-resolved; SPEC §1 and §2: similarity never decides);
 2. either record lacks ``source``, ``observed_at`` or ``epoch`` -> ``quarantined``
    (``missing_provenance:<field>@<id>``; seed 000 condition 1);
+2b. either record is observed after the scan's clock by more than the allowed skew ->
+   ``quarantined`` (``future_observed_at:<id>``): a time that has not happened yet is not
+   provenance, and would otherwise win every recency decision (issue 18);
 3. one subject only a short form of the other -> ``quarantined`` (``subject_unconfirmed``;
    seed 000 condition 3);
 4. epochs differ -> ``epoch_change`` (both kept; the later one is ``latest``, not a winner;
@@ -59,6 +62,10 @@ SETTLEABLE_RULES = frozenset({"missing_provenance", "tie", "epoch_change"})
 """Rules whose pairs a re-observation can settle (identity questions and human reviews
 cannot be settled by another observation of the value)."""
 FIRST_PERSON = frozenset({"user", "i", "me", "my", "we", "us", "our"})
+DEFAULT_CLOCK_SKEW_S = 300.0
+"""Seconds an ``observed_at`` may lie after the scan's clock and still count (5 minutes:
+Kerberos' default maximum clock skew, RFC 4120 §1.6, a common bound for unsynchronised
+clocks)."""
 
 
 class Strategy(str, enum.Enum):
@@ -86,6 +93,10 @@ class PolicyConfig(BaseModel):
         safety_relations: relations whose conflicts always escalate.
         strategies: relation -> named strategy.
         recency_weight, confidence_weight: weights of the ``weighted`` strategy.
+        now: the scan's clock (UTC); a record observed after ``now + max_clock_skew_s`` never
+            wins, its pairs are quarantined. ``None`` = no check (scan functions fill it in
+            with the current time, :func:`scanner.scan.scan_records`).
+        max_clock_skew_s: seconds an ``observed_at`` may lie ahead of ``now``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -97,6 +108,13 @@ class PolicyConfig(BaseModel):
     strategies: dict[str, Strategy] = Field(default_factory=dict)
     recency_weight: float = 0.6
     confidence_weight: float = 0.4
+    now: datetime | None = None
+    max_clock_skew_s: float = Field(DEFAULT_CLOCK_SKEW_S, ge=0.0)
+
+    def is_future(self, record: MemoryRecord) -> bool:
+        """Whether ``record`` is observed after ``now`` plus the allowed skew."""
+        return (self.now is not None and record.observed_at is not None
+                and (record.observed_at - self.now).total_seconds() > self.max_clock_skew_s)
 
     def for_relation(self, relation: str) -> dict[str, Any]:
         """The settings a verdict about ``relation`` ran under, as recorded with it.
@@ -247,6 +265,12 @@ def decide(pair: CandidatePair, config: PolicyConfig | None = None, *,
                if (epoch_of(r, config) if field == "epoch" else getattr(r, field)) is None]
     if missing:
         return verdict("quarantined", rule="missing_provenance", reasons=missing)
+    future = [f"future_observed_at:{r.id}@{r.observed_at.isoformat()}" for r in (a, b)
+              if config.is_future(r)]
+    if future:
+        clock = config.now.isoformat() if config.now else "?"
+        return verdict("quarantined", rule="future_observed_at", reasons=[
+            *future, f"after_clock:{clock}+{config.max_clock_skew_s:g}s"])
     if pair.subject_unconfirmed:
         other = pair.other_key.subject if pair.other_key else "?"
         return verdict("quarantined", rule="subject_unconfirmed",
@@ -530,7 +554,8 @@ def settlement(pair: CandidatePair, conflict: Conflict, group: Sequence[Stance],
     best: tuple[tuple, Settlement] | None = None
     for s in group:
         r = s.record
-        if r.id in conflict.members or r.source is None or r.observed_at is None:
+        if (r.id in conflict.members or r.source is None or r.observed_at is None
+                or config.is_future(r)):
             continue
         epoch = epoch_of(r, config)
         if epoch is None or (target is not None and epoch != target):

@@ -18,7 +18,19 @@ from scanner.models import MemoryRecord, RejectedLine
 
 
 def _field(loc: tuple) -> str:
-    return ".".join(str(p) for p in loc) or "<record>"
+    return ".".join(_safe_id(str(p)) for p in loc) or "<record>"
+
+
+def _safe_id(value: str) -> str:
+    """An id or key as it may be reported: lone surrogates and control characters escaped,
+    so the report can be printed and written as UTF-8 JSON."""
+    if value.isprintable():
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            pass
+    return ascii(value)[1:-1]
 
 
 def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
@@ -28,6 +40,8 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
         RecordError: naming the line, the id (if readable) and the first field at fault.
     """
     rid = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+    if rid is not None:
+        rid = _safe_id(rid)
     if not isinstance(data, dict):
         raise RecordError(line=line, record_id=None, field="<line>",
                           reason="expected a JSON object")
@@ -38,6 +52,10 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
         reason = first["msg"]
         if first["type"] == "timezone_aware":
             reason = "naive timestamp: give a UTC offset such as 'Z' or '+00:00'"
+        elif first["type"] == "string_unicode":
+            reason = "holds a lone surrogate (such as \\ud800), which is not valid Unicode"
+        elif first["type"] == "value_error":
+            reason = reason.removeprefix("Value error, ")
         raise RecordError(line=line, record_id=rid, field=_field(first["loc"]),
                           reason=reason) from err
 
@@ -76,6 +94,14 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None =
         except json.JSONDecodeError as err:
             yield RecordError(line=number, record_id=None, field="<line>",
                               reason=f"not valid JSON ({err.msg} at column {err.colno})")
+            continue
+        except RecursionError:
+            yield RecordError(line=number, record_id=None, field="<line>",
+                              reason="nested too deeply to read")
+            continue
+        except ValueError as err:  # an integer past sys.get_int_max_str_digits() (4300)
+            yield RecordError(line=number, record_id=None, field="<line>",
+                              reason=f"not readable JSON ({err})")
             continue
         if isinstance(data, dict) and not RECORD_FIELDS.issuperset(data):
             extra = [k for k in data if k not in RECORD_FIELDS]

@@ -6,11 +6,18 @@ from collections import Counter
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from scanner.models import ScanReport
+from scanner.redaction import terminal_text
 
 _VERDICT_STYLE = {"resolved": "green", "quarantined": "yellow", "epoch_change": "cyan",
                   "escalated": "magenta", "possible": "dim"}
+
+
+def _cell(text: str) -> Text:
+    """Memory-derived text as a table cell: control sequences escaped, no rich markup read."""
+    return Text(terminal_text(text))
 
 
 def render_report(report: ScanReport, *, title: str = "scan",
@@ -36,7 +43,8 @@ def render_report(report: ScanReport, *, title: str = "scan",
             why = c.rule or ""
             if c.reasons:
                 why += "\n" + "\n".join(c.reasons)
-            table.add_row(key, vals, f"[{style}]{c.verdict}[/{style}]", who, why)
+            table.add_row(_cell(key), _cell(vals), f"[{style}]{c.verdict}[/{style}]",
+                          _cell(who), _cell(why))
         console.print(table)
         if len(report.conflicts) > limit:
             console.print(f"… {len(report.conflicts) - limit} more conflicts (use --json)")
@@ -60,7 +68,7 @@ def render_history(entries, memory_id: str, console: Console | None = None, *,
         story: narrated ledger lines (:attr:`scanner.service.History.story`).
     """
     console = console or Console()
-    table = Table(title=f"History of {memory_id}")
+    table = Table(title=Text(f"History of {terminal_text(memory_id)}"))
     for col in ("id", "observed_at", "epoch", "source (class)", "status", "values",
                 "supersedes", "superseded by"):
         table.add_column(col, overflow="fold")
@@ -68,14 +76,15 @@ def render_history(entries, memory_id: str, console: Console | None = None, *,
         status = e.status + (f" ({e.retired_rule})" if e.retired_rule else "")
         if getattr(e, "retired_by", None):
             status += f" by {e.retired_by}"
-        table.add_row(e.id, e.observed_at or "—", e.epoch or "—",
-                      f"{e.source or '—'} ({e.source_class})", status, "\n".join(e.values),
-                      ", ".join(e.supersedes), ", ".join(e.superseded_by))
+        table.add_row(*(_cell(cell) for cell in (
+            e.id, e.observed_at or "—", e.epoch or "—", f"{e.source or '—'} ({e.source_class})",
+            status, "\n".join(e.values), ", ".join(e.supersedes), ", ".join(e.superseded_by))))
     console.print(table)
     if story:
         console.print("[bold]What happened[/bold]")
         for line in story:
-            console.print("  " + line, markup=False, highlight=False, soft_wrap=True)
+            console.print("  " + terminal_text(line), markup=False, highlight=False,
+                          soft_wrap=True)
 
 
 def render_stats(stats, console: Console | None = None) -> None:

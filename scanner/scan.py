@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
@@ -61,6 +62,9 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     if len(records) != len(triples):
         raise ValueError(f"{len(records)} records but {len(triples)} triple lists")
     config = config or ScanConfig()
+    if config.policy.now is None:  # the scan's clock: records observed after it never win
+        config = replace(config, policy=config.policy.model_copy(
+            update={"now": datetime.now(timezone.utc)}))
     items = list(zip(records, triples))
     groups = group_by_key(items, config.aliases)
 
@@ -121,7 +125,8 @@ def _representatives(candidates, policy: PolicyConfig) -> dict[tuple, MemoryReco
         for stance in (cand.a, cand.b):
             r = stance.record
             epoch = epoch_of(r, policy)
-            if r.source is None or r.observed_at is None or epoch is None:
+            if (r.source is None or r.observed_at is None or epoch is None
+                    or policy.is_future(r)):
                 continue
             slot = (cand.key, _label(cand, stance), epoch)
             cur = best.get(slot)

@@ -267,6 +267,7 @@ class Service:
                                              imported_at=imported_at)
             total.written += res.written
             total.unchanged += res.unchanged
+            total.differing.extend(res.differing)  # stored by a concurrent import meanwhile
             total.failures.extend(res.failures)
             failed = {mid for mid, _ in res.failures}
             for r in part:

@@ -18,6 +18,10 @@ from typing import Any
 from weaviate.classes.data import DataObject
 from weaviate.exceptions import WeaviateInsertManyAllFailedError
 
+from scanner.redaction import quiet_batch_error_log
+
+quiet_batch_error_log()  # the client would log every rejected object whole (memory text)
+
 
 def insert_objects(collection: Any, objects: Sequence[DataObject], *, batch_size: int = 500,
                    on_chunk: Callable[[int], None] | None = None) -> list[tuple[str, str]]:

@@ -321,13 +321,18 @@ class MemoryStore:
                 chunk = idx[start:start + batch_size]
                 uuids = [object_uuid(user_id, records[i].id) for i in chunk]
                 with import_lock(self.client):
-                    existing = self._existing(col, uuids)
+                    # bodies, not just ids: an id another import stored since the caller's
+                    # check is reported differing when its text or provenance differs
+                    existing = self._stored_bodies(col, uuids)
                     todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
                     failed = dict(insert_objects(col, [
                         DataObject(properties=self._properties(records[i], triples[i], now),
                                    vector=vectors[i].tolist(), uuid=u) for i, u in todo],
                         batch_size=batch_size)) if todo else {}
                 result.unchanged += len(chunk) - len(todo)
+                result.differing.extend(
+                    records[i].id for i, u in zip(chunk, uuids)
+                    if u in existing and _body(records[i]) != _stored_body(existing[u]))
                 if todo:
                     for i, u in todo:
                         if u in failed:
@@ -361,12 +366,6 @@ class MemoryStore:
         res = col.query.fetch_objects(filters=Filter.by_id().contains_any(uuids),
                                       limit=len(uuids), return_properties=list(_BODY))
         return {str(o.uuid): o.properties for o in res.objects}
-
-    @staticmethod
-    def _existing(col, uuids: list[str]) -> set[str]:
-        res = col.query.fetch_objects(filters=Filter.by_id().contains_any(uuids),
-                                      limit=len(uuids), return_properties=[])
-        return {str(o.uuid) for o in res.objects}
 
     @staticmethod
     def _properties(r: MemoryRecord, triples: Sequence[Triple], now: datetime) -> dict[str, Any]:

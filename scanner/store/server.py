@@ -40,6 +40,10 @@ Sources cited below: ``client:PATH`` is a file of the installed weaviate-client 
 (``weaviate/PATH``); ``repo:PATH`` is a file of weaviate/weaviate at tag v1.39.0;
 ``weaviate#N`` is an issue of weaviate/weaviate; ``WEAVIATE.md`` is /work/shared/WEAVIATE.md.
 
+**Access.** The embedded server accepts only contrascan: anonymous access is off and its own
+API key, generated on first start, sits in the data dir (0600); the data dir is private (0700)
+and locks held by another user are never waited for (:mod:`scanner.store.access`).
+
 Run ``python -m scanner.store.server`` to provision the binary ahead of time (``make setup``).
 """
 
@@ -81,6 +85,7 @@ from weaviate.embedded import EmbeddedOptions
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
+from scanner.store import access
 
 WEAVIATE_VERSION = "1.39.0"
 """Pinned server version. weaviate-client 4.24.1 defaults to 1.40.2 (client:embedded.py), so it
@@ -394,7 +399,7 @@ def ensure_binary(
 @contextlib.contextmanager
 def _flocked(path: Path) -> Iterator[None]:
     """Hold an exclusive, blocking ``flock`` on ``path`` for the duration of the block."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = access.open_private(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -742,15 +747,20 @@ def _read_state(data_dir: Path) -> dict[str, Any] | None:
 def _write_state(data_dir: Path, state: dict[str, Any]) -> None:
     path = data_dir / STATE_FILE_NAME
     staging = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    staging.write_text(json.dumps(state, indent=1) + "\n")
+    with os.fdopen(access.open_private(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                   "w") as out:
+        out.write(json.dumps(state, indent=1) + "\n")
     os.replace(staging, path)
 
 
-def _server_environment(data_dir: Path, port: int, grpc_port: int) -> dict[str, str]:
+def _server_environment(data_dir: Path, port: int, grpc_port: int, key: str) -> dict[str, str]:
     """Env vars of the embedded server. They override the client's ``setdefault`` values and
-    any same-named variable of the caller's environment (client:embedded.py ``start``)."""
+    any same-named variable of the caller's environment (client:embedded.py ``start``): the
+    caller's ``CONTRASCAN_*`` variables are blanked and only ``key`` is accepted
+    (:mod:`scanner.store.access`)."""
     ports = cluster_ports(port)
     return {
+        **access.scrubbed_environment(),
         # weaviate#5491: fixed node name and ports, so Raft finds itself after a restart.
         "CLUSTER_HOSTNAME": CLUSTER_HOSTNAME,
         "CLUSTER_IN_LOCALHOST": "true",
@@ -767,7 +777,7 @@ def _server_environment(data_dir: Path, port: int, grpc_port: int) -> dict[str, 
         # setdefault in the client would let a caller's PERSISTENCE_DATA_PATH/GRPC_PORT win.
         "PERSISTENCE_DATA_PATH": str(data_dir),
         "GRPC_PORT": str(grpc_port),
-        "AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED": "true",
+        **access.auth_environment(key),
         "DISABLE_TELEMETRY": "true",
         # the client sets PROFILING_PORT, which the server ignores (it reads GO_PROFILING_PORT);
         # without this pprof listens on :6060 on all interfaces (repo:…/rest/configure_api.go).
@@ -802,7 +812,7 @@ def _output_to(log_path: Path) -> Iterator[None]:
     except OSError:  # no stdout/stderr to redirect
         yield
         return
-    target = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    target = access.open_private(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         os.dup2(target, 1)
         os.dup2(target, 2)
@@ -821,7 +831,7 @@ def _join_as_guest(data_dir: Path) -> int | None:
     """Register this process as a guest of the data dir's server: a descriptor holding a shared
     ``flock`` on the guests lock file, or ``None`` when the owner holds it exclusively (it is
     stopping its server)."""
-    fd = os.open(data_dir / GUESTS_LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = access.open_private(data_dir / GUESTS_LOCK_FILE_NAME)
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError as err:
@@ -841,7 +851,7 @@ def _wait_for_guests(data_dir: Path, wait_s: float, say: Log) -> int | None:
         ``wait_s`` seconds (both outcomes are logged).
     """
     path = data_dir / GUESTS_LOCK_FILE_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = access.open_private(path)
     deadline = time.monotonic() + wait_s
     waited = False
     try:
@@ -855,6 +865,12 @@ def _wait_for_guests(data_dir: Path, wait_s: float, say: Log) -> int | None:
                 if err.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
             holders = _shared_lock_holders(path)
+            if holders and access.foreign_holders(holders) == holders:
+                # another user opened the file while the dir was readable: not a guest of ours
+                say(f"ignoring the lock on {path} held by another user's process "
+                    f"(pid {', '.join(map(str, holders))}); stopping Weaviate")
+                os.close(fd)
+                return None
             who = (f"{len(holders)} other contrascan process(es)" if holders
                    else "other contrascan process(es)")
             if not waited:
@@ -977,8 +993,15 @@ def _connect_to_owner(
     server up. Owns ``guest_fd`` (the guest registration, ``None`` when the owner is this
     process) from here on: the client releases it on ``close()``."""
     port, grpc_port = int(state["port"]), int(state["grpc_port"])
+    try:
+        key = access.server_key(data_dir)
+    except BaseException:
+        if guest_fd is not None:
+            os.close(guest_fd)
+        raise
     client = _GuestClient(
         guest_fd=guest_fd,
+        auth_client_secret=Auth.api_key(key),
         connection_params=ConnectionParams.from_params(
             http_host="127.0.0.1", http_port=port, http_secure=False,
             grpc_host="127.0.0.1", grpc_port=grpc_port, grpc_secure=False,
@@ -997,8 +1020,13 @@ def _connect_to_owner(
     owner = state.get("pid")
     _register(client, f"the embedded Weaviate of {data_dir} (127.0.0.1:{port}"
                       + (f", started by process {owner})" if owner else ")"),
-              data_dir / IMPORT_LOCK_FILE_NAME, RestEndpoint("127.0.0.1", port))
+              data_dir / IMPORT_LOCK_FILE_NAME, RestEndpoint("127.0.0.1", port, _bearer(key)))
     return client
+
+
+def _bearer(key: str) -> tuple[tuple[str, str], ...]:
+    """The ``Authorization`` header of the embedded server's API key."""
+    return (("Authorization", f"Bearer {key}"),)
 
 
 def _start_owned(
@@ -1011,6 +1039,7 @@ def _start_owned(
     """
     binary = embedded_binary_path(version)
     log_path = data_dir / LOG_FILE_NAME
+    key = access.server_key(data_dir)
     state: dict[str, Any] = {"pid": os.getpid(), "server_pid": None, "port": port,
                              "grpc_port": grpc_port, "version": version, "data_dir": str(data_dir)}
     try:
@@ -1024,15 +1053,16 @@ def _start_owned(
             version=version,
             persistence_data_path=str(data_dir),
             binary_path=str(binary.parent),
-            additional_env_vars=_server_environment(data_dir, port, grpc_port),
+            additional_env_vars=_server_environment(data_dir, port, grpc_port, key),
         )
         started = time.monotonic()
-        with _output_to(log_path):
+        with _output_to(log_path), access.private_umask():
             # Starts the server and waits up to 30 s for both ports to accept TCP
             # (client:embedded.py ``wait_till_listening``).
             client = _OwnedEmbeddedClient(
                 lock_fd=lock_fd, data_dir=data_dir, guest_wait_s=guest_wait_s, log=say,
                 embedded_options=options, skip_init_checks=True,
+                auth_client_secret=Auth.api_key(key),
             )
     except BaseException as err:
         for pid in server_pids(data_dir):
@@ -1078,7 +1108,7 @@ def _start_owned(
         client.close()
         raise
     _register(client, f"the embedded Weaviate of {data_dir} (127.0.0.1:{port})",
-              data_dir / IMPORT_LOCK_FILE_NAME, RestEndpoint("127.0.0.1", port))
+              data_dir / IMPORT_LOCK_FILE_NAME, RestEndpoint("127.0.0.1", port, _bearer(key)))
     return client
 
 
@@ -1195,9 +1225,8 @@ def connect_embedded(
     _check_version(version)
     if grpc_port in (port, *cluster_ports(port).values()) or not 1 <= grpc_port <= 65535:
         raise ConfigurationError("grpc port", f"{grpc_port} collides with {port - 4}..{port}")
-    data_dir = Path(data_dir).expanduser().resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    lock_fd = os.open(data_dir / LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    data_dir = access.prepare_data_dir(Path(data_dir).expanduser().resolve())
+    lock_fd = access.open_private(data_dir / LOCK_FILE_NAME)
     try:
         joined = _lock_or_find_owner(lock_fd, data_dir, startup_timeout_s)
     except BaseException:
@@ -1225,6 +1254,10 @@ def _lock_or_find_owner(
         except OSError as err:
             if err.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
+        holders = access.lock_holders(data_dir / LOCK_FILE_NAME, "WRITE")
+        if holders and access.foreign_holders(holders) == holders:
+            # another user's process: its server would not be ours to use, never wait for it
+            raise DataDirectoryBusy(str(data_dir), holders[0])
         state = _read_state(data_dir)  # the owner writes it before starting its server
         if state and isinstance(state.get("port"), int):
             if state.get("pid") == os.getpid():

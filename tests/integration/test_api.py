@@ -399,6 +399,21 @@ GOOD = {"id": "g1", "text": "Sam lives in Lyon.", "user_id": "val-user"}
     ("/v1/scan", {"user_id": "u", "query": "q", "vector": ["x"] * 384}, "vector.0",
      "valid number"),
     ("/v1/batch-scans", {}, "user_id", "Field required"),
+    # issue 18: every number round-trips through the store, nothing is coerced
+    ("/v1/memories", {"user_id": "val-user", "records": [{**GOOD, "priority": 2**63 - 1}]},
+     "records.0.priority", "less than or equal to 9007199254740991"),
+    ("/v1/memories", {"user_id": "val-user", "records": [{**GOOD, "priority": 2**53 + 1}]},
+     "records.0.priority", "less than or equal to 9007199254740991"),
+    ("/v1/memories", {"user_id": "val-user",
+                      "records": [{**GOOD, "observed_at": "9999-12-31T23:30:00-01:00"}]},
+     "records.0.observed_at", "out of range"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "limit": "5"}, "limit", "valid integer"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "limit": True}, "limit", "valid integer"),
+    ("/v1/scan", {"user_id": "u", "query": "q", "apply": "yes"}, "apply", "valid boolean"),
+    ("/v1/memories", {"user_id": "val-user", "records": [GOOD], "check": 0}, "check",
+     "valid boolean"),
+    ("/v1/memories", {"user_id": "val-user", "records": [{**GOOD, "confidence": "0.5"}]},
+     "records.0.confidence", "valid number"),
 ])
 def test_bad_bodies_are_422_naming_the_field(client, path, body, field, words):
     response = client.post(path, json=body)
@@ -408,6 +423,22 @@ def test_bad_bodies_are_422_naming_the_field(client, path, body, field, words):
     assert error["fields"][0]["field"] == field
     assert error["message"].startswith(f"{field}: ") and words in error["message"]
     assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(("where", "field"), [
+    ('"properties": {"\\ud800": "v"}', "records.0.properties"),
+    ('"properties": {"k": "\\udfff"}', "records.0.properties"),
+    ('"epoch": "e\\ud800"', "records.0.epoch"),
+])
+def test_a_lone_surrogate_is_422_and_nothing_is_stored(client, service, where, field):
+    user = new_user("surrogate")
+    body = ('{"user_id": "%s", "records": [{"id": "s1", "text": "The glaze is celadon.", '
+            '"user_id": "%s", %s}]}' % (user, user, where))
+    response = client.post("/v1/memories", content=body.encode(),
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["fields"][0]["field"] == field
+    assert not service.store.has_tenant(user)
 
 
 def test_a_body_that_is_not_json_is_422_on_body(client):

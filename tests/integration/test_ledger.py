@@ -456,7 +456,9 @@ def test_stats_count_conflicts_imports_and_read_time_scans(service, demo_records
     from scanner import metrics
 
     registry = CollectorRegistry()
-    metrics.register(registry, service, ttl_s=0)
+    store_stats = metrics.register(registry, service, ttl_s=60)
+    assert store_stats is not None
+    store_stats.refresh_now()  # a scrape itself never computes them (issue 18)
     text = generate_latest(registry).decode()
     assert 'contrascan_scan_runs_total{mode="batch"}' in text
     assert "contrascan_store_read_scan_conflict_share" in text
@@ -475,7 +477,9 @@ def test_cli_history_and_stats(tmp_path, engine):
     port, grpc_port = server.free_ports()
     with server.connect_embedded(tmp_path / "w", port=port, grpc_port=grpc_port):
         url = ["--weaviate-url", f"http://127.0.0.1:{port}?grpc_port={grpc_port}"]
-        runner = CliRunner()
+        # the embedded server takes only its own key (scanner.store.access)
+        runner = CliRunner(env={server.API_KEY_ENV: (
+            tmp_path / "w" / ".contrascan-weaviate.key").read_text().strip()})
         for args in (["import", str(jsonl)], ["batch-scan", "--json"],
                      ["import", str(later)], ["batch-scan", "--workers", "2", "--json"]):
             result = runner.invoke(main, [*args, *url])

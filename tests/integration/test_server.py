@@ -163,10 +163,13 @@ def test_a_port_taken_by_another_program_is_reported_and_the_lock_released(tmp_p
     assert not (tmp_path / server.STATE_FILE_NAME).exists()
 
 
-def test_connect_url_reaches_a_running_server(tmp_path):
+def test_connect_url_reaches_a_running_server(tmp_path, monkeypatch):
     port, grpc_port = server.free_ports()
     with server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port) as owner:
         owner.collections.create("UrlProbe")
+        # the embedded server accepts only its own key (scanner.store.access)
+        monkeypatch.setenv(server.API_KEY_ENV,
+                           (tmp_path / ".contrascan-weaviate.key").read_text().strip())
         with server.connect_url(f"http://127.0.0.1:{port}?grpc_port={grpc_port}") as client:
             assert client.collections.exists("UrlProbe")
         assert owner.is_ready()  # a URL client never stops the server
@@ -355,9 +358,12 @@ def test_a_port_of_another_data_dirs_server_is_named_with_that_dir(tmp_path):
     assert _lock_is_free(second)
 
 
-def test_a_server_that_went_away_is_weaviate_unavailable_not_a_client_error(tmp_path):
+def test_a_server_that_went_away_is_weaviate_unavailable_not_a_client_error(tmp_path,
+                                                                            monkeypatch):
     port, grpc_port = server.free_ports()
     owner = server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port)
+    monkeypatch.setenv(server.API_KEY_ENV,
+                       (tmp_path / ".contrascan-weaviate.key").read_text().strip())
     try:
         client = server.connect_url(f"http://127.0.0.1:{port}?grpc_port={grpc_port}")
         store = MemoryStore(client, "GoneProbe")
@@ -431,7 +437,8 @@ def test_ports_do_not_apply_to_a_weaviate_url(tmp_path):
     port, grpc_port = server.free_ports()
     url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
     with server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port):
-        env = {"CONTRASCAN_PORT": "9100", "CONTRASCAN_GRPC_PORT": "9200"}  # dropped for a URL
+        env = {"CONTRASCAN_PORT": "9100", "CONTRASCAN_GRPC_PORT": "9200",  # dropped for a URL
+               server.API_KEY_ENV: (tmp_path / ".contrascan-weaviate.key").read_text().strip()}
         result = _cli("batch-scan", "--json", "--weaviate-url", url, env=env)
         assert result.exit_code == 0, result.output
         line = _one_error_line(_cli("batch-scan", "--weaviate-url", url, "--port", "9100"))

@@ -308,7 +308,9 @@ def test_process_metrics_expose_scans_conflicts_and_writes():
     counters.observe_scan("read_time", after)
     counters.observe_writes(entries={"settlement": 2}, edges=1, statuses=1)
     counters.observe_batch(memories=100, seconds=0.5)
-    registry.register(StoreStatsCollector(lambda: compute_stats([], {}), ttl_s=0))
+    store_stats = StoreStatsCollector(lambda: compute_stats([], {}), ttl_s=60)
+    store_stats.refresh_now()
+    registry.register(store_stats)
     text = generate_latest(registry).decode()
     assert 'contrascan_scan_runs_total{mode="read_time"} 1.0' in text
     assert 'contrascan_scan_incompatible_total{mode="read_time"} 1.0' in text

@@ -1,0 +1,80 @@
+"""One bad line never costs the others (issue 18 items 4-6): every line below becomes a rejected
+line with its number and field, the good lines around it are read, and the report can be
+printed and written as JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scanner.cli import main
+from scanner.models import MAX_SAFE_INTEGER
+from scanner.records import read_jsonl
+
+GOOD = {"id": "good", "text": "The preferred glaze is celadon.", "user_id": "u1"}
+
+
+def _line(**fields) -> str:
+    return json.dumps({**GOOD, "id": "bad", **fields})
+
+
+BAD_LINES = [
+    # (line, field, words of the reason)
+    (_line(observed_at="0001-01-01T00:00:00+01:00"), "observed_at", "converted to UTC"),
+    (_line(observed_at="9999-12-31T23:30:00-01:00"), "observed_at", "converted to UTC"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "properties": '
+     + "[" * 50_000 + "]" * 50_000 + "}", "<line>", "nested too deeply"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "priority": ' + "7" * 5_000 + "}",
+     "<line>", "4300 digits"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "properties": {"\\ud800": "v"}}',
+     "properties", "lone surrogate"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "properties": {"k": "\\udfff"}}',
+     "properties", "lone surrogate"),
+    ('{"id": "bad\\ud800", "text": "x", "user_id": "u1"}', "id", "lone surrogate"),
+    ('{"id": "bad", "text": "x \\ud800", "user_id": "u1"}', "text", "lone surrogate"),
+    ('{"id": "bad", "text": "x", "user_id": "u\\ud800"}', "user_id", "lone surrogate"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "epoch": "\\ud83d"}', "epoch", "surrogate"),
+    (_line(priority=2**63 - 1), "priority", "less than or equal"),
+    (_line(priority=MAX_SAFE_INTEGER + 2), "priority", "less than or equal"),
+    (_line(priority=-(MAX_SAFE_INTEGER + 2)), "priority", "greater than or equal"),
+    (_line(priority="5"), "priority", "valid integer"),
+    (_line(priority=True), "priority", "valid integer"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "confidence": NaN}', "confidence", "finite"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "source_trust": Infinity}', "source_trust",
+     "finite"),
+    (_line(confidence="0.5"), "confidence", "valid number"),
+]
+
+
+@pytest.mark.parametrize(("bad", "field", "reason"), BAD_LINES,
+                         ids=[f"{i}-{case[1]}" for i, case in enumerate(BAD_LINES)])
+def test_a_bad_line_is_rejected_with_its_number_and_field(bad, field, reason):
+    text = "\n".join([json.dumps(GOOD), bad, json.dumps({**GOOD, "id": "after"})]) + "\n"
+    records, rejected = read_jsonl(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+    assert [r.id for r in records] == ["good", "after"]
+    (line,) = rejected
+    assert (line.line, line.field) == (2, field)
+    assert reason.lower() in line.reason.lower()
+    json.dumps(line.model_dump(), ensure_ascii=False).encode("utf-8")  # printable as UTF-8
+
+
+def test_the_largest_safe_priority_is_accepted():
+    text = "\n".join(_line(id=f"p{sign}", priority=sign * MAX_SAFE_INTEGER) for sign in (1, -1))
+    records, rejected = read_jsonl(io.StringIO(text))
+    assert rejected == [] and [r.priority for r in records] == [MAX_SAFE_INTEGER,
+                                                                 -MAX_SAFE_INTEGER]
+
+
+def test_scan_file_json_survives_every_bad_line(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    lines = [json.dumps(GOOD)] + [bad for bad, _, _ in BAD_LINES]
+    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8", "surrogatepass"))
+    result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
+    assert result.exit_code == 65, result.output  # lines rejected, the rest scanned
+    assert "Traceback" not in result.output
+    report = json.loads(result.stdout)
+    assert report["scanned"] == 1
+    assert [r["line"] for r in report["rejected"]] == list(range(2, len(BAD_LINES) + 2))

@@ -1,0 +1,105 @@
+"""Load guards that need no server (issue 18 items 12-13): a metrics scrape never computes the
+store statistics itself, and every embedding entry point bounds torch's threads."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import torch
+from prometheus_client import CollectorRegistry, generate_latest
+
+from scanner.embeddings import Embedder, compute_threads
+from scanner.ledger import compute_stats
+from scanner.metrics import StoreStatsCollector
+
+
+def test_a_scrape_returns_at_once_while_one_background_refresh_runs():
+    gate, calls = threading.Event(), []
+
+    def slow_stats():
+        calls.append(1)
+        gate.wait()
+        return compute_stats([], {})
+
+    collector = StoreStatsCollector(slow_stats, ttl_s=60)
+    registry = CollectorRegistry()
+    registry.register(collector)
+    scrapes = [threading.Thread(target=generate_latest, args=(registry,)) for _ in range(20)]
+    for t in scrapes:
+        t.start()
+    for t in scrapes:
+        t.join(timeout=30)
+    blocked = [t for t in scrapes if t.is_alive()]
+    gate.set()
+    assert blocked == []  # no scrape waited for the computation
+    assert len(calls) == 1  # one refresh for twenty scrapes
+
+
+def test_the_refreshed_figures_are_served_once_computed():
+    collector = StoreStatsCollector(lambda: compute_stats([], {}), ttl_s=60)
+    registry = CollectorRegistry()
+    registry.register(collector)
+    collector.refresh_now()
+    assert b"contrascan_store_open_pairs 0.0" in generate_latest(registry)
+
+
+def test_embedding_bounds_torch_threads():
+    Embedder().encode(["one short query"])
+    assert torch.get_num_threads() == compute_threads()
+    expected = int(os.environ["OMP_NUM_THREADS"]) if os.environ.get(
+        "OMP_NUM_THREADS", "").isdigit() else 1
+    assert compute_threads() == expected
+
+
+def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_pass():
+    import anyio
+
+    from scanner.backpressure import RETRY_AFTER_S, InFlightLimit
+
+    async def main() -> list[tuple[str, int, dict]]:
+        release = anyio.Event()
+        entered = []
+
+        async def slow_app(scope, receive, send):
+            entered.append(scope["path"])
+            if scope["path"].startswith("/v1/"):
+                await release.wait()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        refused = []
+        limit = InFlightLimit(slow_app, max_in_flight=2, on_refused=lambda: refused.append(1))
+        answers: list[tuple[str, int, dict]] = []
+
+        async def call(path: str) -> None:
+            start: dict = {}
+
+            async def send(message):
+                if message["type"] == "http.response.start":
+                    start.update(message)
+
+            async def receive():
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            await limit({"type": "http", "path": path}, receive, send)
+            answers.append((path, start["status"], dict(start["headers"])))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "/v1/scan")
+            tg.start_soon(call, "/v1/scan")
+            while len(entered) < 2:
+                await anyio.sleep(0.01)
+            await call("/v1/scan")  # the third: refused at once
+            await call("/healthz")  # never counted
+            assert limit.in_flight == 2 and refused == [1]
+            release.set()
+        assert limit.in_flight == 0
+        return answers
+
+    answers = anyio.run(main)
+    assert answers[0] == ("/v1/scan", 503, {b"content-type": b"application/json",
+                                            b"content-length": answers[0][2][b"content-length"],
+                                            b"retry-after": str(RETRY_AFTER_S).encode()})
+    assert answers[1][:2] == ("/healthz", 200)
+    assert sorted(a[1] for a in answers[2:]) == [200, 200]
