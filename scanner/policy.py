@@ -86,6 +86,8 @@ class PolicyConfig(BaseModel):
         safety_relations: relations whose conflicts always escalate.
         strategies: relation -> named strategy.
         recency_weight, confidence_weight: weights of the ``weighted`` strategy.
+        declared: further declarations of the store the records come from (e.g. an attached
+            source's ``declared:observed_at=created_at``), recorded in every verdict.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -97,6 +99,7 @@ class PolicyConfig(BaseModel):
     strategies: dict[str, Strategy] = Field(default_factory=dict)
     recency_weight: float = 0.6
     confidence_weight: float = 0.4
+    declared: tuple[str, ...] = ()
 
     def for_relation(self, relation: str) -> dict[str, Any]:
         """The settings a verdict about ``relation`` ran under, as recorded with it.
@@ -122,6 +125,7 @@ class PolicyConfig(BaseModel):
             out.append("declared:single_epoch")
         if self.epoch_property:
             out.append(f"declared:epoch_property={self.epoch_property}")
+        out.extend(self.declared)
         return out
 
 
