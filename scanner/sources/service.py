@@ -211,7 +211,7 @@ class AttachedSource(Service):
             found = self.source.fetch(user_id, [str(i) for i in ids])
             timings["fetch"] = time.perf_counter() - start
         else:
-            found = [o if isinstance(o, AttachedObject) else self._object(o, user_id)
+            found = [o if isinstance(o, AttachedObject) else self.attached_object(o, user_id)
                      for o in objects]
         return self._scan_objects(user_id, found, apply=apply, timings=timings)
 
@@ -243,12 +243,15 @@ class AttachedSource(Service):
         timings["search"] = time.perf_counter() - start
         return self._scan_objects(user_id, found, apply=apply, timings=timings)
 
-    def _object(self, props: Mapping[str, Any], user_id: str) -> AttachedObject:
+    def attached_object(self, props: Mapping[str, Any], user_id: str | None = None
+                        ) -> AttachedObject:
+        """An object the agent passes in (its properties; ``_id`` or ``uuid`` the uuid) as
+        :meth:`scan_hits` reads it."""
         props = dict(props)
         uuid = props.pop("_id", None) or props.pop("uuid", None)
         text = props.get(self.mapping.text_property)
         uuid = str(uuid) if uuid else object_id(str(text), props)
-        return AttachedObject(uuid, props, self.source.tenant_of(user_id))
+        return AttachedObject(uuid, props, self.source.tenant_of(user_id) if user_id else None)
 
     def _scan_objects(self, user_id: str, objects: Sequence[AttachedObject], *, apply: bool,
                       timings: dict[str, float]) -> SourceScan:
