@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,6 +138,14 @@ class AttachedSource(Service):
         super().__init__(TripleCache(client, self.mapping.name),
                          engine=Engine(dataclasses.replace(config, policy=policy)),
                          embedder=embedder)
+        self._memo: OrderedDict[tuple[str, str], tuple[float, StoredMemory]] = OrderedDict()
+
+    memo_seconds: float = 30.0
+    """Seconds a cached memory read from the triple cache is reused without asking the cache
+    again (its status may change meanwhile through another process's verdicts; this process's
+    own verdicts drop the entries they touch)."""
+    memo_size: int = 100_000
+    """Most memories kept in the in-process memo (least recently read dropped first)."""
 
     # -- objects -> cached memories ---------------------------------------------------------
     def memories(self, objects: Sequence[AttachedObject], *, user_id: str | None = None,
@@ -165,7 +174,15 @@ class AttachedSource(Service):
                 rejected.append(RejectedLine(line=i, id=obj.uuid, field=err.field,
                                              reason=err.reason))
         start = time.perf_counter()
-        cached = self.store.lookup(records)
+        now = time.monotonic()
+        cached: dict[str, StoredMemory] = {}
+        for r in records:
+            hit = self._memo.get((r.user_id, r.id))
+            if hit is not None and now - hit[0] <= self.memo_seconds and hit[1].record == r:
+                cached[r.id] = hit[1]
+        missing = [r for r in records if r.id not in cached]
+        if missing:
+            cached.update(self.store.lookup(missing))
         todo = [r for r in records if r.id not in cached]
         if timings is not None:
             timings["cache"] = time.perf_counter() - start
@@ -176,6 +193,11 @@ class AttachedSource(Service):
                 self.store.store(todo, triples)
             for r, t in zip(todo, triples):
                 cached[r.id] = StoredMemory(record=r, triples=list(t))
+        for r in missing:
+            self._memo[(r.user_id, r.id)] = (now, cached[r.id])
+            self._memo.move_to_end((r.user_id, r.id))
+        while len(self._memo) > self.memo_size:
+            self._memo.popitem(last=False)
             if timings is not None:
                 timings["extract"] = time.perf_counter() - start
         return [cached[r.id] for r in records], rejected, len(todo)
@@ -267,6 +289,9 @@ class AttachedSource(Service):
             start = time.perf_counter()
             self._record_verdicts(user_id, report.conflicts)
             self._record_ledger(user_id, report)
+            for c in report.conflicts:
+                for m in c.members:
+                    self._memo.pop((user_id, m), None)
             timings["write"] = time.perf_counter() - start
         if rejected:
             report = report.model_copy(update={"rejected": rejected})
