@@ -149,7 +149,7 @@ class AttachedSource(Service):
 
     # -- objects -> cached memories ---------------------------------------------------------
     def memories(self, objects: Sequence[AttachedObject], *, user_id: str | None = None,
-                 timings: dict[str, float] | None = None
+                 timings: dict[str, float] | None = None, remember: bool = True
                  ) -> tuple[list[StoredMemory], list[RejectedLine], int]:
         """The cached memories of ``objects`` (extracting and caching those not cached or
         changed), the objects that are not readable memories, and how many were extracted.
@@ -158,6 +158,8 @@ class AttachedSource(Service):
             objects: objects of the attached collection (or passed in by the agent).
             user_id: the scope they were asked for: an object of another user is rejected.
             timings: when given, ``cache`` and ``extract`` seconds are added.
+            remember: keep the memories in the in-process memo (read-time scans; a batch
+                pass does not, so its memory stays flat in the collection's size).
         """
         records: list[MemoryRecord] = []
         rejected: list[RejectedLine] = []
@@ -193,13 +195,14 @@ class AttachedSource(Service):
                 self.store.store(todo, triples)
             for r, t in zip(todo, triples):
                 cached[r.id] = StoredMemory(record=r, triples=list(t))
-        for r in missing:
-            self._memo[(r.user_id, r.id)] = (now, cached[r.id])
-            self._memo.move_to_end((r.user_id, r.id))
-        while len(self._memo) > self.memo_size:
-            self._memo.popitem(last=False)
             if timings is not None:
                 timings["extract"] = time.perf_counter() - start
+        if remember:
+            for r in missing:
+                self._memo[(r.user_id, r.id)] = (now, cached[r.id])
+                self._memo.move_to_end((r.user_id, r.id))
+            while len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
         return [cached[r.id] for r in records], rejected, len(todo)
 
     # -- read time --------------------------------------------------------------------------
@@ -317,7 +320,7 @@ class AttachedSource(Service):
         began = time.perf_counter()
         for page in self.source.pages(page_size=page_size):
             timings: dict[str, float] = {}
-            _, rejected, extracted = self.memories(page, timings=timings)
+            _, rejected, extracted = self.memories(page, timings=timings, remember=False)
             result.read += len(page)
             result.extracted += extracted
             result.cached += len(page) - extracted - len(rejected)
