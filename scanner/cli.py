@@ -718,9 +718,12 @@ def validate_log_cmd(file: Path | None, out_dir: Path, fmt: str, report_path: Pa
         sys.exit(_VALIDATOR_EXIT[result.status])
 
 
-from scanner.sources.cli import source_group  # noqa: E402  (registers on main, issue 16)
-
-main.add_command(source_group)
-
 if __name__ == "__main__":
-    main()
+    # run the importable module, on which `source` is registered (issue 16)
+    from scanner.cli import main as _main
+
+    _main()
+else:
+    from scanner.sources.cli import source_group
+
+    main.add_command(source_group)
