@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
@@ -22,6 +23,29 @@ from scanner.store.memories import STATUS_SUPERSEDED
 
 METADATA_KEY = "contrascan"
 """The metadata key under which a kept document's status is written."""
+
+
+class SentenceEmbeddings(Embeddings):
+    """LangChain embeddings from the sidecar's sentence-transformers model (default
+    all-MiniLM-L6-v2 from its PyPI package, no hub download), so a LangChain store and the
+    sidecar's query vectors share one space.
+
+    Args:
+        embedder: a :class:`scanner.embeddings.Embedder` (default: the default model).
+    """
+
+    def __init__(self, embedder: Any = None):
+        from scanner.embeddings import Embedder
+
+        self.embedder = embedder or Embedder()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """``len(texts)`` vectors, L2-normalised."""
+        return self.embedder.encode(texts).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """One L2-normalised vector."""
+        return self.embedder.encode([text])[0].tolist()
 
 
 def document_object(doc: Document, text_property: str) -> dict[str, Any]:

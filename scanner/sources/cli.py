@@ -181,3 +181,27 @@ def _split(kw: dict[str, Any]) -> tuple[SourceMapping, dict[str, Any]]:
                        kw["declare_store_time"], kw["single_epoch"])
     return mapping, {"weaviate_url": kw["weaviate_url"], "data_dir": kw["data_dir"],
                      "quiet": kw["as_json"], "recency_override": kw["recency_override"]}
+
+
+@source_group.command("demo")
+@click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 50),
+              help="Read-time retrievals to show.")
+@_store_options
+@_json_option
+@_errors_to_exit
+def source_demo_cmd(queries: int, weaviate_url: str | None, data_dir: Path | None,
+                    as_json: bool) -> None:
+    """The attach path on a collection written by LangChain (needs contrascan[langchain]):
+    the bundled demo memories written with langchain-weaviate, batch scan, retrievals.
+
+    \b
+    Example:
+      contrascan source demo
+    """
+    from scanner.sources.demo import run_source_demo
+
+    with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
+        out = run_source_demo(service.store.client, queries=queries,
+                              say=(lambda _line: None) if as_json else click.echo)
+    if as_json:
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
