@@ -11,7 +11,7 @@
 
 The collection is laid out as langchain-weaviate writes it (no tenants; ``text`` plus metadata
 properties ``user_id``, ``source``, ``source_class``, ``observed_at``, ``epoch``; self-provided
-all-MiniLM-L6-v2 vectors), with generated statements of which 1 in 8 contradicts another.
+all-MiniLM-L6-v2 vectors), with generated statements of which 1 in 8 contradicts the one before it.
 
 Usage: ``HF_HUB_OFFLINE=1 python -m benchmarks.bench_attached --n 2000 10000``. Output: JSON on
 stdout and in ``results/attached/<UTC time>.json``.
@@ -35,15 +35,16 @@ COLORS = ["blue", "green", "red", "amber", "teal", "ivory", "coral", "slate"]
 
 
 def _statements(n: int, users: int) -> list[dict]:
+    """``n`` statements over ``users`` users; each user's 8th, 16th, … statement restates the
+    previous statement's key with another value (a value conflict, resolved by recency)."""
     out = []
     for i in range(n):
-        user = f"user-{i % users}"
-        item = i // (users * 2)
-        text = (f"The preferred color of project {item} is {COLORS[i % len(COLORS)]}."
-                if i % 8 else f"The preferred color of project {item} is crimson.")
-        out.append({"text": text, "user_id": user, "source": f"chat:{i}",
-                    "source_class": "user", "epoch": "v1",
-                    "observed_at": datetime(2026, 1, 1 + i % 28, tzinfo=timezone.utc).isoformat()})
+        user, j = i % users, i // users
+        project = j - 1 if j % 8 == 7 else j
+        out.append({"text": f"The preferred color of project {project} is {COLORS[j % 8]}.",
+                    "user_id": f"user-{user}", "source": f"chat:{i}", "source_class": "user",
+                    "epoch": "v1", "observed_at": datetime(2026, 1, 1, tzinfo=timezone.utc)
+                    .replace(day=1 + j % 28).isoformat()})
     return out
 
 

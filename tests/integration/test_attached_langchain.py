@@ -10,12 +10,14 @@ import pytest
 
 pytest.importorskip("langchain_weaviate", reason="needs the contrascan[langchain] extra")
 
-from langchain_core.embeddings import Embeddings  # noqa: E402
 from langchain_weaviate import WeaviateVectorStore  # noqa: E402
 from weaviate.classes.config import DataType, Property  # noqa: E402
 
-from scanner.embeddings import Embedder  # noqa: E402
-from scanner.integrations.langchain import METADATA_KEY, ContrascanRetriever  # noqa: E402
+from scanner.integrations.langchain import (  # noqa: E402
+    METADATA_KEY,
+    ContrascanRetriever,
+    SentenceEmbeddings,
+)
 from scanner.sources import preset  # noqa: E402
 from scanner.sources.service import AttachedSource  # noqa: E402
 
@@ -39,23 +41,10 @@ DOCS = [  # (key, text, metadata besides user_id)
 ]
 
 
-class MiniLM(Embeddings):
-    """LangChain embeddings from the packaged all-MiniLM-L6-v2 (the model the sidecar uses)."""
-
-    def __init__(self) -> None:
-        self.embedder = Embedder()
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.embedder.encode(texts).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embedder.encode([text])[0].tolist()
-
-
 @pytest.fixture()
 def langchain_store(weaviate_server):
     name = f"LangChain_{uuid.uuid4().hex[:12]}"
-    store = WeaviateVectorStore(weaviate_server, name, "text", embedding=MiniLM())
+    store = WeaviateVectorStore(weaviate_server, name, "text", embedding=SentenceEmbeddings())
     # The test server runs with AUTOSCHEMA_ENABLED=false; a default server would add the
     # metadata properties on the first add_texts. Declare them as autoschema would (TEXT).
     col = weaviate_server.collections.use(name)

@@ -85,3 +85,19 @@ def test_toml_sources(tmp_path):
 
 def test_object_id_is_stable_and_content_addressed():
     assert object_id("a", {"k": 1}) == object_id("a", {"k": 1}) != object_id("b", {"k": 1})
+
+
+def test_cli_names_the_missing_source_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["source", "scan", "--user", "u", "--query", "q"])
+    assert result.exit_code == 1
+    assert "give --sources FILE or --preset" in result.output
+    path = tmp_path / "s.toml"
+    path.write_text('[sources.a]\ncollection = "A"\n')
+    result = runner.invoke(main, ["source", "scan-hits", "--sources", str(path), "--source", "b",
+                                  "--user", "u", "x"])
+    assert result.exit_code == 1 and "'b' is not in" in result.output
