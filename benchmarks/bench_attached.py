@@ -100,7 +100,8 @@ def read_time(client, k: int = 12, repeats: int = 200) -> dict:
         t2 = time.perf_counter()
         searches.append((t1 - t0) * 1e3)
         scans.append((t2 - t1) * 1e3)
-    client.collections.delete([name, source.store.name, source.ledger.name])
+    client.collections.delete([name, source.store.name, source.ledger.name,
+                               source.scan_state.name])
     q = statistics.quantiles
     return {"k": k, "repeats": repeats, "collection_objects": len(rows),
             "agent_search_ms": {"p50": round(statistics.median(searches), 3),
@@ -124,7 +125,8 @@ def batch(client, n: int, users: int) -> dict:
     again = source.batch_scan_source()
     rewritten = sum(t.ledger.written + t.ledger.replaced + t.applied.edges_added
                     for t in again.scan.tenants) + again.sync.extracted
-    client.collections.delete([name, source.store.name, source.ledger.name])
+    client.collections.delete([name, source.store.name, source.ledger.name,
+                               source.scan_state.name])
     return {"n": n, "users": users, "seconds": round(seconds, 2),
             "sync": first.sync.to_json_dict() | {"rejected": len(first.sync.rejected)},
             "conflicts": sum(t.conflicts for t in first.scan.tenants),

@@ -165,12 +165,15 @@ class AttachedSource(Service):
         rejected: list[RejectedLine] = []
         for i, obj in enumerate(objects, start=1):
             try:
-                record = self.mapping.to_record(obj.uuid, obj.properties, tenant=obj.tenant)
+                # an object passed without its user property is taken to be in the scope the
+                # agent searched; one naming another user is rejected
+                given = not self.mapping.tenant_scope and \
+                    self.mapping.user_property not in obj.properties
+                record = self.mapping.to_record(obj.uuid, obj.properties, tenant=obj.tenant,
+                                                user_id=user_id if given else None)
                 if user_id is not None and record.user_id != user_id:
-                    if self.mapping.tenant_scope or self.mapping.user_property in obj.properties:
-                        raise SourceRecordError(obj.uuid, self.mapping.user_property or "tenant",
-                                                "belongs to another user")
-                    record = record.model_copy(update={"user_id": user_id})
+                    raise SourceRecordError(obj.uuid, self.mapping.user_property or "tenant",
+                                            "belongs to another user")
                 records.append(record)
             except SourceRecordError as err:
                 rejected.append(RejectedLine(line=i, id=obj.uuid, field=err.field,

@@ -63,7 +63,9 @@ def notes(weaviate_server, tmp_path):
         yield client, weaviate_server, name, ids
     for coll in (name, memory, memory + "Ledger", "ContrascanSourceNotes",
                  "ContrascanSourceNotesLedger", "ContrascanSourceNotes_status",
-                 "ContrascanSourceNotes_statusLedger"):
+                 "ContrascanSourceNotes_statusLedger",
+                 "ContrascanSourceNotesScanState", "ContrascanSourceNotes_statusScanState",
+                 memory + "ScanState"):
         weaviate_server.collections.delete(coll)
 
 

@@ -57,7 +57,8 @@ def langchain_store(weaviate_server):
         "user_id": "someone-else", "source": "chat:9", "source_class": "user",
         "observed_at": "2026-03-09T10:00:00Z", "epoch": "studio-v3"}])[0]
     yield store, name, {k: str(v) for k, v in ids.items()}
-    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger"):
+    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
+                 f"ContrascanSource{name}ScanState"):
         weaviate_server.collections.delete(coll)
 
 

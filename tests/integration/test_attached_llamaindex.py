@@ -59,7 +59,8 @@ def llama_store(weaviate_server):
             col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
     store.add(nodes)
     yield store, name, ids, embedder
-    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger"):
+    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
+                 f"ContrascanSource{name}ScanState"):
         weaviate_server.collections.delete(coll)
 
 

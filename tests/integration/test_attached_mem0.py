@@ -56,7 +56,8 @@ def mem0_memory(weaviate_server, tmp_path):
     for prop in ("role", "actor_id", "text_lemmatized", "epoch"):
         col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
     yield memory, name
-    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger"):
+    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
+                 f"ContrascanSource{name}ScanState"):
         weaviate_server.collections.delete(coll)
 
 
