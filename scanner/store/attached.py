@@ -106,6 +106,10 @@ class AttachedCollection:
             raise ConfigurationError(f"source {mapping.name}.target_vector",
                                      f"no named vector {mapping.target_vector!r} "
                                      f"(has: {self.vectors})")
+        if len(self.vectors) > 1 and not mapping.target_vector:
+            raise ConfigurationError(f"source {mapping.name}.target_vector",
+                                     f"{mapping.collection!r} has named vectors {self.vectors}: "
+                                     "name the one its text is embedded in")
         self.mapping = mapping
         self.properties = [p for p in mapping.read_properties() if p in names]
         self._collection = client.collections.use(mapping.collection)
