@@ -110,3 +110,29 @@ def test_opt_in_status_mode_marks_the_agents_objects(notes):
     statuses = {u: p.get("contrascan_status") for u, p in _objects(client, name).items()}
     assert statuses == {ids["celadon"]: "superseded", ids["tenmoku"]: "active",
                         ids["kiln"]: "active"}
+
+
+def test_attaching_names_what_is_missing(weaviate_server):
+    from scanner.errors import ConfigurationError
+    from scanner.sources import build_mapping
+    from scanner.store.attached import AttachedCollection
+
+    name = f"TwoVectors_{uuid.uuid4().hex[:10]}"
+    weaviate_server.collections.create(
+        name, vector_config=[Configure.Vectors.self_provided(name="title_vec"),
+                             Configure.Vectors.self_provided(name="body_vec")],
+        properties=[Property(name="body", data_type=DataType.TEXT)])
+    try:
+        with pytest.raises(ConfigurationError, match="named vectors"):
+            AttachedCollection(weaviate_server, build_mapping({"collection": name,
+                                                               "text_property": "body"}))
+        with pytest.raises(ConfigurationError, match="no property 'text'"):
+            AttachedCollection(weaviate_server, build_mapping({"collection": name,
+                                                               "target_vector": "body_vec"}))
+        with pytest.raises(ConfigurationError, match="does not exist"):
+            AttachedCollection(weaviate_server, build_mapping({"collection": name + "X"}))
+        ok = AttachedCollection(weaviate_server, build_mapping(
+            {"collection": name, "text_property": "body", "target_vector": "body_vec"}))
+        assert ok.vectors == ["body_vec", "title_vec"] and ok.mapping.tenant_scope is False
+    finally:
+        weaviate_server.collections.delete(name)
