@@ -158,11 +158,15 @@ def main(argv: list[str] | None = None) -> int:
                 client.close()
         return 0
     out: dict = {"started": datetime.now(timezone.utc).isoformat()}
+    path = Path("results/attached") / (datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+                                       + ".json")
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not args.skip_read_time:
         with tempfile.TemporaryDirectory() as tmp:
             client = _connect(tmp)
             try:
                 out["read_time"] = read_time(client)
+                path.write_text(json.dumps(out, indent=2) + "\n")
             finally:
                 client.close()
     out["batch"] = []
@@ -171,12 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                               str(n), "--users", str(args.users)], capture_output=True,
                              text=True, check=True)
         out["batch"].append(json.loads(run.stdout.strip().splitlines()[-1]))
-    text = json.dumps(out, indent=2)
-    print(text)
-    path = Path("results/attached") / (datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-                                       + ".json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n")
+        path.write_text(json.dumps(out, indent=2) + "\n")  # each size as soon as it is done
+    print(json.dumps(out, indent=2))
     return 0
 
 
