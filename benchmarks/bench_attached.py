@@ -20,6 +20,7 @@ stdout and in ``results/attached/<UTC time>.json``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import statistics
@@ -28,27 +29,27 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 COLORS = ["blue", "green", "red", "amber", "teal", "ivory", "coral", "slate"]
 
 
-def _statements(n: int, users: int) -> list[dict]:
-    """``n`` statements over ``users`` users; each user's 8th, 16th, … statement restates the
-    previous statement's key with another value (a value conflict, resolved by recency)."""
-    out = []
+def _statements(n: int, users: int) -> Iterator[dict]:
+    """``n`` statements over ``users`` users, generated one at a time; each user's 8th, 16th,
+    … statement restates the previous statement's key with another value (a value conflict,
+    resolved by recency)."""
     for i in range(n):
         user, j = i % users, i // users
         project = j - 1 if j % 8 == 7 else j
-        out.append({"text": f"The preferred color of project {project} is {COLORS[j % 8]}.",
-                    "user_id": f"user-{user}", "source": f"chat:{i}", "source_class": "user",
-                    "epoch": "v1", "observed_at": datetime(2026, 1, 1, tzinfo=timezone.utc)
-                    .replace(day=1 + j % 28).isoformat()})
-    return out
+        yield {"text": f"The preferred color of project {project} is {COLORS[j % 8]}.",
+               "user_id": f"user-{user}", "source": f"chat:{i}", "source_class": "user",
+               "epoch": "v1", "observed_at": datetime(2026, 1, 1, tzinfo=timezone.utc)
+               .replace(day=1 + j % 28).isoformat()}
 
 
-def _fill(client, name: str, rows: list[dict], embed: bool) -> None:
+def _fill(client, name: str, rows: Iterable[dict], embed: bool) -> None:
     from weaviate.classes.config import Configure, DataType, Property
     from weaviate.classes.data import DataObject
 
@@ -60,8 +61,8 @@ def _fill(client, name: str, rows: list[dict], embed: bool) -> None:
                                            "observed_at", "epoch")])
     col = client.collections.use(name)
     embedder = Embedder()
-    for start in range(0, len(rows), 500):
-        part = rows[start:start + 500]
+    rows = iter(rows)
+    while part := list(itertools.islice(rows, 500)):
         vectors = embedder.encode([r["text"] for r in part]) if embed else None
         col.data.insert_many([DataObject(properties=r, uuid=str(uuid.uuid4()),
                                          vector=vectors[i].tolist() if embed else None)
@@ -74,8 +75,7 @@ def read_time(client, k: int = 12, repeats: int = 200) -> dict:
     from scanner.sources.service import AttachedSource
 
     name = f"BenchAttached_{uuid.uuid4().hex[:8]}"
-    rows = _statements(2000, 20)
-    _fill(client, name, rows, embed=True)
+    _fill(client, name, _statements(2000, 20), embed=True)
     source = AttachedSource(client, preset("langchain", name))
     col = client.collections.use(name)
     embedder = Embedder()
@@ -103,7 +103,7 @@ def read_time(client, k: int = 12, repeats: int = 200) -> dict:
     client.collections.delete([name, source.store.name, source.ledger.name,
                                source.scan_state.name])
     q = statistics.quantiles
-    return {"k": k, "repeats": repeats, "collection_objects": len(rows),
+    return {"k": k, "repeats": repeats, "collection_objects": 2000,
             "agent_search_ms": {"p50": round(statistics.median(searches), 3),
                                 "p95": round(q(searches, n=20)[18], 3)},
             "scan_hits_cached_ms": {"p50": round(statistics.median(scans), 3),
@@ -118,6 +118,7 @@ def batch(client, n: int, users: int) -> dict:
     name = f"BenchAttached_{uuid.uuid4().hex[:8]}"
     _fill(client, name, _statements(n, users), embed=False)
     source = AttachedSource(client, preset("langchain", name))
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
     first = source.batch_scan_source()
     seconds = time.perf_counter() - t0
@@ -130,7 +131,8 @@ def batch(client, n: int, users: int) -> dict:
     return {"n": n, "users": users, "seconds": round(seconds, 2),
             "sync": first.sync.to_json_dict() | {"rejected": len(first.sync.rejected)},
             "conflicts": sum(t.conflicts for t in first.scan.tenants),
-            "peak_rss_mib": round(rss_first, 1), "rerun_writes": rewritten,
+            "peak_rss_mib": round(rss_first, 1),
+            "peak_rss_before_scan_mib": round(rss_before, 1), "rerun_writes": rewritten,
             "rerun_extracted": again.sync.extracted}
 
 
