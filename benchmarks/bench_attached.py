@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-COLORS = ["blue", "green", "red", "amber", "teal", "ivory", "coral", "slate"]
+OWNERS = ["Alice", "Bruno", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana"]
 
 
 def _statements(n: int, users: int) -> Iterator[dict]:
@@ -43,7 +43,7 @@ def _statements(n: int, users: int) -> Iterator[dict]:
     for i in range(n):
         user, j = i % users, i // users
         project = j - 1 if j % 8 == 7 else j
-        yield {"text": f"The preferred color of project {project} is {COLORS[j % 8]}.",
+        yield {"text": f"The owner of project {project} is {OWNERS[j % 8]}.",
                "user_id": f"user-{user}", "source": f"chat:{i}", "source_class": "user",
                "epoch": "v1", "observed_at": datetime(2026, 1, 1, tzinfo=timezone.utc)
                .replace(day=1 + j % 28).isoformat()}
@@ -79,7 +79,7 @@ def read_time(client, k: int = 12, repeats: int = 200) -> dict:
     source = AttachedSource(client, preset("langchain", name))
     col = client.collections.use(name)
     embedder = Embedder()
-    queries = [f"preferred color of project {i}" for i in range(20)]
+    queries = [f"owner of project {i}" for i in range(20)]
     vectors = embedder.encode(queries)
     from weaviate.classes.query import Filter, MetadataQuery
 
