@@ -36,6 +36,19 @@ from pathlib import Path
 OWNERS = ["Alice", "Bruno", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana"]
 
 
+SYLLABLES = ["ka", "zor", "vel", "mu", "tri", "quon", "bel", "sha", "dro", "pix", "lun", "gef",
+             "yam", "ost", "rhu", "wib"]
+
+
+def _code_name(i: int) -> str:
+    """A project code name per number: three syllables (16^3 names, then a suffix), so that
+    subjects are not string-similar the way "project 12" and "project 13" are (string-similar
+    subjects are compared as ``subject_unconfirmed`` pairs, SPEC §3)."""
+    a, b, c = i % 16, (i // 16) % 16, (i // 256) % 16
+    name = (SYLLABLES[a] + SYLLABLES[(b + 5 * a) % 16] + SYLLABLES[(c + 3 * b + 7 * a) % 16])
+    return name.capitalize() + (f" {i // 4096}" if i >= 4096 else "")
+
+
 def _statements(n: int, users: int) -> Iterator[dict]:
     """``n`` statements over ``users`` users, generated one at a time; each user's 8th, 16th,
     … statement restates the previous statement's key with another value (a value conflict,
@@ -43,7 +56,7 @@ def _statements(n: int, users: int) -> Iterator[dict]:
     for i in range(n):
         user, j = i % users, i // users
         project = j - 1 if j % 8 == 7 else j
-        yield {"text": f"The owner of project {project} is {OWNERS[j % 8]}.",
+        yield {"text": f"The owner of {_code_name(project)} is {OWNERS[j % 8]}.",
                "user_id": f"user-{user}", "source": f"chat:{i}", "source_class": "user",
                "epoch": "v1", "observed_at": datetime(2026, 1, 1, tzinfo=timezone.utc)
                .replace(day=1 + j % 28).isoformat()}
