@@ -16,7 +16,7 @@ CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contrascan
 DEPS_KEY := $(shell $(PYTHON) -c "import hashlib, json, sys, tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(hashlib.sha256(json.dumps([p['dependencies'], p.get('optional-dependencies', {}), sys.version_info[:2]], sort_keys=True).encode()).hexdigest()[:16])")
 DEPS := $(CACHE)/deps-$(DEPS_KEY)
 
-.PHONY: setup browser demo test serve review-screenshots clean-venv
+.PHONY: setup browser demo demo-attached test serve review-screenshots clean-venv
 
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
 # weaviate-server or runs `go install` (scanner/store/server.py).
@@ -59,6 +59,10 @@ $(STAMP): pyproject.toml $(DEPS)/.complete
 
 demo: setup
 	HF_HUB_OFFLINE=1 $(VENV)/bin/contrascan demo
+
+# The attach path: the demo memories written through langchain-weaviate, scanned where they lie
+demo-attached: setup
+	HF_HUB_OFFLINE=1 $(VENV)/bin/contrascan source demo
 
 test: setup
 	HF_HUB_OFFLINE=1 $(VENV)/bin/python -m pytest

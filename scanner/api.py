@@ -768,7 +768,8 @@ def _warm_up(service: Service) -> None:
 
 def create_app(service: Service | None = None, *,
                service_factory: Callable[[], AbstractContextManager[Service]] | None = None,
-               settings: ApiSettings | None = None, warm_up: bool = True) -> FastAPI:
+               settings: ApiSettings | None = None, warm_up: bool = True,
+               sources: Mapping[str, Any] | None = None) -> FastAPI:
     """The sidecar app over one service.
 
     Args:
@@ -777,6 +778,8 @@ def create_app(service: Service | None = None, *,
             (e.g. ``scanner.cli._open_service``); exactly one of the two.
         settings: limits and the API key; default :meth:`ApiSettings.from_env`.
         warm_up: load the spaCy pipeline and the embedding model at start-up.
+        sources: attached sources by name (:class:`scanner.sources.mapping.SourceMapping`),
+            served under ``/v1/sources/{name}/…`` (:mod:`scanner.sources.http`).
 
     Returns:
         The FastAPI app. Start-up (the lifespan, run by uvicorn or ``with TestClient(app)``)
@@ -950,6 +953,11 @@ def create_app(service: Service | None = None, *,
             ledger=report.ledger, story=report.story))
 
     app.include_router(v1)
+    if sources:
+        from scanner.sources.http import source_router
+
+        app.include_router(source_router(sources), dependencies=[Security(_authorize)],
+                           responses=_ERROR_RESPONSES)
 
     from scanner.review.web import install_review  # the review page and /v1/reviews
 

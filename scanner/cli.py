@@ -595,11 +595,14 @@ def setup_weaviate_cmd() -> None:
               help="Threads per model forward pass (OMP_NUM_THREADS; default 1, or the "
                    "variable when set): requests run in parallel instead, and Weaviate keeps "
                    "its cores.")
+@click.option("--sources", "sources_file", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TOML file of attached sources, served under /v1/sources/{name}/.")
 @_store_options(port_flag="--weaviate-port", grpc_port_flag="--weaviate-grpc-port")
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
-              recency_override: bool, compute_threads: int | None, weaviate_url: str | None,
-              data_dir: Path | None) -> None:
+              recency_override: bool, compute_threads: int | None, sources_file: Path | None,
+              weaviate_url: str | None, data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
     Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
@@ -628,9 +631,12 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
     redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
     settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
+    from scanner.sources import load_sources
+
+    sources = load_sources(sources_file) if sources_file else None
     with _open_service(weaviate_url, data_dir, single_epoch=single_epoch,
                        recency_override=recency_override) as service:
-        app = create_app(service, settings=settings)
+        app = create_app(service, settings=settings, sources=sources)
         click.echo(f"contrascan sidecar on http://{host}:{port} (API key "
                    f"{'required' if settings.api_key else 'not set'}); Ctrl-C stops it",
                    err=True)
@@ -743,4 +749,11 @@ def validate_log_cmd(file: Path | None, out_dir: Path, fmt: str, report_path: Pa
 
 
 if __name__ == "__main__":
-    main()
+    # run the importable module, on which `source` is registered (issue 16)
+    from scanner.cli import main as _main
+
+    _main()
+else:
+    from scanner.sources.cli import source_group
+
+    main.add_command(source_group)

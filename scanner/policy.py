@@ -97,6 +97,8 @@ class PolicyConfig(BaseModel):
             wins, its pairs are quarantined. ``None`` = no check (scan functions fill it in
             with the current time, :func:`scanner.scan.scan_records`).
         max_clock_skew_s: seconds an ``observed_at`` may lie ahead of ``now``.
+        declared: further declarations of the store the records come from (e.g. an attached
+            source's ``declared:observed_at=created_at``), recorded in every verdict.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -110,6 +112,7 @@ class PolicyConfig(BaseModel):
     confidence_weight: float = 0.4
     now: datetime | None = None
     max_clock_skew_s: float = Field(DEFAULT_CLOCK_SKEW_S, ge=0.0)
+    declared: tuple[str, ...] = ()
 
     def is_future(self, record: MemoryRecord) -> bool:
         """Whether ``record`` is observed after ``now`` plus the allowed skew."""
@@ -140,6 +143,7 @@ class PolicyConfig(BaseModel):
             out.append("declared:single_epoch")
         if self.epoch_property:
             out.append(f"declared:epoch_property={self.epoch_property}")
+        out.extend(self.declared)
         return out
 
 

@@ -1,0 +1,207 @@
+"""``contrascan source …``: the three calls on an attached source (issue 16).
+
+A source is named either by a TOML file (``--sources FILE --source NAME``, see
+:func:`scanner.sources.mapping.load_sources`) or by a preset and a collection
+(``--preset mem0 --collection Mem0Memories``).
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from scanner.cli import (
+    _errors_to_exit,
+    _json_option,
+    _open_service,
+    _policy_options,
+    _store_options,
+    emit_report,
+)
+from scanner.errors import ConfigurationError
+from scanner.sources.mapping import SourceMapping, load_sources, preset
+
+
+def _source_options(func):
+    for option in reversed([
+        click.option("--sources", "sources_file", type=click.Path(exists=True, dir_okay=False,
+                                                                  path_type=Path),
+                     help="TOML file of [sources.<name>] tables."),
+        click.option("--source", "source_name", help="The source's name in --sources."),
+        click.option("--preset", type=click.Choice(["mem0", "langchain", "llamaindex"]),
+                     help="Read --collection with a framework's preset instead."),
+        click.option("--collection", help="The attached collection (with --preset)."),
+        click.option("--declare-store-time", metavar="PROPERTY",
+                     help="With --preset: declare a store-wide time (e.g. created_at) as "
+                          "observed_at; recorded in every verdict."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _mapping(sources_file: Path | None, source_name: str | None, preset_name: str | None,
+             collection: str | None, store_time: str | None, single_epoch: bool
+             ) -> SourceMapping:
+    if preset_name:
+        if not collection:
+            raise ConfigurationError("--collection", "required with --preset")
+        return preset(preset_name, collection, store_time_as_observed_at=store_time,
+                      single_epoch=single_epoch)
+    if not sources_file:
+        raise ConfigurationError("--sources", "give --sources FILE or --preset")
+    sources = load_sources(sources_file)
+    if source_name is None and len(sources) == 1:
+        source_name = next(iter(sources))
+    if source_name not in sources:
+        raise ConfigurationError("--source", f"{source_name!r} is not in {sources_file} "
+                                             f"(has: {', '.join(sorted(sources))})")
+    mapping = sources[source_name]
+    return mapping.model_copy(update={"single_epoch": True}) if single_epoch else mapping
+
+
+@contextmanager
+def _attached(weaviate_url, data_dir, mapping: SourceMapping, *, quiet: bool,
+              recency_override: bool):
+    from scanner.sources.service import AttachedSource
+
+    with _open_service(weaviate_url, data_dir, quiet=quiet,
+                       recency_override=recency_override) as service:
+        yield AttachedSource(service.store.client, mapping, config=service.engine.config)
+
+
+@click.group("source")
+def source_group() -> None:
+    """Scan memories an agent keeps in its own Weaviate collection (Mem0, LangChain,
+    LlamaIndex or any mapped collection) without importing them.
+
+    \b
+    Example:
+      contrascan source scan --preset mem0 --collection Mem0Memories --user u1 --query glaze
+    """
+
+
+@source_group.command("scan")
+@click.option("--user", "user_id", required=True, help="The scope's user.")
+@click.option("--query", required=True, help="What the agent is about to answer.")
+@click.option("--limit", default=12, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--alpha", default=0.5, show_default=True, type=click.FloatRange(0, 1))
+@_source_options
+@_store_options
+@_json_option
+@_policy_options
+@_errors_to_exit
+def source_scan_cmd(user_id: str, query: str, limit: int, alpha: float, **kw: Any) -> None:
+    """Scoped hybrid search on the attached collection, then the scan of its hits.
+
+    \b
+    Example:
+      contrascan source scan --sources sources.toml --source support-bot --user u1 \\
+        --query "preferred glaze"
+    """
+    mapping, opts = _split(kw)
+    with _attached(mapping=mapping, **opts) as source:
+        result = source.search(user_id, query, limit=limit, alpha=alpha)
+    emit_report(result.report, as_json=kw["as_json"],
+                fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {query!r}")
+
+
+@source_group.command("scan-hits")
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--user", "user_id", required=True, help="The scope the hits were searched in.")
+@_source_options
+@_store_options
+@_json_option
+@_policy_options
+@_errors_to_exit
+def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
+    """Scan the hits the agent's own search returned (object uuids), with no second search.
+
+    \b
+    Example:
+      contrascan source scan-hits --preset mem0 --collection Mem0Memories --user u1 \\
+        0d34f3c6-3d80-4325-803c-7edca98fab2c 69c1afc8-1cb8-4131-b164-5471a29ebbfb
+    """
+    mapping, opts = _split(kw)
+    with _attached(mapping=mapping, **opts) as source:
+        result = source.scan_hits(user_id, ids=list(ids))
+    emit_report(result.report, as_json=kw["as_json"],
+                fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {len(ids)} hits")
+
+
+@source_group.command("batch-scan")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
+@_source_options
+@_store_options
+@_json_option
+@_policy_options
+@_errors_to_exit
+def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
+    """Batch scan of a whole attached collection (after a bulk import): new or changed
+    objects are extracted and cached, then every user is scanned; a re-run writes nothing.
+
+    \b
+    Example:
+      contrascan source batch-scan --preset langchain --collection LangChain_notes --json
+    """
+    mapping, opts = _split(kw)
+    with _attached(mapping=mapping, **opts) as source:
+        result = source.batch_scan_source(workers=workers)
+    summary = {"sync": result.sync.to_json_dict(), "scanned": result.scan.scanned,
+               "conflicts": sum(t.conflicts for t in result.scan.tenants),
+               "by_verdict": _by_verdict(result.scan.tenants),
+               "seconds": round(result.scan.seconds, 3),
+               "statuses_written": result.statuses_written}
+    if kw["as_json"]:
+        click.echo(json.dumps(summary, indent=2, sort_keys=True))
+        return
+    s = result.sync
+    rate = f", {s.extraction_rate:.0f}/s" if s.extraction_rate else ""
+    click.echo(f"{mapping.collection}: read {s.read}, cached {s.cached}, extracted "
+               f"{s.extracted}{rate}, rejected {len(s.rejected)}")
+    click.echo(f"scanned {summary['scanned']} memories of {len(result.scan.tenants)} users: "
+               f"{summary['conflicts']} conflicts {summary['by_verdict']}")
+    if kw["fail_on_conflict"] and summary["conflicts"]:
+        raise SystemExit(3)
+
+
+def _by_verdict(tenants) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in tenants:
+        for verdict, n in t.by_verdict.items():
+            out[verdict] = out.get(verdict, 0) + n
+    return out
+
+
+def _split(kw: dict[str, Any]) -> tuple[SourceMapping, dict[str, Any]]:
+    mapping = _mapping(kw["sources_file"], kw["source_name"], kw["preset"], kw["collection"],
+                       kw["declare_store_time"], kw["single_epoch"])
+    return mapping, {"weaviate_url": kw["weaviate_url"], "data_dir": kw["data_dir"],
+                     "quiet": kw["as_json"], "recency_override": kw["recency_override"]}
+
+
+@source_group.command("demo")
+@click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 50),
+              help="Read-time retrievals to show.")
+@_store_options
+@_json_option
+@_errors_to_exit
+def source_demo_cmd(queries: int, weaviate_url: str | None, data_dir: Path | None,
+                    as_json: bool) -> None:
+    """The attach path on a collection written by LangChain (needs contrascan[langchain]):
+    the bundled demo memories written with langchain-weaviate, batch scan, retrievals.
+
+    \b
+    Example:
+      contrascan source demo
+    """
+    from scanner.sources.demo import run_source_demo
+
+    with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
+        out = run_source_demo(service.store.client, queries=queries,
+                              say=(lambda _line: None) if as_json else click.echo)
+    if as_json:
+        click.echo(json.dumps(out, indent=2, sort_keys=True))

@@ -1,0 +1,108 @@
+"""A LangChain memory (langchain-weaviate ``WeaviateVectorStore.add_texts`` with metadata) scanned
+where it lies: planted contradictions are found, the wrapped retriever drops exactly the withheld
+documents and marks the unresolved ones, and nothing is written into LangChain's objects."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+pytest.importorskip("langchain_weaviate", reason="needs the contrascan[langchain] extra")
+
+from langchain_weaviate import WeaviateVectorStore  # noqa: E402
+from weaviate.classes.config import DataType, Property  # noqa: E402
+
+from scanner.integrations.langchain import (  # noqa: E402
+    METADATA_KEY,
+    ContrascanRetriever,
+    SentenceEmbeddings,
+)
+from scanner.sources import preset  # noqa: E402
+from scanner.sources.service import AttachedSource  # noqa: E402
+
+pytestmark = pytest.mark.integration
+
+USER = "lc-user"
+DOCS = [  # (key, text, metadata besides user_id)
+    ("old_glaze", "The preferred glaze is celadon.",
+     {"source": "chat:1", "source_class": "user", "observed_at": "2026-03-01T10:00:00Z",
+      "epoch": "studio-v3"}),
+    ("new_glaze", "The preferred glaze is tenmoku.",
+     {"source": "chat:2", "source_class": "user", "observed_at": "2026-03-05T10:00:00Z",
+      "epoch": "studio-v3"}),
+    ("paris", "Alice lives in Paris.",  # no epoch: quarantined, kept and marked
+     {"source": "chat:3", "source_class": "user", "observed_at": "2026-03-02T10:00:00Z"}),
+    ("berlin", "Alice lives in Berlin.",
+     {"source": "chat:4", "source_class": "user", "observed_at": "2026-03-06T10:00:00Z"}),
+    ("kiln", "The kiln fires to cone 10.",
+     {"source": "chat:5", "source_class": "user", "observed_at": "2026-03-03T10:00:00Z",
+      "epoch": "studio-v3"}),
+]
+
+
+@pytest.fixture()
+def langchain_store(weaviate_server):
+    name = f"LangChain_{uuid.uuid4().hex[:12]}"
+    store = WeaviateVectorStore(weaviate_server, name, "text", embedding=SentenceEmbeddings())
+    # The test server runs with AUTOSCHEMA_ENABLED=false; a default server would add the
+    # metadata properties on the first add_texts. Declare them as autoschema would (TEXT).
+    col = weaviate_server.collections.use(name)
+    for prop in ("user_id", "source", "source_class", "observed_at", "epoch"):
+        col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
+    ids = {}
+    for key, text, meta in DOCS:
+        ids[key] = store.add_texts([text], metadatas=[{"user_id": USER, **meta}])[0]
+    ids["other"] = store.add_texts(["The preferred glaze is shino."], metadatas=[{
+        "user_id": "someone-else", "source": "chat:9", "source_class": "user",
+        "observed_at": "2026-03-09T10:00:00Z", "epoch": "studio-v3"}])[0]
+    yield store, name, {k: str(v) for k, v in ids.items()}
+    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
+                 f"ContrascanSource{name}ScanState"):
+        weaviate_server.collections.delete(coll)
+
+
+def _properties(client, name: str) -> dict[str, dict]:
+    col = client.collections.use(name)
+    return {str(o.uuid): dict(o.properties) for o in col.iterator()}
+
+
+def test_retriever_drops_exactly_the_withheld_documents(weaviate_server, langchain_store):
+    store, name, ids = langchain_store
+    before = _properties(weaviate_server, name)
+    source = AttachedSource(weaviate_server, preset("langchain", name))
+    inner = store.as_retriever(search_kwargs={"k": 12, "return_uuids": True,
+                                              "filters": None})
+    docs = inner.invoke("preferred glaze Alice lives kiln")
+    user_docs = [d for d in docs if d.metadata.get("user_id") == USER]
+
+    scan = source.scan_hits(USER, ids=[d.metadata["uuid"] for d in user_docs])
+    assert scan.report.withhold == [ids["old_glaze"]]
+    assert sorted(scan.report.unresolved) == sorted([ids["paris"], ids["berlin"]])
+    verdicts = {tuple(sorted(c.members)): c for c in scan.report.conflicts}
+    glaze = verdicts[tuple(sorted([ids["old_glaze"], ids["new_glaze"]]))]
+    assert (glaze.verdict, glaze.rule, glaze.winner) == ("resolved", "recency", ids["new_glaze"])
+
+    wrapped = ContrascanRetriever(retriever=inner, source=source, user_id=USER)
+    kept = [d for d in wrapped.invoke("preferred glaze Alice lives kiln")
+            if d.metadata.get("user_id") == USER]
+    assert {d.metadata["uuid"] for d in kept} == {ids[k] for k in
+                                                   ("new_glaze", "paris", "berlin", "kiln")}
+    marked = {d.metadata["uuid"]: d.metadata.get(METADATA_KEY) for d in kept}
+    assert marked[ids["paris"]]["status"] == "unresolved"
+    assert marked[ids["berlin"]]["status"] == "unresolved"
+    assert marked[ids["new_glaze"]] is None and marked[ids["kiln"]] is None
+
+    # nothing was written into LangChain's objects, and its schema is unchanged
+    assert _properties(weaviate_server, name) == before
+
+
+def test_search_stays_in_the_users_scope(weaviate_server, langchain_store):
+    _, name, ids = langchain_store
+    source = AttachedSource(weaviate_server, preset("langchain", name))
+    scan = source.search(USER, "preferred glaze", limit=12)
+    assert ids["other"] not in {h.record.id for h in scan.hits}
+    assert ids["old_glaze"] in scan.report.withhold
+    # a second scan of the same hits finds every triple in the cache
+    again = source.search(USER, "preferred glaze", limit=12)
+    assert again.extracted == 0 and again.report.withhold == scan.report.withhold

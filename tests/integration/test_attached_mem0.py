@@ -1,0 +1,119 @@
+"""Mem0 (mem0ai) with its Weaviate vector store on the test server and the packaged
+all-MiniLM-L6-v2 as a local huggingface embedder: memories added with ``infer=False`` (no LLM
+call), searched with ``Memory.search``, and the result scanned where it lies."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+os.environ.setdefault("MEM0_TELEMETRY", "False")  # read once, when mem0 is first imported
+pytest.importorskip("mem0", reason="needs the contrascan[mem0] extra")
+
+from mem0 import Memory  # noqa: E402
+from weaviate.classes.config import DataType, Property  # noqa: E402
+
+from scanner.embeddings import resolve_model_path  # noqa: E402
+from scanner.integrations.mem0 import RESULT_KEY, scan_mem0_results  # noqa: E402
+from scanner.sources import preset  # noqa: E402
+from scanner.sources.service import AttachedSource  # noqa: E402
+from scanner.store.server import rest_endpoint  # noqa: E402
+
+pytestmark = [
+    pytest.mark.integration,
+    # mem0ai 2.2.1 creates its collection with weaviate-client's deprecated vectorizer_config
+    # and vector_index_config arguments (mem0/vector_stores/weaviate.py create_col)
+    pytest.mark.filterwarnings("ignore:Dep02[45]:DeprecationWarning"),
+]
+
+USER = "mem0-user"
+
+
+@pytest.fixture()
+def mem0_memory(weaviate_server, tmp_path):
+    name = f"Mem0_{uuid.uuid4().hex[:12]}"
+    endpoint = rest_endpoint(weaviate_server)
+    memory = Memory.from_config({
+        "vector_store": {"provider": "weaviate", "config": {
+            "collection_name": name, "embedding_model_dims": 384,
+            "cluster_url": f"http://{endpoint.host}:{endpoint.port}"}},
+        "embedder": {"provider": "huggingface", "config": {
+            "model": resolve_model_path(), "embedding_dims": 384}},
+        # infer=False never calls the LLM; Mem0 builds the client at construction
+        "llm": {"provider": "openai", "config": {"api_key": "no-llm-calls"}},
+        "history_db_path": str(tmp_path / "mem0-history.db"),
+    })
+    # Mem0's Weaviate store connects gRPC to port 50051 whatever the URL says
+    # (mem0/vector_stores/weaviate.py __init__); the test server's gRPC port is free-chosen,
+    # so the store is handed a client of the test server (a real one, not a stand-in).
+    memory.vector_store.client.close()
+    memory.vector_store.client = weaviate_server
+    # The test server runs with AUTOSCHEMA_ENABLED=false; a default server adds these on the
+    # first write (Memory.add's payload: metadata keys, role, actor_id, text_lemmatized).
+    col = weaviate_server.collections.use(name)
+    for prop in ("role", "actor_id", "text_lemmatized", "epoch"):
+        col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
+    yield memory, name
+    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
+                 f"ContrascanSource{name}ScanState"):
+        weaviate_server.collections.delete(coll)
+
+
+def _add(memory, text: str, created_at: str, *, name: str | None = None,
+         user: str = USER) -> str:
+    message = {"role": "user", "content": text, **({"name": name} if name else {})}
+    out = memory.add([message], user_id=user, infer=False,
+                     metadata={"created_at": created_at})
+    return out["results"][0]["id"]
+
+
+def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server, mem0_memory):
+    memory, name = mem0_memory
+    ids = {
+        "celadon": _add(memory, "The preferred glaze is celadon.", "2026-03-01T10:00:00+00:00",
+                        name="potter"),
+        "tenmoku": _add(memory, "The preferred glaze is tenmoku.", "2026-03-05T10:00:00+00:00",
+                        name="potter"),
+        # no actor: no source, so the pair is quarantined (missing_provenance)
+        "paris": _add(memory, "Alice lives in Paris.", "2026-03-02T10:00:00+00:00"),
+        "berlin": _add(memory, "Alice lives in Berlin.", "2026-03-06T10:00:00+00:00",
+                       name="potter"),
+        "kiln": _add(memory, "The kiln fires to cone 10.", "2026-03-03T10:00:00+00:00",
+                     name="potter"),
+    }
+    other = _add(memory, "The preferred glaze is shino.", "2026-03-09T10:00:00+00:00",
+                 name="potter", user="someone-else")
+    results = memory.search("preferred glaze Alice lives kiln", filters={"user_id": USER},
+                            top_k=12, threshold=0.0)
+    assert {r["id"] for r in results["results"]} == set(ids.values())
+
+    mapping = preset("mem0", name, store_time_as_observed_at="created_at", single_epoch=True)
+    source = AttachedSource(weaviate_server, mapping)
+    kept, scan = scan_mem0_results(source, USER, results)
+    assert {r["id"] for r in kept} == {ids[k] for k in ("tenmoku", "paris", "berlin", "kiln")}
+    marks = {r["id"]: r.get(RESULT_KEY) for r in kept}
+    assert marks[ids["paris"]]["status"] == marks[ids["berlin"]]["status"] == "unresolved"
+    assert marks[ids["tenmoku"]] is None
+
+    verdicts = {tuple(sorted(c.members)): c for c in scan.report.conflicts}
+    glaze = verdicts[tuple(sorted([ids["celadon"], ids["tenmoku"]]))]
+    assert (glaze.verdict, glaze.rule, glaze.winner) == ("resolved", "recency", ids["tenmoku"])
+    # the store-wide time serves as observed_at only as declared, and every verdict says so
+    for c in scan.report.conflicts:
+        assert "declared:observed_at=created_at" in c.reasons
+        assert "declared:single_epoch" in c.reasons
+    alice = verdicts[tuple(sorted([ids["paris"], ids["berlin"]]))]
+    assert alice.reasons[0] == f"missing_provenance:source@{ids['paris']}"
+
+    # the batch scan over the whole collection finds the same verdicts, scoped per user,
+    # and a re-run writes nothing
+    first = source.batch_scan_source()
+    assert first.sync.read == 6 and first.sync.extracted == 1  # only the other user's
+    assert first.sync.cached == 5
+    assert other not in scan.report.cite
+    again = source.batch_scan_source()
+    assert again.sync.extracted == 0
+    assert sum(t.ledger.written + t.ledger.replaced + t.applied.edges_added
+               for t in again.scan.tenants) == 0

@@ -1,0 +1,103 @@
+"""Source mappings: presets, TOML, and how one object becomes a memory record (issue 16)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from scanner.errors import ConfigurationError
+from scanner.models import SourceClass
+from scanner.sources import SourceRecordError, build_mapping, load_sources, preset
+from scanner.sources.mapping import object_id
+
+
+def test_mem0_preset_reads_mem0_payloads():
+    m = preset("mem0", "Mem0Memories")
+    r = m.to_record("0d34f3c6-3d80-4325-803c-7edca98fab2c", {
+        "data": "The preferred glaze is celadon.", "user_id": "u1", "role": "user",
+        "actor_id": "potter", "created_at": "2026-03-01T10:00:00+00:00",
+        "updated_at": "2026-03-09T10:00:00+00:00"})
+    assert (r.text, r.user_id, r.source, r.source_class) == (
+        "The preferred glaze is celadon.", "u1", "potter", SourceClass.user)
+    # created_at is a store time: not observed_at unless declared; updated_at never
+    assert r.observed_at is None
+    declared = preset("mem0", "Mem0Memories", store_time_as_observed_at="created_at")
+    r2 = declared.to_record("x", {"data": "t", "user_id": "u1",
+                                  "created_at": "2026-03-01T10:00:00+00:00"})
+    assert r2.observed_at == datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+    assert declared.declarations() == ("declared:observed_at=created_at",)
+    assert preset("mem0", "M").to_record("x", {"data": "t", "user_id": "u", "role": "assistant"}
+                                         ).source_class is SourceClass.inference
+
+
+@pytest.mark.parametrize("field, name", [("observed_at_properties", ["updated_at"]),
+                                         ("store_time_as_observed_at", "updated_at"),
+                                         ("observed_at_properties", ["created_at"])])
+def test_write_times_are_not_observation_times(field, name):
+    with pytest.raises(ConfigurationError, match=field):
+        build_mapping({"collection": "C", field: name})
+
+
+def test_bad_objects_name_the_object_and_field():
+    m = preset("langchain", "C")
+    records, rejected = m.records([
+        ("a", {"text": "Alice lives in Paris.", "user_id": "u"}, None),
+        ("b", {"text": "  ", "user_id": "u"}, None),
+        ("c", {"text": "x", "user_id": "u", "observed_at": "2026-03-01T10:00:00"}, None),
+        ("d", {"text": "x"}, None),
+        ("e", {"text": "x", "user_id": "u", "source_class": "oracle"}, None),
+    ])
+    assert [r.id for r in records] == ["a"]
+    assert [(r.line, r.id, r.field) for r in rejected] == [
+        (2, "b", "text"), (3, "c", "observed_at"), (4, "d", "user_id"), (5, "e", "source_class")]
+    assert "naive" in rejected[1].reason
+    with pytest.raises(SourceRecordError, match="object d: user_id"):
+        m.to_record("d", {"text": "x"})
+
+
+def test_tenant_scope_takes_the_user_from_the_tenant():
+    m = build_mapping({"collection": "C", "tenant_scope": True, "user_property": None})
+    assert m.to_record("a", {"text": "t"}, tenant="alice").user_id == "alice"
+    with pytest.raises(ConfigurationError):
+        build_mapping({"collection": "C", "tenant_scope": False, "user_property": None})
+
+
+def test_toml_sources(tmp_path):
+    path = tmp_path / "sources.toml"
+    path.write_text('[sources.support-bot]\npreset = "mem0"\ncollection = "Mem0Memories"\n'
+                    'store_time_as_observed_at = "created_at"\nsingle_epoch = true\n\n'
+                    '[sources.notes]\ncollection = "Notes"\ntext_property = "body"\n'
+                    'scope_properties = ["project"]\nsource_default = "notes-app"\n')
+    sources = load_sources(path)
+    assert sorted(sources) == ["notes", "support-bot"]
+    assert sources["support-bot"].text_property == "data" and sources["support-bot"].single_epoch
+    notes = sources["notes"]
+    r = notes.to_record("n1", {"body": "The kiln fires to cone 10.", "user_id": "u",
+                               "project": "kiln"})
+    assert (r.source, r.properties) == ("notes-app", {"project": "kiln"})
+    assert notes.declarations() == ("declared:source=notes-app",)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[sources.x]\ncollection = "C"\nno_such_field = 1\n')
+    with pytest.raises(ConfigurationError, match="sources.x"):
+        load_sources(bad)
+
+
+def test_object_id_is_stable_and_content_addressed():
+    assert object_id("a", {"k": 1}) == object_id("a", {"k": 1}) != object_id("b", {"k": 1})
+
+
+def test_cli_names_the_missing_source_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["source", "scan", "--user", "u", "--query", "q"])
+    assert result.exit_code == 1
+    assert "give --sources FILE or --preset" in result.output
+    path = tmp_path / "s.toml"
+    path.write_text('[sources.a]\ncollection = "A"\n')
+    result = runner.invoke(main, ["source", "scan-hits", "--sources", str(path), "--source", "b",
+                                  "--user", "u", "x"])
+    assert result.exit_code == 1 and "'b' is not in" in result.output
