@@ -681,30 +681,6 @@ def _contrascan_server_on(port: int) -> tuple[Path, int | None] | None:
     return None
 
 
-def _shared_lock_holders(path: Path) -> list[int] | None:
-    """Pids of the processes holding a shared ``flock`` on ``path``, read from ``/proc/locks``
-    (Linux); ``None`` when that cannot be read."""
-    try:
-        st = path.stat()
-        table = Path("/proc/locks").read_text()
-    except OSError:
-        return None
-    wanted = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    pids = set()
-    for line in table.splitlines():
-        # "1: FLOCK  ADVISORY  READ 15833 fe:00:9977917 0 EOF"; waiters have "->" after "1:"
-        fields = line.split()
-        if len(fields) < 6 or fields[1:4] != ["FLOCK", "ADVISORY", "READ"]:
-            continue
-        try:
-            major, minor, inode = fields[5].split(":")
-            if (int(major, 16), int(minor, 16), int(inode)) == wanted:
-                pids.add(int(fields[4]))
-        except ValueError:
-            continue
-    return sorted(pids)
-
-
 def _pid_gone(pid: int) -> bool:
     try:
         os.waitpid(pid, os.WNOHANG)  # reap it if it is our own child
@@ -864,7 +840,7 @@ def _wait_for_guests(data_dir: Path, wait_s: float, say: Log) -> int | None:
             except OSError as err:
                 if err.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
-            holders = _shared_lock_holders(path)
+            holders = access.lock_holders(path, "READ")
             if holders and access.foreign_holders(holders) == holders:
                 # another user opened the file while the dir was readable: not a guest of ours
                 say(f"ignoring the lock on {path} held by another user's process "
