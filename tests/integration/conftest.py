@@ -21,13 +21,26 @@ def weaviate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[server
     if server.ensure_binary() is None:
         pytest.fail("no weaviate-server binary: run `make setup` (needs Go >= 1.26)")
     port, grpc_port = server.free_ports()
-    client = server.connect_embedded(
-        tmp_path_factory.mktemp("weaviate"), port=port, grpc_port=grpc_port
-    )
+    data_dir = tmp_path_factory.mktemp("weaviate")
+    client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
+    _DATA_DIRS[client] = data_dir
     try:
         yield client
     finally:
         client.close()
+
+
+_DATA_DIRS: dict = {}
+"""The session server's data directory, by client (for its API key)."""
+
+
+@pytest.fixture(scope="session")
+def weaviate_api_key(weaviate_server) -> str:
+    """The API key the session's embedded server was started with (anonymous access is off;
+    :func:`scanner.store.access.server_key`), for third-party clients the tests configure."""
+    from scanner.store import access
+
+    return access.server_key(_DATA_DIRS[weaviate_server])
 
 
 @contextlib.contextmanager

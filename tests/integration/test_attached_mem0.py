@@ -32,13 +32,16 @@ USER = "mem0-user"
 
 
 @pytest.fixture()
-def mem0_memory(weaviate_server, tmp_path):
+def mem0_memory(weaviate_server, weaviate_api_key, tmp_path):
     name = f"Mem0_{uuid.uuid4().hex[:12]}"
     endpoint = rest_endpoint(weaviate_server)
     memory = Memory.from_config({
+        # the embedded server takes no anonymous client: its API key as a bearer header
+        # (Mem0's auth_client_secret would connect to Weaviate Cloud over https)
         "vector_store": {"provider": "weaviate", "config": {
             "collection_name": name, "embedding_model_dims": 384,
-            "cluster_url": f"http://{endpoint.host}:{endpoint.port}"}},
+            "cluster_url": f"http://{endpoint.host}:{endpoint.port}",
+            "additional_headers": {"Authorization": f"Bearer {weaviate_api_key}"}}},
         "embedder": {"provider": "huggingface", "config": {
             "model": resolve_model_path(), "embedding_dims": 384}},
         # infer=False never calls the LLM; Mem0 builds the client at construction
