@@ -50,6 +50,7 @@ from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
+    _NAME_VERB_PREP,
     _RECIPROCAL,
     NOUN_INDEX,
     USER,
@@ -164,19 +165,41 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
-        read, shift = self._readable(text)
-        return _shifted(self.triples_from_doc(self.nlp(read)), shift)
+        read, edit = self._readable(text)
+        doc, edit = self._repaired(self.nlp(read), edit)
+        return _shifted(self.triples_from_doc(doc), edit)
 
-    def _readable(self, text: str) -> tuple[str, int]:
-        """The text as parsed, and how many characters were put in front: a subject-less
-        memory-writer fact is read in the first person (:mod:`extractors.memory_forms`)."""
+    def _readable(self, text: str) -> tuple[str, tuple[int, int]]:
+        """The text as parsed, and its edit as ``(position, characters added)`` in the parsed
+        text (:func:`_shifted` maps offsets back): a subject-less memory-writer fact is read
+        in the first person (:mod:`extractors.memory_forms`); a labelled line without its
+        label (and see :meth:`_repaired`)."""
         text = truecase(text)
         label = _LABEL.match(text)
         if label is not None and _CLAUSE_AFTER_LABEL.search(text, label.end()):
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its
             # own subject; the label only names the topic
-            return text[label.end():], -label.end()
-        return in_first_person(text, self._is_verb, self._irregular_past()) or (text, 0)
+            return text[label.end():], (0, -label.end())
+        first = in_first_person(text, self._is_verb, self._irregular_past())
+        if first is not None:
+            return first[0], (0, first[1])
+        return text, (0, 0)
+
+    def _repaired(self, doc: Doc, edit: tuple[int, int]) -> tuple[Doc, tuple[int, int]]:
+        """``doc``, or a parse of its text with an adverb before the verb when the tagger read
+        "Maria volunteers at" as a name compounded with a plural noun (only then: a pattern
+        with literal words still sees the text as written)."""
+        m = _NAME_VERB_PREP.match(doc.text) if edit == (0, 0) else None
+        if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
+            return doc, edit
+        verb = doc.char_span(m.start("verb"), m.end("verb"))
+        if verb is None or verb[0].tag_ != "NNS":
+            return doc, edit
+        text = doc.text
+        at = m.start("adverb") if m["adverb"] else m.start("verb")
+        end = m.end("adverb") if m["adverb"] else at
+        fixed = text[:at] + "regularly " + text[end:]
+        return self.nlp(fixed), (at, len("regularly ") - (end - at))
 
     def _irregular_past(self) -> dict[str, str]:
         """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions
@@ -225,8 +248,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
         readable = [self._readable(t) for t in texts]
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
-        return [_shifted(self.triples_from_doc(doc), shift)
-                for doc, (_, shift) in zip(docs, readable)]
+        return [_shifted(self.triples_from_doc(doc), edit) for doc, edit in
+                (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable))]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document."""
@@ -366,14 +389,19 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         return triple
 
 
-def _shifted(triples: list[Triple], shift: int) -> list[Triple]:
-    """Triples with their offsets moved back by the ``shift`` characters put in front of the
-    text as parsed (negative: characters of a label left out of it)."""
-    if not shift:
+def _shifted(triples: list[Triple], edit: tuple[int, int]) -> list[Triple]:
+    """Triples with their offsets mapped back to the original text: ``edit`` is ``(position,
+    characters added)`` in the parsed text (negative: characters left out, such as a label);
+    an offset past the position moves back by the characters added."""
+    at, added = edit
+    if not added:
         return triples
-    return [Triple(**{**t.to_dict(), "start": max(0, t.start - shift),
-                      "end": max(0, t.end - shift), "qualifiers": t.qualifiers})
-            for t in triples]
+
+    def back(offset: int) -> int:
+        return max(0, offset - added) if offset > at or at == 0 else offset
+
+    return [Triple(**{**t.to_dict(), "start": back(t.start), "end": back(t.end),
+                      "qualifiers": t.qualifiers}) for t in triples]
 
 
 _FORKED: list[TripleExtractor] = []

@@ -180,6 +180,14 @@ _RECIPROCAL = frozenset({"divorce", "separate", "break up", "split up", "split"}
 Helen divorced": each divorced the other)."""
 
 
+_NAME_VERB_PREP = re.compile(
+    r"^(?P<name>[A-Z][a-z]+) (?:(?P<adverb>now|also|still|currently|often|usually) )?"
+    r"(?P<verb>[a-z]+s) (?:at|in|for|with|on|to|from|as|into)\b")
+"""A sentence opening with a name, an optional adverb, a verb in "-s" and a preposition
+("Maria volunteers at", "Caroline now volunteers at"), where the small tagger often reads the
+verb as a plural noun compounded with the name."""
+
+
 def _habitual_past(verb: Token, xcomp: Token) -> bool:
     """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
     return verb.lower_ == "used" and verb.tag_ == "VBD" and any(

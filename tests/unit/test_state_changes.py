@@ -381,3 +381,15 @@ def test_a_generic_noun_is_never_the_subject(extractor):
     subjects = {t.subject for t in extractor.extract(
         "The headquarters of Corpus Christi College is located in the city of Oxford.")}
     assert "headquarters" not in subjects
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # a name, a verb in -s and a preposition: the small tagger reads the verb as a plural noun
+    ("Maria volunteers at a homeless shelter.", ("maria", "volunteer at", "homeless shelter",
+                                                 False)),
+    ("Maria works at Acme.", ("maria", "work at", "acme", False)),
+])
+def test_name_verb_preposition(extractor, sentence, fact):
+    triples = extractor.extract(sentence)
+    assert fact in {t.fact for t in triples}
+    assert all(t.end <= len(sentence) for t in triples)  # offsets of the original text
