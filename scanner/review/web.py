@@ -225,6 +225,11 @@ def _item_url(user_id: str, entry_id: str) -> str:
 def install_review(app: FastAPI, settings: ApiSettings) -> None:
     """Add the review pages and the ``/v1/reviews`` endpoints to the sidecar app."""
     sessions = _Sessions(settings)
+
+    def error(status: int, message: str, session: dict | None) -> HTMLResponse:
+        """The error page, with the session's CSRF token when there is a session."""
+        return _page("error.html", status=status, message=message, session=session,
+                     csrf=sessions.csrf(session) if session is not None else None)
     static = files("scanner.review").joinpath("static")
 
     def reviews(request: Request) -> ReviewService:
@@ -306,8 +311,7 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
         try:
             found = await run_in_threadpool(service.item, user_id, entry_id)
         except UnknownEntry as err:
-            return _page("error.html", status=404, message=str(err), session=session,
-                         csrf=sessions.csrf(session))
+            return error(404, str(err), session)
         return _page("item.html", session=session, csrf=sessions.csrf(session), item=found,
                      entry=found.entry, members=members_in_order(found), done=done,
                      history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
@@ -318,25 +322,21 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
     async def act(request: Request, entry_id: str, user_id: str) -> Response:
         session = sessions.read(request)
         if session is None:
-            return _page("error.html", status=401, message="Log in first.", session=None,
-                         csrf=None)
+            return error(401, "Log in first.", None)
         form = await _form(request)
         if not hmac.compare_digest(form.get("csrf", "").encode(),
                                    sessions.csrf(session).encode()):
-            return _page("error.html", status=403, message="Missing or wrong CSRF token: "
-                         "nothing was recorded. Reload the page and try again.",
-                         session=session, csrf=sessions.csrf(session))
+            return error(403, "Missing or wrong CSRF token: nothing was recorded. Reload "
+                         "the page and try again.", session)
         service = reviews(request)
         try:
             outcome = await run_in_threadpool(
                 service.act, user_id, entry_id, form.get("action", ""), session["r"],
                 chosen=form.get("chosen") or None)
         except UnknownEntry as err:
-            return _page("error.html", status=404, message=str(err), session=session,
-                         csrf=sessions.csrf(session))
+            return error(404, str(err), session)
         except ReviewError as err:
-            return _page("error.html", status=409 if isinstance(err, EntryClosed) else 422,
-                         message=str(err), session=session, csrf=sessions.csrf(session))
+            return error(409 if isinstance(err, EntryClosed) else 422, str(err), session)
         done = "already" if outcome.already else outcome.review.data.get("action", "")
         return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
                                 status_code=303)
@@ -350,8 +350,7 @@ def install_review(app: FastAPI, settings: ApiSettings) -> None:
         try:
             report = await run_in_threadpool(svc.history_report, memory_id, user_id)
         except UnknownMemory as err:
-            return _page("error.html", status=404, message=str(err), session=session,
-                         csrf=sessions.csrf(session))
+            return error(404, str(err), session)
         return _page("history.html", session=session, csrf=sessions.csrf(session),
                      report=report, user_id=user_id)
 
