@@ -43,9 +43,14 @@ split a hyphen or plus between digits ("1990 - 03 - 02"), which leaves a rule wi
 alone."""
 
 
+COLON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*:[A-Za-z][A-Za-z0-9]*")
+"""A name written with a colon between letters and no space ("CS:GO", "re:Invent"): one word.
+spaCy's English infix rules split a colon between letters, which leaves two objects."""
+
+
 def keep_iso_dates(nlp: Language) -> Language:
-    """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`) as one
-    token, in place; returns ``nlp``.
+    """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`) and
+    names with a colon (:data:`COLON_NAME`) as one token, in place; returns ``nlp``.
 
     The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
     and suffixes are stripped ("(2026-03-03)." still loses its brackets and full stop); a
@@ -54,7 +59,7 @@ def keep_iso_dates(nlp: Language) -> Language:
     after lower-case letters and digits only.
     """
     tokenizer = nlp.tokenizer
-    iso = r"^(?:" + ISO_DATE.pattern + r")$"
+    iso = r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r")$"
     previous = tokenizer.token_match
     if previous is None:
         tokenizer.token_match = re.compile(iso, re.IGNORECASE).match

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
+from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.objects import ObjectRules
@@ -66,6 +67,7 @@ from extractors.syntax import (
     _lexicon_items,
     _LIGHT_VERBS,
     _LIKE_VERBS,
+    _negated,
     _OBJECT_PREPS,
     _START_ASPECT,
     _STOP_ASPECT,
@@ -80,7 +82,7 @@ __all__ = ["USER", "TripleExtractor", "extract", "truecase"]
 
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
-                      PatternRules):
+                      PatternRules, AlternativeRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -167,6 +169,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         """Triples of one text, deduplicated, in text order."""
         read, edit = self._readable(text)
         doc, edit = self._repaired(self.nlp(read), edit)
+        _nominal_gerunds(doc)
         return _shifted(self.triples_from_doc(doc), edit)
 
     def _readable(self, text: str) -> tuple[str, tuple[int, int]]:
@@ -195,11 +198,16 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         verb = doc.char_span(m.start("verb"), m.end("verb"))
         if verb is None or verb[0].tag_ != "NNS":
             return doc, edit
-        text = doc.text
-        at = m.start("adverb") if m["adverb"] else m.start("verb")
-        end = m.end("adverb") if m["adverb"] else at
-        fixed = text[:at] + "regularly " + text[end:]
-        return self.nlp(fixed), (at, len("regularly ") - (end - at))
+        if not _retagged_verb(verb[0]):
+            text = doc.text
+            at = m.start("adverb") if m["adverb"] else m.start("verb")
+            end = m.end("adverb") if m["adverb"] else at
+            fixed = text[:at] + "regularly " + text[end:]
+            doc, edit = self.nlp(fixed), (at, len("regularly ") - (end - at))
+            verb = doc.char_span(m.start("verb") + edit[1], m.end("verb") + edit[1])
+            if verb is not None:
+                _retagged_verb(verb[0])
+        return doc, edit
 
     def _irregular_past(self) -> dict[str, str]:
         """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions
@@ -249,7 +257,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         readable = [self._readable(t) for t in texts]
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
         return [_shifted(self.triples_from_doc(doc), edit) for doc, edit in
-                (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable))]
+                (_nominal_gerunds(d) for d in
+                 (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable)))]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document."""
@@ -283,7 +292,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             for token in sent:
                 if token.dep_ in _CLAUSE_DEPS or token.head == token:
                     found.extend(self._clause(token))
-                elif token.dep_ == "poss" and token.head.lemma_.lower() in RELATIONSHIP_NOUNS:
+                elif token.dep_ == "poss" and (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
+                                               or _own_setting(token)):
                     found.extend(self._presupposed(token))
         return found
 
@@ -341,7 +351,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         return out
 
     def _clause_triples(self, head: Token) -> list[Triple]:
-        found = self._clause_triples_as_stated(head)
+        found = self._with_alternatives(head, self._clause_triples_as_stated(head))
         if found and _truth_frame(head) is False:
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
@@ -361,8 +371,27 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                 return []  # handled from the governing verb
             if head in _infinitive_complements(head.head):
                 return []  # "my goal is to run …": a value of the copula's subject
-            return self._with_state_changes(head, self._active(head))
+            return self._with_state_changes(head, self._active(head)) + self._means(head)
         return []
+
+    def _means(self, verb: Token) -> list[Triple]:
+        """The activities of a means clause in the habitual present: "Maria finds peace by
+        practicing aerial yoga" -> (maria, practice, aerial yoga), each coordinated gerund
+        too ("by reading and practicing yoga"). A negated or past main clause says nothing
+        of what holds now."""
+        if verb.tag_ not in ("VBZ", "VBP") or _negated(verb):
+            return []
+        gerunds = [g for p in verb.children if p.dep_ == "prep" and p.lower_ == "by"
+                   for g in p.children if g.dep_ == "pcomp" and g.tag_ == "VBG"]
+        gerunds += [c for g in gerunds for c in g.children if c.dep_ == "conj"
+                    and c.tag_ == "VBG"]
+        if not gerunds:
+            return []
+        subj = self._subject_token(verb)
+        subject = self._entity(subj) if subj is not None else None
+        if subject is None:
+            return []
+        return [t for g in gerunds for t in self._active(g, subject=subject) if t.object]
 
     def _make(self, subject: str, relation_phrase: str, value: str, surface: str, *,
               negated: bool, clause: Token, rule: str,
@@ -387,6 +416,54 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         triple = self._make(subject, "be", lemma, word.text, negated=negated != flips,
                             clause=clause, rule="state", qualifiers=qualifiers)
         return triple
+
+
+_IDIOMATIC_POSSESSIONS = frozenset("""
+    time mind own way behalf part life turn side best heart head hand hands feet eye eyes
+    attention interest favor favour sake pace word fault luck chance opinion
+    """.split())
+"""Nouns whose possessive phrase is idiom, not ownership ("in his spare time", "on her mind",
+"on his own")."""
+
+
+def _own_setting(poss: Token) -> bool:
+    """"Nate taught recipes on his cooking show": a possessive pronoun on the object of a
+    preposition of the possessor's own clause presupposes that the possessor has the thing
+    (Karttunen 1973), as a relationship noun does."""
+    noun = poss.head
+    if poss.lower_ not in ("his", "her", "their", "my") or noun.dep_ != "pobj" or \
+            noun.pos_ != "NOUN" or noun.lemma_.lower() in _IDIOMATIC_POSSESSIONS:
+        return False
+    clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
+    return clause is not None and any(c.dep_ == "nsubj" for c in clause.children)
+
+
+def _nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
+    """Read as nouns the "-ing" forms the parser made a preposition's clausal complement
+    although a noun modifies them ("looking for Marley flooring"): a verb takes no compound
+    modifier, so the form is a noun; so is a form the lemmatizer knows as a noun right after
+    a name the parser took for its subject ("looking for Ikea shelving"). A gerund keeps its
+    verb reading otherwise ("dreams of moving"). Returns its argument."""
+    doc = parsed[0] if isinstance(parsed, tuple) else parsed
+    for token in doc:
+        if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
+                (c.dep_ == "compound" and c.i < token.i) or (
+                    c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"
+                    and token.lower_ in NOUN_INDEX) for c in token.children):
+            token.tag_, token.pos_, token.dep_ = "NN", "NOUN", "pobj"
+            token.lemma_ = token.lower_
+    return parsed
+
+
+def _retagged_verb(token: Token) -> bool:
+    """Tag ``token`` as a verb in "-s" when the parser made it the head of a clause with a
+    subject ("Caroline now volunteers at ...") although the tagger read a plural noun; True when
+    it did."""
+    if token.tag_ == "NNS" and token.dep_ == "ROOT" and any(
+            c.dep_ == "nsubj" for c in token.children):
+        token.tag_, token.pos_ = "VBZ", "VERB"
+        return True
+    return False
 
 
 def _shifted(triples: list[Triple], edit: tuple[int, int]) -> list[Triple]:

@@ -201,7 +201,7 @@ def object_variants(value: str) -> list[str]:
 
 
 def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
-                  ended_plural: bool = False) -> bool:
+                  ended_plural: bool = False, ended_name: bool = False) -> bool:
     """Whether an ended object can name the thing a stated object names.
 
     Both have the same head (last word) and one's words contain the other's: "basketball" /
@@ -214,10 +214,15 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         stated: canonical object of an affirmed triple of the same key.
         stated_plural: the stated object was written in the plural.
         ended_plural: the ended object was written in the plural.
+        ended_name: the ended object was written as one capitalised name, which also names
+            a thing it qualifies as the stated object's first word ("decided against Marley"
+            / "looking for Marley flooring"; a brand or maker's name used for its product).
     """
     if ended == stated:
         return True
     a, b = ended.split(), stated.split()
+    if ended_name and len(a) == 1 and len(b) > 1 and b[0] == a[0]:
+        return True
     if not a or not b or a[-1] != b[-1]:
         return False
     wa, wb = set(a), set(b)

@@ -30,6 +30,11 @@ _CONTAINER_NOUNS = {"city", "town", "country", "state", "province", "region", "v
 """Classifier nouns that give way to what they classify: "the city of Ann Arbor", "the sport
 of association football", "the instrument guitar", "the position of pope" (the value is the
 named member, not its class)."""
+_PLACE_NOUNS = frozenset({"city", "town", "country", "state", "province", "region", "village",
+                          "county", "island", "republic", "kingdom", "municipality",
+                          "continent"})
+"""The classifier nouns of places: before a common noun they say whose the thing is ("the city
+library", "a state park"), not what it is."""
 _PARTITIVE_NOUNS = {"lot", "lots", "type", "kind", "sort", "part", "variety", "bunch", "plenty",
                     "bit", "piece", "glass", "cup", "bottle", "bowl", "slice", "pair", "couple",
                     "number", "ton"}
@@ -63,7 +68,7 @@ _NOMINAL_MODIFIERS = {"amod", "compound", "nmod", "nummod", "quantmod", "poss", 
                       "predet", "npadvmod", "advmod", "flat"}
 _CLAUSE_DEPS = {"ROOT", "conj", "ccomp", "xcomp", "advcl", "relcl", "parataxis", "acl"}
 _OBJECT_PREPS = {"in", "at", "to", "for", "on", "with", "from", "as", "into", "near", "by",
-                 "about", "of", "under", "over"}
+                 "about", "of", "under", "over", "against"}
 _COMPOUND_PREP_HEADS = {"out", "away", "off", "up", "down", "back", "ahead"}
 """Words that head a compound preposition over another one ("out of", "away from")."""
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+$|^[a-z]+(?:[A-Z][a-z0-9]+)+$")
@@ -182,7 +187,7 @@ Helen divorced": each divorced the other)."""
 
 _NAME_VERB_PREP = re.compile(
     r"^(?P<name>[A-Z][a-z]+) (?:(?P<adverb>now|also|still|currently|often|usually) )?"
-    r"(?P<verb>[a-z]+s) (?:at|in|for|with|on|to|from|as|into)\b")
+    r"(?P<verb>[a-z]+s) (?:at|in|for|with|on|to|from|as|into|by|about|through)\b")
 """A sentence opening with a name, an optional adverb, a verb in "-s" and a preposition
 ("Maria volunteers at", "Caroline now volunteers at"), where the small tagger often reads the
 verb as a plural noun compounded with the name."""
@@ -256,7 +261,13 @@ def _lemma(token: Token) -> str:
     """Lemma with spaCy's small-model slips on common verbs repaired ("hates" -> "hate")."""
     text = token.text.lower()
     if token.pos_ in ("VERB", "AUX") or text in _VERB_FORMS:
-        return _VERB_FORMS.get(text, token.lemma_.lower())
+        lemma = _VERB_FORMS.get(text, token.lemma_.lower())
+        if token.tag_ == "VBZ" and text.endswith("es") and lemma == text[:-2] and \
+                not lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
+            # "-es" is the third-person ending after a sibilant or "o" only (Quirk et al.
+            # 1985, §3.5): "rides" is "ride", never "rid"
+            lemma = text[:-1]
+        return lemma
     return token.lemma_.lower()
 
 

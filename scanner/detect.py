@@ -53,6 +53,9 @@ class Stance:
     bare: bool = False
     """True when the stance denies an intransitive predicate outright ("doesn't smoke
     anymore"; rule ``state``, no object), which denies every object of it."""
+    named: frozenset[str] = frozenset()
+    """Ended objects written as one capitalised name ("decided against Marley"), which can
+    stand for a thing the name qualifies ("Marley flooring")."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -112,16 +115,18 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule in _SHAPED_RULES,
                               held if rule == ENDED_RULE else _NONE,
                               held if (not t.negated or rule == ENDED_RULE) and _plural(t)
-                              else _NONE, _bare(t)))
+                              else _NONE, _bare(t), held if _named(t) else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        ended, plural = set(), set()
+        ended, plural, named = set(), set(), set()
         attribute = similar = shaped = bare = False
         for item in found:
             t = item.triple
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
                 ended.add(t.object)
+                if _named(t):
+                    named.add(t.object)
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
             bare = bare or _bare(t)
@@ -138,7 +143,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
         out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
-                          frozenset(ended), frozenset(plural), bare))
+                          frozenset(ended), frozenset(plural), bare, frozenset(named)))
     return out
 
 
@@ -178,7 +183,7 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
         return denier.bare
     if obj in denier.ended:
         return same_referent(obj, held, stated_plural=held in holder.plural,
-                             ended_plural=obj in denier.plural)
+                             ended_plural=obj in denier.plural, ended_name=obj in denier.named)
     a, b = obj.split(), held.split()
     return a[-1] == b[-1] and set(a) <= set(b)
 
@@ -204,6 +209,13 @@ def _bare(triple: Triple) -> bool:
     """A denial of an intransitive predicate outright: "doesn't smoke anymore"."""
     return (triple.negated and not triple.object and triple.rule in ("state", ENDED_RULE)
             and triple.relation not in _LIGHT)
+
+
+def _named(triple: Triple) -> bool:
+    """An ended object written as one capitalised word ("Marley"), not an acronym."""
+    written = triple.object_text
+    return (triple.rule == ENDED_RULE and " " not in written and written[:1].isupper()
+            and not written.isupper() and written.lower() == triple.object)
 
 
 def _plural(triple: Triple) -> bool:
@@ -296,7 +308,10 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         for s in everyone:
             for obj in s.denied:
                 candidates = [h for hs in by_head.values() for h in hs] if not obj else \
-                    by_head.get(obj.rsplit(" ", 1)[-1], ())
+                    by_head.get(obj.rsplit(" ", 1)[-1], [])
+                if obj in s.named:  # "decided against Marley" / "Marley flooring"
+                    candidates = [*candidates, *(h for h in asserting
+                                                 if h.startswith(obj + " "))]
                 for held in candidates:
                     if held == obj:
                         continue

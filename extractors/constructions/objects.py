@@ -17,6 +17,7 @@ from extractors.syntax import (
     _of_object,
     _PARTITIVE_NOUNS,
     _phrase,
+    _PLACE_NOUNS,
     _quoted_span,
     _RELATIONAL_NOUNS,
     _span_tokens,
@@ -70,12 +71,15 @@ class ObjectRules:
         tokens += [t for c in token.children if c.dep_ == "prep" and c.lower_ == "per"
                    for t in c.subtree]
         tokens.sort(key=lambda t: t.i)
-        # a frequency is no part of the value: "twenty books a year" -> "twenty book"
+        # a frequency is no part of the value: "twenty books a year" -> "twenty book"; a
+        # classifier compound gives way to the member it names ("the instrument guitar"),
+        # but a place noun before a common noun says whose it is ("the city library")
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
                  for t in c.subtree}
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every
                   and not (t.dep_ == "compound" and t.i < token.i and t.i == tokens[0].i
                            and t.lemma_.lower() in _CONTAINER_NOUNS and t.head == token
+                           and (token.pos_ == "PROPN" or t.lemma_.lower() not in _PLACE_NOUNS)
                            and any(d.dep_ == "det" for d in token.children))]
         # "a charity run": the tagger reads a noun after a noun as a bare participle; a bare
         # participle right after the head that the lemmatizer knows as a noun is the head
@@ -140,5 +144,10 @@ class ObjectRules:
             return []
         words = [t for t in _span_tokens(noun, drop=_NP_DROP) if t.dep_ != "poss"]
         value = normalize_value(_phrase(words))
+        # what a simple past presupposes held then ("Gina launched a campaign for her
+        # store"), a completed past that says nothing of now: no triple
+        clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
+        if clause is not None and clause.tag_ == "VBD":
+            return []
         return [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
                            rule="presupposition")] if value else []

@@ -37,6 +37,7 @@ from extractors.syntax import (
     _no_value,
     _OBJECT_PREPS,
     _PARTITIVE_NOUNS,
+    _POSSESSIVE_PRONOUNS,
     _phrase,
     _prep_objects,
     _REMEMBER,
@@ -48,7 +49,19 @@ from extractors.syntax import (
     USER,
     _VERB_FORMS,
 )
+from extractors.constructions.alternatives import after_marker
 from extractors.types import Triple
+
+
+_CONTINUATION = frozenset({"continue", "keep"})
+"""Aspectual verbs whose complement holds when they are used ("keep running")."""
+
+
+def _extent(token: Token) -> bool:
+    """"full-time", "part-time", "overtime": how much a verb holds, an adverbial the parser
+    reads as an object ("works full-time for the fire department")."""
+    return token.lemma_.lower() == "time" and any(
+        c.lower_ in ("full", "part", "over") for c in token.children)
 
 
 class VerbRules:
@@ -124,15 +137,22 @@ class VerbRules:
             if not inner:
                 out.append(self._make(subject, base, _lemma(xcomp), xcomp.text, negated=neg,
                                       clause=verb, rule="svo"))
+            elif _lemma(xcomp) in _CONTINUATION and not neg and lemma in _DESIRE_VERBS:
+                # "plans to continue volunteering at the youth center": continuing presupposes
+                # the activity holds now (Karttunen 1971 on the presuppositions of aspectual
+                # verbs), whatever becomes of the plan
+                out.extend(t for t in inner if t.object and not t.negated)
             return out
         replaced = self._replacement(verb, subject, neg) if lemma == "replace" else \
-            self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else []
+            self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else \
+            self._own_setting_changed(verb, subject, neg) if base in ("switch", "change") \
+            else []
         if replaced:
             return replaced
         out.extend(self._idioms(verb, base, subject, neg))
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
-                   for o in self._objects(c)]
+                   for o in self._objects(c) if not _extent(o) and not after_marker(o)]
         if objects and _truth_frame(verb) is not None:
             # "It is false that I live in Lyon": the parser reads "that" as the object
             objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
@@ -402,6 +422,37 @@ class VerbRules:
                 if value:
                     out.append(self._make(subject, relation, value, surface, negated=negated,
                                           clause=verb, rule=rule))
+        return out
+
+    def _own_setting_changed(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Nate switched his main game from CS:GO to Valorant": the subject's own attribute
+        (a possessive object) changed, as "Nate's main game is Valorant" says; the old
+        value is read as "switched from CS:GO" too, so what the switch ends ends."""
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if obj is None or neg or obj.pos_ != "NOUN" or not any(
+                c.dep_ == "poss" and c.lower_ in _POSSESSIVE_PRONOUNS | {"my"} for c in obj.children):
+            return []
+        preps = [c for c in [*verb.children, *obj.children] if c.dep_ == "prep"]
+        for prep in preps:  # "from A to B": the parser hangs "to" on "from" or on A
+            preps += [g for c in [prep, *(p for p in prep.children if p.dep_ == "pobj")]
+                      for g in c.children if g.dep_ == "prep" and g not in preps]
+        ends = {c.lower_: [o for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+                for c in preps if c.lower_ in ("from", "to")}
+        if not ends.get("to"):
+            return []
+        relation = _phrase(sorted([obj] + [t for c in obj.children
+                                           if c.dep_ in ("amod", "compound") and c.i < obj.i
+                                           for t in c.subtree], key=lambda t: t.i))
+        out = []
+        for word, negated in (("to", False), ("from", True)):
+            for token in ends.get(word, ()):
+                value, surface = self._value(token)
+                if value:
+                    out.append(self._make(subject, relation, value, surface, negated=negated,
+                                          clause=verb, rule="attribute"))
+                    if negated:
+                        out.append(self._make(subject, f"{_lemma(verb)} from", value, surface,
+                                              negated=False, clause=verb, rule="prep_object"))
         return out
 
     def _idioms(self, verb: Token, base: str, subject: str, neg: bool) -> list[Triple]:

@@ -1,0 +1,110 @@
+"""How memory-writer sentences say a thing changed without "not": alternatives ("instead of",
+"rather than"), rejected options, switched attributes, means clauses, continuation, the
+existence presupposition of a possessed setting, and the tagger repairs they need. Each
+sentence -> triples, and where the pair matters, old memory + update -> resolved verdict."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from scanner.models import MemoryRecord
+from scanner.scan import scan_records
+
+U = "user"
+
+
+@pytest.mark.parametrize(("sentence", "facts"), [
+    # "instead of" / "rather than": the alternative is denied, in each of the parser's shapes
+    ("Priya now volunteers at the food bank instead of the animal shelter.",
+     [("priya", "volunteer at", "food bank", False),
+      ("priya", "volunteer at", "animal shelter", True)]),
+    ("I drink green tea instead of espresso these days.",
+     [(U, "drink", "green tea", False), (U, "drink", "espresso", True)]),
+    ("Omar is studying Portuguese instead of Italian.",
+     [("omar", "study", "portuguese", False), ("omar", "study", "italian", True)]),
+    ("Lena rides a scooter rather than a bike.",
+     [("lena", "ride", "scooter", False), ("lena", "ride", "bike", True)]),
+    # a rejected option ends considering or looking for it
+    ("Ben decided against Ikea for the new shelves.", [("ben", "look for", "ikea", True)]),
+    ("The user turned down the offer from Initech.", [(U, "consider", "offer", True)]),
+    # the subject's own attribute switched from one value to another
+    ("Kofi switched his main editor from Vim to Emacs.",
+     [("kofi", "main editor", "emacs", False), ("kofi", "main editor", "vim", True)]),
+    ("Rosa changed her usual route from the ring road to the river path.",
+     [("rosa", "usual route", "river path", False), ("rosa", "usual route", "ring road", True)]),
+    # a means clause in the habitual present states its activity
+    ("Ines unwinds by knitting scarves and baking bread.",
+     [("ines", "knit", "scarf", False), ("ines", "bake", "bread", False)]),
+    # continuing presupposes the activity holds now
+    ("Dev plans to keep coaching the under-12 team.",
+     [("dev", "coach", "under-12 team", False)]),
+    # a possessed setting of the subject's own clause presupposes having it, now
+    ("Mira sells her prints at her market stall.", [("mira", "have", "market stall", False)]),
+    # "full-time" is how much, not what
+    ("Sam now works full-time for the city library.", [("sam", "work at", "city library", False)]),
+    # a name with a colon is one name
+    ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
+    # a noun the tagger read as a verb after a name and adverb
+    ("Aiko now teaches at a community college.", [("aiko", "teach at", "community college", False)]),
+    # an -ing form with a noun modifier is a noun ("Marley flooring")
+    ("Jonah is shopping for Amtico flooring.", [("jonah", "shop for", "amtico flooring", False)]),
+])
+def test_change_sentences_to_triples(extractor, sentence, facts):
+    found = {t.fact for t in extractor.extract(sentence)}
+    for fact in facts:
+        assert fact in found, f"{fact} not in {sorted(found)}"
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    # a past event's possessed setting presupposes nothing about now
+    ("Mira sold prints at her market stall last spring.", ("mira", "have", "market stall", False)),
+    # an idiomatic possessive is no possession
+    ("Mira paints in her spare time.", ("mira", "have", "spare time", False)),
+    # "rather than" with a clause names no object
+    ("Tom stayed with his club rather than join a new one.", ("tom", "join", "one", True)),
+    # a negated or past main clause says nothing of a means clause's activity now
+    ("Ines never unwinds by knitting scarves.", ("ines", "knit", "scarf", False)),
+    ("Ines unwound by knitting scarves.", ("ines", "knit", "scarf", False)),
+    # not wanting to continue presupposes nothing
+    ("Dev doesn't want to keep coaching the team.", ("dev", "coach", "team", False)),
+])
+def test_no_change_read_into(extractor, sentence, unwanted):
+    assert unwanted not in {t.fact for t in extractor.extract(sentence)}
+
+
+def _record(rid: str, text: str, month: int) -> MemoryRecord:
+    return MemoryRecord(id=rid, text=text, user_id="u1", source="chat", source_class="user",
+                        observed_at=datetime(2026, month, 1, tzinfo=timezone.utc), epoch="e1")
+
+
+@pytest.mark.parametrize(("old", "update"), [
+    ("Priya volunteers at the animal shelter on weekends.",
+     "Priya now volunteers at the food bank instead of the city animal shelter."),
+    ("Ben is looking for Ikea wardrobes for his study.",
+     "Ben decided against Ikea and had a carpenter build the shelves."),
+    ("Kofi mostly uses Vim for his side projects.", "Kofi switched from Vim to Emacs."),
+    ("Ines relaxes by knitting scarves.", "Ines gave up knitting to focus on running."),
+    ("Dev plans to keep coaching the under-12 team next season.",
+     "Dev stopped coaching the under-12 team."),
+    ("Mira sells her prints at her market stall.", "Mira's market stall has closed down."),
+    ("Sam found a job at a bike shop.", "Sam now works full-time for the city library."),
+])
+def test_update_retires_the_old_memory(extractor, old, update):
+    records = [_record("m1", old, 1), _record("m2", update, 2)]
+    report = scan_records(records, [extractor.extract(r.text) for r in records])
+    assert "m1" in report.withhold, [c.to_dict() for c in report.conflicts]
+    assert report.cite == ["m2"]
+
+
+@pytest.mark.parametrize(("old", "other"), [
+    # another food bank is no alternative to the shelter; a past setting is no current one
+    ("Priya volunteers at the animal shelter.", "Priya volunteers at the food bank too."),
+    ("Mira sold prints at her market stall last spring.", "Mira's market stall has closed down."),
+    ("Ben is looking for oak shelving.", "Ben decided against Ikea."),
+])
+def test_no_update_where_none_is_said(extractor, old, other):
+    records = [_record("m1", old, 1), _record("m2", other, 2)]
+    report = scan_records(records, [extractor.extract(r.text) for r in records])
+    assert not report.withhold, [c.to_dict() for c in report.conflicts]
