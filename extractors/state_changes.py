@@ -200,12 +200,29 @@ def object_variants(value: str) -> list[str]:
     return [value]
 
 
+GROUP_NOUNS = frozenset("""
+    group team club band society association organization organisation company firm
+    community network collective choir league crew circle chapter committee
+    """.split())
+"""Nouns that classify a named group after its name ("the Riverside Runners club"): the name
+with or without them names one group."""
+
+
+def same_group_name(x: str, y: str) -> bool:
+    """Whether one canonical object is the other followed by a group noun: "riverside
+    runners club" / "riverside runners" (:data:`GROUP_NOUNS`)."""
+    a, b = (x, y) if len(x) > len(y) else (y, x)
+    head, _, last = a.rpartition(" ")
+    return head == b and last in GROUP_NOUNS
+
+
 def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
                   ended_plural: bool = False, ended_name: bool = False) -> bool:
     """Whether an ended object can name the thing a stated object names.
 
     Both have the same head (last word) and one's words contain the other's: "basketball" /
-    "lebron signed basketball", "dance contest trophy" / "trophy". A more specific ending of a
+    "lebron signed basketball", "dance contest trophy" / "trophy"; or one is the other's
+    name followed by a group noun (:data:`GROUP_NOUNS`). A more specific ending of a
     plural statement is no match: giving away "his third turtle" does not end "has turtles"
     (throwing out "his lucky basketball shoes" does end "has basketball shoes").
 
@@ -222,6 +239,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         return True
     a, b = ended.split(), stated.split()
     if ended_name and len(a) == 1 and len(b) > 1 and b[0] == a[0]:
+        return True
+    if same_group_name(ended, stated):
         return True
     if not a or not b or a[-1] != b[-1]:
         return False

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
-from extractors.state_changes import ENDED_RULE, same_referent
+from extractors.state_changes import ENDED_RULE, GROUP_NOUNS, same_group_name, same_referent
 from scanner.keys import Assertion, GroupKey
 from scanner.models import MemoryRecord, Scope
 
@@ -184,6 +184,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
     if obj in denier.ended:
         return same_referent(obj, held, stated_plural=held in holder.plural,
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named)
+    if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
+        return True
     a, b = obj.split(), held.split()
     return a[-1] == b[-1] and set(a) <= set(b)
 
@@ -309,6 +311,9 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
             for obj in s.denied:
                 candidates = [h for hs in by_head.values() for h in hs] if not obj else \
                     by_head.get(obj.rsplit(" ", 1)[-1], [])
+                words = obj.split()
+                if len(words) > 1 and words[-1] in GROUP_NOUNS:  # "the X club" / "X"
+                    candidates = [*candidates, *by_head.get(words[-2], ())]
                 if obj in s.named:  # "decided against Marley" / "Marley flooring"
                     candidates = [*candidates, *(h for h in asserting
                                                  if h.startswith(obj + " "))]

@@ -111,7 +111,8 @@ class ObjectRules:
             elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):
                 # "a dog named Luna": the name is the same thing, a second object
                 out.extend(c for c in child.children
-                           if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN")
+                           if c.dep_ in ("oprd", "attr", "dobj") and (
+                               c.pos_ == "PROPN" or c.text[:1].isupper()))
             elif child.dep_ == "prep" and (child.lower_ == "including" or (
                     child.lower_ == "as" and any(c.lower_ == "such" for c in child.children))):
                 # an example is an object too: "sports such as running", "fruit including

@@ -90,6 +90,9 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
      "Dev stopped coaching the under-12 team."),
     ("Mira sells her prints at her market stall.", "Mira's market stall has closed down."),
     ("Sam found a job at a bike shop.", "Sam now works full-time for the city library."),
+    # a group named in quotes or after "called", and the same name with a group noun
+    ("Noor joined a walking group called 'Canal Striders' in spring.",
+     "Noor is no longer part of the Canal Striders club."),
 ])
 def test_update_retires_the_old_memory(extractor, old, update):
     records = [_record("m1", old, 1), _record("m2", update, 2)]
