@@ -186,9 +186,10 @@ _OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of",
 
 
 def _now(triple: Triple) -> tuple[tuple[str, str], ...]:
-    """The qualifiers of a state an event ended or left behind: "sold her car last week" is a
-    past event, but the car is not hers now (the ``("time", "past")`` mark is dropped)."""
-    return tuple(q for q in triple.qualifiers if q != ("time", "past"))
+    """The qualifiers of a state an event ended or left behind: "sold her car last week",
+    "split up over the summer" are dated events, but the state they end is over now (every
+    time qualifier is dropped; a place stays)."""
+    return tuple(q for q in triple.qualifiers if q[0] != "time")
 
 
 def object_variants(value: str) -> list[str]:

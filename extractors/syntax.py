@@ -105,7 +105,7 @@ _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 _TIME_WORDS = frozenset("""
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
-    saturday sunday today yesterday tomorrow tonight morning evening afternoon night week
+    saturday sunday today yesterday tomorrow tonight morning evening afternoon night day week
     weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter holiday holidays
     """.split())
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
@@ -187,10 +187,11 @@ Helen divorced": each divorced the other)."""
 
 _NAME_VERB_PREP = re.compile(
     r"^(?P<name>[A-Z][a-z]+) (?:(?P<adverb>now|also|still|currently|often|usually) )?"
-    r"(?P<verb>[a-z]+s) (?:at|in|for|with|on|to|from|as|into|by|about|through)\b")
-"""A sentence opening with a name, an optional adverb, a verb in "-s" and a preposition
-("Maria volunteers at", "Caroline now volunteers at"), where the small tagger often reads the
-verb as a plural noun compounded with the name."""
+    r"(?P<verb>[a-z]+s) (?!and\b|or\b|are\b|were\b|have\b|had\b)[a-z]")
+"""A sentence opening with a name, an optional adverb and a verb in "-s" before a lower-case
+word that is no conjunction or plural verb ("Maria volunteers at", "Fatima volunteers every
+Saturday", "Caroline now volunteers at"), where the small tagger often reads the verb as a
+plural noun compounded with the name."""
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:

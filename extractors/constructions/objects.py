@@ -28,6 +28,13 @@ from extractors.types import Triple
 from extractors.values import count_in_digits, is_quantity, normalize_value
 
 
+def _ampersand_name(conj: Token) -> bool:
+    """A capitalised conjunct joined by "&" to a capitalised name: one name ("Olive & Thyme",
+    "Hargreaves & Co")."""
+    return (conj.i > 1 and conj.doc[conj.i - 1].text == "&" and conj.text[:1].isupper()
+            and conj.head.text[:1].isupper())
+
+
 class ObjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -67,6 +74,8 @@ class ObjectRules:
                                               key=lambda t: t.i))
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"},
                               keep_of=lemma in _RELATIONAL_NOUNS)
+        tokens += [t for c in token.children if c.dep_ == "conj" and _ampersand_name(c)
+                   for t in (c.doc[c.i - 1], *c.subtree)]
         # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"
         tokens += [t for c in token.children if c.dep_ == "prep" and c.lower_ == "per"
                    for t in c.subtree]
@@ -106,6 +115,8 @@ class ObjectRules:
         """``head`` and the conjuncts coordinated with it ("tea and coffee")."""
         out = [head]
         for child in head.children:
+            if child.dep_ == "conj" and _ampersand_name(child):
+                continue  # "Olive & Thyme", "Hargreaves & Co": one name
             if child.dep_ in ("conj", "appos"):
                 out.extend(self._objects(child))
             elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):

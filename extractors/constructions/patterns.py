@@ -33,6 +33,15 @@ class PatternRules:
                 y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
                 if x is None or y is None:
                     continue
+                # a slot at the end of a pattern runs to the end of the sentence: it ends
+                # where the phrase of its head ends ("works as [a nurse at St. Mary's] and
+                # finds the shifts long")
+                head = next((t for t in y if not y.start <= t.head.i < y.end or t.head == t),
+                            y.root)
+                end = next((t.i for t in y if t.i > head.i and head not in t.ancestors),
+                           y.end)
+                if y.start < end < y.end:
+                    y = doc[y.start:end]
                 if any(span.start > sent.start and span[0].pos_ in ("VERB", "AUX")
                        and not span[0].text[:1].isupper() for span in (x, y)):
                     continue  # a slot after literal text swallowed a clause: "is known for …"

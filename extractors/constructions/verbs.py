@@ -50,11 +50,16 @@ from extractors.syntax import (
     _VERB_FORMS,
 )
 from extractors.constructions.alternatives import after_marker
+from extractors.state_changes import GROUP_NOUNS
 from extractors.types import Triple
 
 
 _CONTINUATION = frozenset({"continue", "keep"})
 """Aspectual verbs whose complement holds when they are used ("keep running")."""
+
+
+_DURATION_PREPS = frozenset({"for", "during", "throughout"})
+"""Prepositions of a time phrase that says how long a state held, not when."""
 
 
 def _extent(token: Token) -> bool:
@@ -153,6 +158,11 @@ class VerbRules:
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c) if not _extent(o) and not after_marker(o)]
+        if any(_is_time(o) and not any(d.dep_ == "det" for d in o.children) for o in objects) \
+                and any(p.dep_ == "prep" and p.lower_ in _OBJECT_PREPS for p in verb.children):
+            # "works days at a clinic", "works weekends for the council": a bare time noun
+            # says when; the prepositional phrase is what the verb is about
+            objects = [o for o in objects if not _is_time(o)]
         if objects and _truth_frame(verb) is not None:
             # "It is false that I live in Lyon": the parser reads "that" as the object
             objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
@@ -175,6 +185,18 @@ class VerbRules:
                                                   surf, negated=neg, clause=verb,
                                                   rule="prep_object", qualifiers=times))
         if objects:
+            # a group the subject does it in or for is a membership, whatever the object:
+            # "plays bass in a band called The Late Trains", "coaches the kids for Ajax"
+            for prep in (c for c in verb.children if c.dep_ == "prep"
+                         and c.lower_ in ("in", "for", "with")):
+                for pobj in (c for c in prep.children if c.dep_ == "pobj"
+                             and c.lemma_.lower() in GROUP_NOUNS):
+                    for obj in self._objects(pobj):
+                        value, surface = self._value(obj)
+                        if value:
+                            out.append(self._make(subject, f"{base} {prep.lower_}", value,
+                                                  surface, negated=neg, clause=verb,
+                                                  rule="prep_object", qualifiers=times))
             return out
         for comp in (c for c in verb.children if c.dep_ in ("acomp", "oprd")):
             age = _age(comp) if lemma in ("turn", "become") else None
@@ -375,7 +397,9 @@ class VerbRules:
                 for inner in (c for c in pobj.children if c.dep_ == "prep"):
                     named = any(p.dep_ == "pobj" and p.pos_ == "PROPN" for p in inner.children)
                     if inner.lower_ == "as" or (prep.lower_ == "with" and named
-                                                and inner.lower_ in ("in", "at")):
+                                                and inner.lower_ in ("in", "at")) or (
+                            prep.lower_ == "as" and inner.lower_ in ("at", "for", "with")):
+                        # "works as a nurse at St. Mary's": where the role is held
                         preps.append(inner)
         return preps
 
@@ -524,7 +548,9 @@ class VerbRules:
         quals = [("time", "past")] if _completed_past(head) and _lemma(
             head) not in _CHANGE_VERBS else []
         for child in head.children:
-            if child.dep_ == "prep":
+            if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS:
+                # "for two years", "during the summer": how long, not when (a duration
+                # never sets one statement apart from another about the same thing)
                 for pobj in child.children:
                     if pobj.dep_ == "pobj" and _is_time(pobj):
                         words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w

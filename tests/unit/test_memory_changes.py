@@ -44,6 +44,16 @@ U = "user"
     ("Mira sells her prints at her market stall.", [("mira", "have", "market stall", False)]),
     # "full-time" is how much, not what
     ("Sam now works full-time for the city library.", [("sam", "work at", "city library", False)]),
+    # a role held somewhere is work there; a bare time noun before it is when, not what
+    ("Gwen works as a sous-chef at Olive & Thyme and loves the team.",
+     [("gwen", "work at", "olive & thyme", False)]),
+    ("Gwen now works nights at a care home.", [("gwen", "work at", "care home", False)]),
+    # a pattern's last slot ends with its phrase, not the sentence
+    ("Gwen works as a nurse and finds the shifts long.", [("gwen", "occupation", "nurse", False)]),
+    # a membership is read even beside an object; a reciprocal breakup ends dating
+    ("Raf plays drums in a band called The Low Tides.",
+     [("raf", "position played", "low tides", False)]),
+    ("Raf and Ola split up in the spring.", [("raf", "date", "ola", True)]),
     # a name with a colon is one name
     ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
     # a noun the tagger read as a verb after a name and adverb
@@ -90,6 +100,9 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
      "Dev stopped coaching the under-12 team."),
     ("Mira sells her prints at her market stall.", "Mira's market stall has closed down."),
     ("Sam found a job at a bike shop.", "Sam now works full-time for the city library."),
+    ("Gwen works as a barista at Beanery Roasters.", "Gwen quit Beanery last month."),
+    ("Raf has been dating Ola for about two years.", "Raf and Ola split up in the spring."),
+    ("Raf plays drums in a band called The Low Tides.", "Raf quit The Low Tides."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
