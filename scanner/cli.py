@@ -228,7 +228,7 @@ class _OneLineUsageGroup(click.Group):
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               envvar="CONTRASCAN_CONFIG", default=None,
               help="TOML or JSON file with relation tables, aliases, epoch declarations, "
-                   "strategies and extra patterns (see scanner/config.py).")
+                   "strategies and extra patterns (see docs/configuration.md).")
 def main(config_path: str | None) -> None:
     """Find memories that contradict each other in agent memory kept in Weaviate.
 
