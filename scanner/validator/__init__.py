@@ -10,8 +10,8 @@ off must earn memory credit through logged evidence, never through the final wor
 Entry point: :func:`validate_log`. The input format is in :mod:`scanner.validator.models` and
 ``docs/validator.md``; the checks in :mod:`scanner.validator.checks`; adapters for Mem0's
 history table and contrascan's own verdicts in :mod:`scanner.validator.adapters`; the bundled
-fixture in
-:mod:`scanner.validator.fixture`. Nothing a run outputs holds a memory body, transcript or answer.
+fixture in :mod:`scanner.validator.fixture`. Nothing a run outputs holds a memory body,
+transcript or answer.
 """
 
 from __future__ import annotations
