@@ -69,7 +69,9 @@ class _DeferTorchFinder(importlib.abc.MetaPathFinder):
 def defer_torch() -> None:
     """Let spaCy load without torch in this process (see the module docstring); idempotent.
 
-    Has no effect once ``thinc.compat`` or torch is imported.
+    Has no effect once ``thinc.compat`` or torch is imported. Call it at start-up, before
+    threads import anything: while ``thinc.compat`` runs, an ``import torch`` in another thread
+    would fail too. The CLI calls it when ``scanner.cli`` is imported.
     """
     if not any(isinstance(finder, _DeferTorchFinder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _DeferTorchFinder())
