@@ -8,5 +8,6 @@ results and PNG figures under ``results/``.
 * :mod:`benchmarks.detectors` — the detectors compared: cosine, BM25 and hybrid scores from a
   real Weaviate, token-set Jaccard, and contrascan's structural detector;
 * :mod:`benchmarks.run_similarity` — issue 5's runner (``python -m benchmarks.run_similarity``);
-* :mod:`benchmarks.report` — the README table, generated from a run's JSON.
+* :mod:`benchmarks.report` — the table of ``docs/similarity.md``, generated from a run's JSON;
+* :mod:`benchmarks.bench_startup` — start-up of light commands (whole-process runs).
 """

@@ -20,7 +20,7 @@ Usage::
 
     python -m benchmarks.run_similarity                 # all 21,919 CounterFact cases
     python -m benchmarks.run_similarity --sample 2000   # ~2,000 cases, whole subjects
-    python -m benchmarks.run_similarity --sample 2000 --readme README.md  # and the table
+    python -m benchmarks.run_similarity --sample 2000 --doc docs/similarity.md  # and the table
 
 Output: ``results/similarity/<run>/similarity.json``, ``cosine_by_class.png``,
 ``cosine_per_dataset.png``, ``roc_curves.png`` (paths printed at the end).
@@ -602,8 +602,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4, help="concurrent Weaviate queries")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not reuse or store embeddings under results/.cache")
-    parser.add_argument("--readme", type=Path, default=None,
-                        help="also write the results table into this README")
+    parser.add_argument("--doc", "--readme", dest="readme", type=Path, default=None,
+                        help="also write the results table between the markers of this "
+                             "markdown file (docs/similarity.md)")
     args = parser.parse_args(argv)
     json_path = run(args)
     from benchmarks.report import markdown_table, write_readme
@@ -615,7 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"figure:  {path}")
     if args.readme is not None:
         block = write_readme(args.readme, json_path)
-        print(f"README table written to {args.readme} (block {block})")
+        print(f"table written to {args.readme} (block {block})")
     return 0
 
 

@@ -16,10 +16,11 @@ from typing import Any
 
 import click
 
-from extractors import ExtractorError
-
 from scanner.errors import ScannerError
 from scanner.models import ScanReport
+from scanner.startup import defer_torch
+
+defer_torch()  # spaCy without torch until something embeds (scanner/startup.py)
 
 EXIT_ERROR = 1
 EXIT_CONFLICTS = 3
@@ -106,13 +107,15 @@ def _errors_to_exit(func: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (ScannerError, ExtractorError) as err:
+        except ScannerError as err:
             _fail(err)
         except OSError as err:
             click.echo(f"contrascan: {err.strerror or err}: {err.filename or ''}".rstrip(": "),
                        err=True)
             sys.exit(EXIT_ERROR)
         except Exception as err:
+            if _is_extractor_error(err):
+                _fail(err)
             failure = _store_failure(err)
             if failure is None:
                 raise
@@ -131,6 +134,13 @@ def _echo_ignored(ignored: dict[str, int]) -> None:
 def _fail(err: Exception) -> None:
     click.echo(f"contrascan: {' '.join(str(err).split())}", err=True)
     sys.exit(EXIT_ERROR)
+
+
+def _is_extractor_error(err: Exception) -> bool:
+    """Whether ``err`` is an :class:`extractors.ExtractorError`; the extractors (and spaCy with
+    them) are not imported for this: a command that never imported them cannot raise one."""
+    errors = sys.modules.get("extractors.errors")
+    return errors is not None and isinstance(err, errors.ExtractorError)
 
 
 def _store_failure(err: Exception) -> ScannerError | None:
@@ -218,7 +228,7 @@ class _OneLineUsageGroup(click.Group):
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               envvar="CONTRASCAN_CONFIG", default=None,
               help="TOML or JSON file with relation tables, aliases, epoch declarations, "
-                   "strategies and extra patterns (see scanner/config.py).")
+                   "strategies and extra patterns (see docs/configuration.md).")
 def main(config_path: str | None) -> None:
     """Find memories that contradict each other in agent memory kept in Weaviate.
 

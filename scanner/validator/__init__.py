@@ -8,9 +8,10 @@ a row that fails is quarantined and dropped from the accepted counts. Replays wi
 off must earn memory credit through logged evidence, never through the final wording alone.
 
 Entry point: :func:`validate_log`. The input format is in :mod:`scanner.validator.models` and
-the README; the checks in :mod:`scanner.validator.checks`; adapters for Mem0's history table and
-contrascan's own verdicts in :mod:`scanner.validator.adapters`; the bundled fixture in
-:mod:`scanner.validator.fixture`. Nothing a run outputs holds a memory body, transcript or answer.
+``docs/validator.md``; the checks in :mod:`scanner.validator.checks`; adapters for Mem0's
+history table and contrascan's own verdicts in :mod:`scanner.validator.adapters`; the bundled
+fixture in :mod:`scanner.validator.fixture`. Nothing a run outputs holds a memory body,
+transcript or answer.
 """
 
 from __future__ import annotations

@@ -44,23 +44,37 @@ def weaviate_api_key(weaviate_server) -> str:
 
 
 @contextlib.contextmanager
-def review_service(client: server.WeaviateClient, extractor, prefix: str):
+def scoped_service(client: server.WeaviateClient, engine, prefix: str = "T"):
     """A :class:`scanner.service.Service` over a fresh collection named ``prefix`` + a random
-    suffix, whose policy escalates the review sample's safety relations; its memory, ledger and
-    scan-state collections are dropped afterwards."""
-    from scanner.engine import Engine
-    from scanner.policy import PolicyConfig
-    from scanner.review.sample import SAFETY_RELATIONS
-    from scanner.scan import ScanConfig
+    suffix, scanning with ``engine``; its memory, ledger and scan-state collections are dropped
+    afterwards. The one way integration tests build a service over the session's Weaviate: the
+    ``service`` fixture below, and modules that need another engine or a module-wide service
+    (``with scoped_service(weaviate_server, engine, "Api") as svc: yield svc``)."""
     from scanner.service import Service
     from scanner.store.memories import MemoryStore
 
     name = prefix + uuid.uuid4().hex[:12]
-    engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
-                    extractor=extractor)
     svc = Service(MemoryStore(client, name), engine=engine)
     try:
         yield svc
     finally:
         for col in (svc.scan_state.name, svc.ledger.name, name):
             client.collections.delete(col)
+
+
+@pytest.fixture()
+def service(weaviate_server, engine):
+    """A service over its own collection of the session's Weaviate, dropped after the test."""
+    with scoped_service(weaviate_server, engine) as svc:
+        yield svc
+
+
+def review_engine(extractor):
+    """An engine whose policy escalates the review sample's safety relations."""
+    from scanner.engine import Engine
+    from scanner.policy import PolicyConfig
+    from scanner.review.sample import SAFETY_RELATIONS
+    from scanner.scan import ScanConfig
+
+    return Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
+                  extractor=extractor)

@@ -27,9 +27,9 @@ from scanner.api import ApiSettings, ScanResponse, create_app
 from scanner.client import Contrascan
 from scanner.errors import SidecarError
 from scanner.models import MAX_TEXT_CHARS, MemoryRecord
-from scanner.service import Service
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
 from scanner.store.server import free_port
+from tests.integration.conftest import scoped_service
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 1, tzinfo=timezone.utc)
@@ -49,11 +49,9 @@ def new_user(prefix: str) -> str:
 
 @pytest.fixture(scope="module")
 def service(weaviate_server, engine):
-    name = "Api" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
-    yield svc
-    for col in (svc.scan_state.name, svc.ledger.name, name):
-        weaviate_server.collections.delete(col)
+    """One service for the module (the app fixtures are module-wide too)."""
+    with scoped_service(weaviate_server, engine, "Api") as svc:
+        yield svc
 
 
 @pytest.fixture(scope="module")

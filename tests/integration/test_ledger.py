@@ -30,6 +30,7 @@ from scanner.service import Service
 from scanner.store import server
 from scanner.store.ledger import LedgerStore
 from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from tests.integration.conftest import scoped_service
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -80,15 +81,6 @@ def expected_after_scan(svc: Service, report, users) -> dict:
     return {"conflict_entries": ids, "edges": edges}
 
 
-@pytest.fixture()
-def service(weaviate_server, engine):
-    name = "L" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
-    yield svc
-    for col in (svc.scan_state.name, svc.ledger.name, name):
-        weaviate_server.collections.delete(col)
-
-
 @pytest.fixture(scope="module")
 def demo_records():
     records, rejected = read_jsonl(demo_records_path())
@@ -99,11 +91,9 @@ def demo_records():
 # -- what the ledger holds --------------------------------------------------------------------
 
 def test_every_verdict_is_an_entry_that_explains_itself(weaviate_server, extractor):
-    name = "L" + uuid.uuid4().hex[:12]
     policy = PolicyConfig(safety_relations=frozenset({"allowed dose"}))
-    svc = Service(MemoryStore(weaviate_server, name),
-                  engine=Engine(ScanConfig(policy=policy), extractor=extractor))
-    try:
+    engine = Engine(ScanConfig(policy=policy), extractor=extractor)
+    with scoped_service(weaviate_server, engine, "L") as svc:
         svc.import_records([
             rec("t4", TIMEOUT.format("30 seconds"), source="file:service.yaml"),
             rec("t7", TIMEOUT.format("5 seconds"), days=7, epoch="deploy-7"),
@@ -155,9 +145,6 @@ def test_every_verdict_is_an_entry_that_explains_itself(weaviate_server, extract
         # the ids depend on the pair and the rule only: a second scan converges on them
         again = svc.run_batch_scan()
         assert sum(t.ledger.written + t.ledger.replaced for t in again.tenants) == 0
-    finally:
-        for col in (svc.scan_state.name, svc.ledger.name, name):
-            weaviate_server.collections.delete(col)
 
 
 def test_import_scan_rescan_deletes_nothing_and_writes_nothing_twice(service, demo_records):

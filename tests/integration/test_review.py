@@ -16,7 +16,7 @@ from scanner.models import MemoryRecord
 from scanner.review.decisions import review_entry_id, review_record_id
 from scanner.review.sample import PAIRS, sample_records
 from scanner.service import Service
-from tests.integration.conftest import review_service
+from tests.integration.conftest import review_engine, scoped_service
 
 pytestmark = pytest.mark.integration
 KEY = "review-k3y"
@@ -24,7 +24,7 @@ KEY = "review-k3y"
 
 @pytest.fixture(scope="module")
 def service(weaviate_server, extractor):
-    with review_service(weaviate_server, extractor, "Review") as svc:
+    with scoped_service(weaviate_server, review_engine(extractor), "Review") as svc:
         yield svc
 
 

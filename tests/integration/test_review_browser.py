@@ -21,7 +21,7 @@ from scanner.review.sample import MARKUP_ONERROR, MARKUP_SCRIPT, PAIRS
 from scanner.review.sample import sample_records
 from scanner.review.service import ReviewService
 from scanner.service import Service
-from tests.integration.conftest import review_service
+from tests.integration.conftest import review_engine, scoped_service
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(browser.missing_reason() is not None,
@@ -31,7 +31,7 @@ KEY = "browser-k3y"
 
 @pytest.fixture(scope="module")
 def service(weaviate_server, extractor):
-    with review_service(weaviate_server, extractor, "ReviewUi") as svc:
+    with scoped_service(weaviate_server, review_engine(extractor), "ReviewUi") as svc:
         yield svc
 
 

@@ -6,14 +6,12 @@ Each test module works in its own uniquely named collection, dropped at the end.
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from scanner.models import MemoryRecord
-from scanner.service import Service
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2024, 3, 1, tzinfo=timezone.utc)  # + 400 days stays before the scan's clock
@@ -24,15 +22,6 @@ def rec(rid, text, user="potter-1", days=0, **kw):
                 observed_at=T0 + timedelta(days=days), epoch="e1")
     base.update(kw)
     return MemoryRecord(**base)
-
-
-@pytest.fixture()
-def service(weaviate_server, engine):
-    name = "T" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
-    yield svc
-    for col in (svc.scan_state.name, svc.ledger.name, name):
-        weaviate_server.collections.delete(col)
 
 
 def test_import_is_idempotent_and_reports_counts(service):

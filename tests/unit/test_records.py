@@ -73,7 +73,7 @@ def test_scan_file_reports_bad_lines_on_stderr_and_scans_the_rest(tmp_path):
                                      observed_at="2026-04-01T00:00:00Z"),
                           dict(GOOD, id="m3", observed_at="yesterday")).getvalue())
     result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
-    assert result.exit_code == 65  # EX_DATAERR: lines were rejected (README, exit codes)
+    assert result.exit_code == 65  # EX_DATAERR: lines were rejected (docs/cli.md, exit codes)
     report = json.loads(result.stdout)
     assert report["scanned"] == 2 and report["rejected"][0]["line"] == 3
     assert "line 3 (id 'm3'): field 'observed_at'" in result.stderr
