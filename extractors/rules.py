@@ -276,7 +276,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             else:
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
-        found = self._unique(_with_exceptions(doc, placed))
+        found = [_with_surface(doc.text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
         if ended:
             # "Melanie's dog Luna passed away" presupposes the dog it says she no longer has
@@ -432,7 +432,7 @@ def _own_setting(poss: Token) -> bool:
     (Karttunen 1973), as a relationship noun does."""
     noun = poss.head
     if poss.lower_ not in ("his", "her", "their", "my") or noun.dep_ != "pobj" or \
-            noun.pos_ != "NOUN" or noun.lemma_.lower() in _IDIOMATIC_POSSESSIONS:
+            noun.pos_ not in ("NOUN", "PROPN") or noun.lemma_.lower() in _IDIOMATIC_POSSESSIONS:
         return False
     clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
     return clause is not None and any(c.dep_ == "nsubj" for c in clause.children)
@@ -453,6 +453,18 @@ def _nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
             token.tag_, token.pos_, token.dep_ = "NN", "NOUN", "pobj"
             token.lemma_ = token.lower_
     return parsed
+
+
+def _with_surface(text: str, triple: Triple) -> Triple:
+    """``triple`` with its object's surface text found in ``text`` when a derivation left it
+    empty ("Yara's Kobo broke" ends having "Kobo", written so: a name's capital is kept)."""
+    if triple.object_text or not triple.object:
+        return triple
+    at = text.lower().find(triple.object)
+    if at < 0:
+        return triple
+    return Triple(**{**triple.to_dict(), "object_text": text[at:at + len(triple.object)],
+                     "qualifiers": triple.qualifiers})
 
 
 def _retagged_verb(token: Token) -> bool:

@@ -223,7 +223,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
 
     Both have the same head (last word) and one's words contain the other's: "basketball" /
     "lebron signed basketball", "dance contest trophy" / "trophy"; or one is the other's
-    name followed by a group noun (:data:`GROUP_NOUNS`). A more specific ending of a
+    name followed by a group noun (:data:`GROUP_NOUNS`); a stated object is also tried without
+    its carrier noun (:data:`CARRIER_NOUNS`: "pottery class" -> "pottery"). A more specific ending of a
     plural statement is no match: giving away "his third turtle" does not end "has turtles"
     (throwing out "his lucky basketball shoes" does end "has basketball shoes").
 
@@ -233,16 +234,21 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         stated_plural: the stated object was written in the plural.
         ended_plural: the ended object was written in the plural.
         ended_name: the ended object was written as one capitalised name, which also names
-            a thing it qualifies as the stated object's first word ("decided against Marley"
-            / "looking for Marley flooring"; a brand or maker's name used for its product).
+            a thing it qualifies as a modifier of the stated object ("decided against Marley"
+            / "looking for Marley flooring", "traded the Volvo in" / "drives a diesel Volvo
+            estate"; a brand or maker's name used for its product).
     """
     if ended == stated:
         return True
     a, b = ended.split(), stated.split()
-    if ended_name and len(a) == 1 and len(b) > 1 and b[0] == a[0]:
+    if ended_name and len(a) == 1 and len(b) > 1 and a[0] in b[:-1]:
         return True
     if same_group_name(ended, stated):
         return True
+    if len(b) > 1 and b[-1] in CARRIER_NOUNS and ended != stated:
+        # "dropped out of pottery" / "goes to a weekly pottery class"
+        return same_referent(ended, " ".join(b[:-1]), stated_plural=stated_plural,
+                             ended_plural=ended_plural, ended_name=ended_name)
     if not a or not b or a[-1] != b[-1]:
         return False
     wa, wb = set(a), set(b)

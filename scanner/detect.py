@@ -24,7 +24,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
-from extractors.state_changes import ENDED_RULE, GROUP_NOUNS, same_group_name, same_referent
+from extractors.state_changes import (
+    CARRIER_NOUNS,
+    ENDED_RULE,
+    GROUP_NOUNS,
+    same_group_name,
+    same_referent,
+)
 from scanner.keys import Assertion, GroupKey
 from scanner.models import MemoryRecord, Scope
 
@@ -314,9 +320,14 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
                 words = obj.split()
                 if len(words) > 1 and words[-1] in GROUP_NOUNS:  # "the X club" / "X"
                     candidates = [*candidates, *by_head.get(words[-2], ())]
+                # "dropped pottery" / "goes to a pottery class": a stated object whose head
+                # is a carrier noun after the denied object's head
+                candidates = [*candidates, *(h for noun in CARRIER_NOUNS
+                                             for h in by_head.get(noun, ())
+                                             if h.split()[-2:-1] == words[-1:])]
                 if obj in s.named:  # "decided against Marley" / "Marley flooring"
                     candidates = [*candidates, *(h for h in asserting
-                                                 if h.startswith(obj + " "))]
+                                                 if obj in h.split()[:-1])]
                 for held in candidates:
                     if held == obj:
                         continue

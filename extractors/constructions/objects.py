@@ -152,7 +152,7 @@ class ObjectRules:
         possessive descriptions, Karttunen 1973 "Presuppositions of compound sentences")."""
         who = self._entity(owner)
         noun = owner.head
-        if not who or noun.pos_ != "NOUN":
+        if not who or noun.pos_ not in ("NOUN", "PROPN"):
             return []
         words = [t for t in _span_tokens(noun, drop=_NP_DROP) if t.dep_ != "poss"]
         value = normalize_value(_phrase(words))

@@ -97,6 +97,11 @@ class SubjectRules:
         references"). None when no governing clause has a proper-noun subject."""
         own = pronoun.head
         for ancestor in own.ancestors:
+            if ancestor.lemma_ == "be" and any(c.dep_ == "attr" and own in c.subtree
+                                               for c in ancestor.children):
+                # "Wet Leg are her favourite band": the copula's subject is the value
+                # the attribute names, never its owner
+                continue
             subj = next((c for c in ancestor.children if c.dep_ in ("nsubj", "nsubjpass")
                          and c != own and own not in c.subtree), None)
             if subj is not None and subj.i < pronoun.i and (

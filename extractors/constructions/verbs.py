@@ -90,6 +90,10 @@ class VerbRules:
         lemma = _lemma(verb)
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt" or (
             c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1)), None)
+        timed = particle in ("over", "through") and any(
+            c.dep_ in ("dobj", "obj") and _is_time(c) for c in verb.children)
+        if timed:
+            particle = None  # "broke over the holidays": a time phrase, no phrasal verb
         base = f"{lemma} {particle}" if particle else lemma
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
@@ -157,7 +161,8 @@ class VerbRules:
         out.extend(self._idioms(verb, base, subject, neg))
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
-                   for o in self._objects(c) if not _extent(o) and not after_marker(o)]
+                   for o in self._objects(c) if not _extent(o) and not after_marker(o)
+                   and not (timed and _is_time(o))]
         if any(_is_time(o) and not any(d.dep_ == "det" for d in o.children) for o in objects) \
                 and any(p.dep_ == "prep" and p.lower_ in _OBJECT_PREPS for p in verb.children):
             # "works days at a clinic", "works weekends for the council": a bare time noun

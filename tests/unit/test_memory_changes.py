@@ -103,6 +103,13 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     ("Gwen works as a barista at Beanery Roasters.", "Gwen quit Beanery last month."),
     ("Raf has been dating Ola for about two years.", "Raf and Ola split up in the spring."),
     ("Raf plays drums in a band called The Low Tides.", "Raf quit The Low Tides."),
+    # a stated activity's carrier noun, a brand standing for its product, an ended device
+    ("Yara goes to a weekly salsa class at the town hall.", "Yara dropped out of salsa."),
+    ("Yara drives a petrol Skoda hatchback.", "Yara sold the Skoda last month."),
+    ("Yara reads everything on her Kobo Clara.", "Yara's Kobo broke over the holidays."),
+    ("Yara goes to Pilates at a studio near work.", "Yara cancelled her Pilates membership."),
+    # a possessive in the attribute of a copula is not its subject's
+    ("Yara's favourite band is Blur.", "Yara says Pulp are her favourite band now."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
