@@ -31,7 +31,7 @@ from weaviate.exceptions import (
 )
 
 from scanner.errors import ScannerError, WeaviateUnavailable
-from scanner.store.server import describe, one_line
+from scanner.store.connection import describe, one_line
 
 _UNREACHABLE_TYPES = (
     WeaviateConnectionError, WeaviateGRPCUnavailableError, WeaviateRetryError,

@@ -43,7 +43,7 @@ from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
 from scanner.store.batching import insert_objects
 from scanner.store.failures import translate_unreachable
-from scanner.store.server import RestEndpoint, import_lock, rest_endpoint
+from scanner.store.connection import RestEndpoint, import_lock, rest_endpoint
 
 DEFAULT_COLLECTION = "ContrascanMemory"
 STATUS_ACTIVE = "active"
