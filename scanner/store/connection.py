@@ -100,10 +100,10 @@ def rest_endpoint(client: Any) -> RestEndpoint | None:
     :func:`connect_url`, or None (any other client, TLS, a remote host).
 
     For requests the client has no batch form of (a merge update of one object is a PATCH
-    per object, weaviate#2131): the store sends them on its own keep-alive connections, which
-    costs a fifth of the client CPU per request (measured, 3,000 status PATCHes: 2.7 s ->
-    0.7 s). Only on loopback without TLS, where no proxy, certificate or token refresh of the
-    client's HTTP stack can apply.
+    per object, weaviate#2131): the store sends them on its own keep-alive connections
+    (:mod:`scanner.store.status_updates`, which gives the measured figures). Only on loopback
+    without TLS, where no proxy, certificate or token refresh of the client's HTTP stack can
+    apply.
     """
     info = _client_info(client)
     return info.rest if info is not None else None

@@ -53,12 +53,12 @@ def review_service(client: server.WeaviateClient, extractor, prefix: str):
     from scanner.review.sample import SAFETY_RELATIONS
     from scanner.scan import ScanConfig
     from scanner.service import Service
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     name = prefix + uuid.uuid4().hex[:12]
     engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)),
                     extractor=extractor)
-    svc = Service(MemoryStore(client, name), engine=engine)
+    svc = Service(weaviate_stores(client, name), engine=engine)
     try:
         yield svc
     finally:

@@ -28,7 +28,8 @@ from scanner.client import Contrascan
 from scanner.errors import SidecarError
 from scanner.models import MAX_TEXT_CHARS, MemoryRecord
 from scanner.service import Service
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
+from scanner.store.wiring import weaviate_stores
 from scanner.store.server import free_port
 
 pytestmark = pytest.mark.integration
@@ -50,7 +51,7 @@ def new_user(prefix: str) -> str:
 @pytest.fixture(scope="module")
 def service(weaviate_server, engine):
     name = "Api" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
+    svc = Service(weaviate_stores(weaviate_server, name), engine=engine)
     yield svc
     for col in (svc.scan_state.name, svc.ledger.name, name):
         weaviate_server.collections.delete(col)

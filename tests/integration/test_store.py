@@ -13,7 +13,8 @@ import pytest
 
 from scanner.models import MemoryRecord
 from scanner.service import Service
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
+from scanner.store.wiring import weaviate_stores
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2024, 3, 1, tzinfo=timezone.utc)  # + 400 days stays before the scan's clock
@@ -29,7 +30,7 @@ def rec(rid, text, user="potter-1", days=0, **kw):
 @pytest.fixture()
 def service(weaviate_server, engine):
     name = "T" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
+    svc = Service(weaviate_stores(weaviate_server, name), engine=engine)
     yield svc
     for col in (svc.scan_state.name, svc.ledger.name, name):
         weaviate_server.collections.delete(col)
@@ -149,6 +150,8 @@ def test_status_updates_are_sent_one_per_memory_and_each_failure_is_reported(
         service, weaviate_server):
     from scanner.errors import StoreWriteError
     from scanner.store.server import rest_endpoint
+    from scanner.store.status_updates import update_many
+    from scanner.store.tenants import open_tenant
 
     service.import_records([rec("m1", "My name is Priya."), rec("m2", "My name is Ana.", days=2)])
     assert rest_endpoint(weaviate_server) is not None  # the store's own loopback requests
@@ -156,7 +159,8 @@ def test_status_updates_are_sent_one_per_memory_and_each_failure_is_reported(
     updates = [("m1", {"status": "unresolved"}), ("ghost", {"status": "unresolved"}),
                ("m2", {"status": "superseded", "retired_rule": "recency"})] * 2
     with pytest.raises(StoreWriteError) as err:
-        store._update_many(store._tenant("potter-1"), "potter-1", updates, workers=4)
+        update_many(weaviate_server, open_tenant(weaviate_server, store.name, "potter-1", set()),
+                    "potter-1", updates, workers=4)
     assert [oid for oid, _ in err.value.failures] == ["ghost", "ghost"]
     assert err.value.written == 4 and "404" in err.value.failures[0][1]
     m1, m2 = store.get("potter-1", "m1"), store.get("potter-1", "m2")
