@@ -6,12 +6,13 @@ edges. :func:`update_many` sends them ``workers`` at a time through the client's
 ``data.update`` — except on a loopback server over plain HTTP
 (:func:`scanner.store.connection.rest_endpoint`), where they go out on keep-alive connections of
 our own (:class:`LoopbackPatcher`, the same request as ``data.update``): there no proxy,
-certificate or token refresh of the client's HTTP stack can apply, and the client costs more
-than twice the time. Measured by ``python -m benchmarks.bench_status_updates`` (3,000 updates
-in one tenant, 8 threads, median of 5 alternating rounds, embedded Weaviate 1.39.0,
-weaviate-client 4.24.1, 2 cores at load average ~8): our connections 2.39 s, the client's
-``data.update`` 5.22 s (earlier on an idle machine: 0.7 s against 2.7 s). A batch scan's first
-pass over a tenant with many verdicts spends that time once per retired or held memory.
+certificate or token refresh of the client's HTTP stack can apply, and the client takes about
+twice the time. Measured by ``python -m benchmarks.bench_status_updates`` (3,000 updates in one
+tenant, 8 threads, median of 5 alternating rounds, embedded Weaviate 1.39.0, weaviate-client
+4.24.1, a shared 2-core machine): our connections 2.91 s, the client's ``data.update`` 5.49 s
+(x1.9, load average ~10; x2.2 in an earlier run at load ~8, and 0.7 s against 2.7 s on an idle
+machine). A batch scan's first pass over a tenant with many verdicts spends that time once per
+retired or held memory.
 """
 
 from __future__ import annotations
