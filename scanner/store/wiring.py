@@ -11,8 +11,8 @@ from scanner.store.scan_state import ScanStateStore
 from scanner.store.tenants import DEFAULT_COLLECTION
 
 
-def weaviate_stores(client: weaviate.WeaviateClient,
-                    collection: str = DEFAULT_COLLECTION) -> Stores:
+def weaviate_stores(client: weaviate.WeaviateClient, collection: str = DEFAULT_COLLECTION, *,
+                    memories: MemoryStore | None = None) -> Stores:
     """The memory, ledger and scan-state stores of one memory collection.
 
     Args:
@@ -20,11 +20,16 @@ def weaviate_stores(client: weaviate.WeaviateClient,
         collection: the memory collection; the ledger is ``<collection>Ledger``
             (:func:`scanner.store.ledger.ledger_collection_name`) and the scan state
             ``<collection>ScanState``.
+        memories: a memory store of ``client`` to use instead of a
+            :class:`~scanner.store.memories.MemoryStore` of ``collection`` (an attached
+            source's :class:`~scanner.store.attached.TripleCache`); its collection then names
+            the ledger and the scan state, and ``collection`` is not used.
 
     Returns:
         The three stores, for :class:`scanner.service.Service`. No request is sent: the
         service creates the collections it needs.
     """
-    return Stores(memories=MemoryStore(client, collection),
-                  ledger=LedgerStore(client, collection),
-                  scan_state=ScanStateStore(client, collection))
+    memories = memories if memories is not None else MemoryStore(client, collection)
+    return Stores(memories=memories,
+                  ledger=LedgerStore(client, memories.name),
+                  scan_state=ScanStateStore(client, memories.name))
