@@ -19,7 +19,7 @@ DEPS := $(CACHE)/deps-$(DEPS_KEY)
 .PHONY: setup browser demo demo-attached test serve review-screenshots clean-venv
 
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
-# weaviate-server or runs `go install` (scanner/store/server.py).
+# weaviate-server or runs `go install` (scanner/store/binary.py).
 setup: $(STAMP)
 	touch $(DEPS)/.used
 	$(VENV)/bin/python -m scanner.store.server

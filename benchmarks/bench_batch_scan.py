@@ -3,7 +3,7 @@
 
 What is measured, at 10,000 and 100,000 memories (and 1,000,000 with ``--million``):
 
-* **raw cursor**: :meth:`scanner.store.memories.MemoryStore.cursor_count` — the client's
+* **raw cursor**: :func:`cursor_count` — the client's
   cursor iterator (``collection.with_tenant(t).iterator``) streaming every tenant, one after
   another, with the page size a batch scan uses (``--cache-size``) and the properties a batch
   scan reads (:data:`scanner.store.memories.BATCH_SCAN_PROPERTIES`: the stored record, its
@@ -79,6 +79,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -231,24 +232,50 @@ class RssPeak:
         return (self.peak - self.baseline) / 2 ** 20
 
 
+def cursor_count(store: Any, user_id: str, *, cache_size: int = 1000,
+                 properties: Sequence[str] | None = None) -> int:
+    """Stream a tenant with the cursor API as a batch scan does (the client's cursor
+    iterator, same page size, same properties, no vectors) and only count the objects: the
+    raw iteration rate a batch scan is measured against.
+
+    Args:
+        store: a :class:`scanner.store.memories.MemoryStore`.
+        user_id: the tenant's user.
+        cache_size: objects per cursor page.
+        properties: the properties read (default
+            :data:`scanner.store.codec.BATCH_SCAN_PROPERTIES`, what a batch scan reads).
+    """
+    from scanner.store.codec import BATCH_SCAN_PROPERTIES
+    from scanner.store.tenants import open_tenant, tenant_name
+
+    if tenant_name(user_id) not in set(store.tenants()):
+        return 0
+    col = open_tenant(store.client, store.name, user_id, set())
+    n = 0
+    for _ in col.iterator(cache_size=cache_size,
+                          return_properties=list(properties or BATCH_SCAN_PROPERTIES)):
+        n += 1
+    return n
+
+
 def measure(url: str, collection: str, users: list[str], mode: str, workers: int,
             cache_size: int) -> dict[str, Any]:
     """One measurement in this process (run it in a fresh child, see :func:`child`); ``mode``
     ``raw``, ``scan`` or ``scan_full`` (``run_batch_scan(full=True)``)."""
     from scanner.service import Service
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
     from scanner.store.server import connect_url
 
     client = connect_url(url)
     try:
-        service = Service(MemoryStore(client, collection))
+        service = Service(weaviate_stores(client, collection))
         service.store.tenants()  # warm the connection before the baseline
         load = os.getloadavg()
         cpu_before = time.process_time()
         with RssPeak() as rss:
             started = time.perf_counter()
             if mode == "raw":
-                n = sum(service.store.cursor_count(u, cache_size=cache_size) for u in users)
+                n = sum(cursor_count(service.store, u, cache_size=cache_size) for u in users)
                 extra: dict[str, Any] = {}
             else:
                 res = service.run_batch_scan(workers=workers, keep_report=False,
@@ -473,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
                        "processes": "one process per measurement; tenants scanned by "
                                     "--workers threads of it",
                        "status_updates": status_updates},
-        "raw_floor": {"method": "MemoryStore.cursor_count: the client's cursor iterator over "
+        "raw_floor": {"method": "cursor_count: the client's cursor iterator over "
                                 "each tenant in turn, counting objects",
                       "properties": list(BATCH_SCAN_PROPERTIES), "vectors": False,
                       "cache_size": args.cache_size,

@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     from scanner.embeddings import DEFAULT_MODEL
     from scanner.service import Service
     from scanner.store import server
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out_dir = args.out or RESULTS / stamp
@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         port, grpc_port = server.free_ports()
         client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
         try:
-            service = Service(MemoryStore(client))
+            service = Service(weaviate_stores(client))
             version = str(client.get_meta().get("version", ""))
             say(f"weaviate {version} on 127.0.0.1:{port}")
             results = {str(size): run_size(service, cases, size, args.sample, args.seed,

@@ -44,7 +44,10 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
+from benchmarks.pairs import DATA_DIR, SHARED_ENV  # noqa: E402
+
+DATA = DATA_DIR / "locomo"
+"""LoCoMo under the benchmarks' data dir (:data:`benchmarks.pairs.DATA_DIR`)."""
 FIELDS = ("id", "text", "user_id", "group", "properties", "source", "source_class",
           "observed_at", "epoch")
 TARGETS = {"update_resolved_right": 56, "possible_per_100": 3.0, "other_decided": 1,
@@ -203,6 +206,9 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (no embedding "
                     "happens in scan-file; set for symmetry with the other entry points)")
     args = ap.parse_args()
+    if not args.data.is_dir():
+        ap.error(f"{args.data} is missing: pass --data, or set {SHARED_ENV} to the folder "
+                 "whose data/locomo holds LoCoMo")
 
     import torch
 

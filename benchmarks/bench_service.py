@@ -3,8 +3,8 @@
 What is measured, on one tenant of 10,000 memories built from the bundled demo data
 (``scanner/data/demo_memories.jsonl``, CounterFact; see ``scanner/data/PROVENANCE.md``):
 
-* **bare**: :meth:`scanner.store.memories.MemoryStore.hybrid_query`, the exact Weaviate
-  hybrid query a read-time scan runs (same tenant, group and property filters, relative-score
+* **bare**: :func:`scanner.store.queries.hybrid_query` on the user's tenant handle
+  (:func:`bare_query`), the exact Weaviate hybrid query a read-time scan runs (same tenant, group and property filters, relative-score
   fusion, alpha 0.5, k = 12, the query vector computed beforehand), timed in this process;
 * **embed + bare**: the same, with the query embedded first (all-MiniLM-L6-v2 on the CPU), i.e.
   what an agent without the sidecar must do to run that query on self-provided vectors;
@@ -222,6 +222,18 @@ def stop_sidecar(proc: subprocess.Popen) -> None:
 # --------------------------------------------------------------------------- runs
 
 
+def bare_query(store: Any, q: dict, vector: np.ndarray) -> Any:
+    """The hybrid query a read-time scan of ``q`` runs (same tenant, filters, fusion, alpha,
+    k), its results not decoded: :func:`scanner.store.queries.hybrid_query` on the tenant
+    handle the store uses."""
+    from scanner.store.queries import hybrid_query
+    from scanner.store.tenants import open_tenant
+
+    col = open_tenant(store.client, store.name, USER, set())
+    return hybrid_query(col, q["query"], vector, group=q["group"], properties=q["properties"],
+                        limit=K, alpha=ALPHA)
+
+
 def measure_latency(service, http: httpx.Client, queries: list[dict],
                     vectors: np.ndarray, warmup: int) -> dict[str, Any]:
     """Bare, embed + bare, in-process service, sidecar with the query vector and sidecar
@@ -233,16 +245,14 @@ def measure_latency(service, http: httpx.Client, queries: list[dict],
     for i, q in enumerate(queries):
         def run_bare() -> list[str]:
             t = time.perf_counter()
-            res = store.hybrid_query(USER, q["query"], vectors[i], group=q["group"],
-                                     properties=q["properties"], limit=K, alpha=ALPHA)
+            res = bare_query(store, q, vectors[i])
             samples["bare"].append(time.perf_counter() - t)
             return [o.properties["memory_id"] for o in res.objects]
 
         def run_embed_bare() -> None:
             t = time.perf_counter()
             vector = embedder.encode([q["query"]])[0]
-            store.hybrid_query(USER, q["query"], vector, group=q["group"],
-                               properties=q["properties"], limit=K, alpha=ALPHA)
+            bare_query(store, q, vector)
             samples["embed_and_bare"].append(time.perf_counter() - t)
 
         def run_service() -> None:
@@ -375,8 +385,7 @@ def measure_bare_throughput(store, queries: list[dict], vectors: np.ndarray,
     def one(index: int) -> float:
         q = queries[index]
         t = time.perf_counter()
-        store.hybrid_query(USER, q["query"], vectors[index], group=q["group"],
-                           properties=q["properties"], limit=K, alpha=ALPHA)
+        bare_query(store, q, vectors[index])
         return time.perf_counter() - t
 
     started = time.perf_counter()
@@ -465,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     from scanner.embeddings import DEFAULT_MODEL, DIMENSIONS
     from scanner.service import Service
     from scanner.store import server
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out_dir = args.out or RESULTS / stamp
@@ -481,8 +490,8 @@ def main(argv: list[str] | None = None) -> int:
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     proc = None
     try:
-        store = MemoryStore(client)
-        service = Service(store)
+        service = Service(weaviate_stores(client))
+        store = service.store
         records, original = build_tenant(args.memories, args.copies)
         say(f"importing {len(records)} memories into tenant {USER!r} "
             f"({args.copies} copies of {demo_records_path().name})")

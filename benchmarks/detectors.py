@@ -3,7 +3,7 @@
 * :func:`cosine_scores`: cosine similarity of the product's sentence embeddings
   (:class:`scanner.embeddings.Embedder`, all-MiniLM-L6-v2 by default), in [-1, 1];
 * :func:`jaccard_scores`: token-set Jaccard similarity, in [0, 1], the trivial lexical baseline;
-* :func:`retrieval_scores` (in :mod:`scanner.store.bench_index`): BM25 and hybrid scores from
+* :func:`retrieval_scores` (in :mod:`benchmarks.retrieval_index`): BM25 and hybrid scores from
   a real Weaviate;
 * :class:`StructuralDetector`: contrascan's own detector, through the code path of
   ``contrascan scan-file`` (:meth:`scanner.engine.Engine.scan` with the shipped default

@@ -64,17 +64,26 @@ from extractors.lexicon import RELATIONS as LEXICON_RELATIONS
 from extractors.relations import DEFAULT_TABLE, Cardinality
 
 
+SHARED_ENV = "CONTRASCAN_SHARED"
+"""Env var naming the folder whose ``data/`` holds the public data sets, when it is not
+``../shared`` beside the checkout."""
+
+
 def _data_dir() -> Path:
-    for candidate in (os.environ.get("CONTRASCAN_SHARED"),
-                      Path(__file__).resolve().parents[2] / "shared", "/work/shared"):
-        if candidate and (Path(candidate) / "data").is_dir():
-            return Path(candidate) / "data"
-    return Path(__file__).resolve().parents[2] / "shared" / "data"
+    named = os.environ.get(SHARED_ENV)
+    return (Path(named) if named else Path(__file__).resolve().parents[2] / "shared") / "data"
 
 
 DATA_DIR = _data_dir()
-"""``../shared/data`` next to the checkout, else ``$CONTRASCAN_SHARED/data``, else
-``/work/shared/data`` (override with ``--data-dir``)."""
+"""``$CONTRASCAN_SHARED/data`` when the variable is set, else ``../shared/data`` beside the
+checkout (the runners take ``--data-dir`` to name another)."""
+
+
+def missing_data(data_dir: Path, what: str) -> FileNotFoundError:
+    """The error for a data set that is not under ``data_dir``: says how to name another."""
+    return FileNotFoundError(
+        f"{Path(data_dir) / what} is missing: pass --data-dir, or set {SHARED_ENV} to the "
+        "folder whose data/ holds the public data sets")
 
 COUNTERFACT_SPLITS = ("train", "edit", "val")
 TRAIN = "train"
@@ -246,8 +255,11 @@ def load_counterfact(data_dir: Path = DATA_DIR,
         Cases in file order, ``split`` set from the file name.
 
     Raises:
+        FileNotFoundError: ``data_dir`` has no ``counterfact/`` (:func:`missing_data`).
         OSError: a file cannot be read.
     """
+    if not (Path(data_dir) / "counterfact").is_dir():
+        raise missing_data(data_dir, "counterfact")
     cases = []
     for split in splits:
         path = Path(data_dir) / "counterfact" / f"counterfact-{split}.json"

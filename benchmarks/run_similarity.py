@@ -4,7 +4,7 @@ Runs every detector on the same pairs in one process and writes one JSON file an
 
 * cosine similarity of the product's embeddings (all-MiniLM-L6-v2, ``scanner.embeddings``);
 * BM25 and Weaviate hybrid scores at alpha 0, 0.5, 0.75 and 1, from a real Weaviate this
-  process starts itself (temporary data directory, free ports; ``scanner.store.bench_index``);
+  process starts itself (temporary data directory, free ports; ``benchmarks.retrieval_index``);
 * token-set Jaccard;
 * contrascan's structural detector through ``Engine.scan``, the code path of ``scan-file``,
   in its shipped default configuration (``structural``: curated tables and the ParaRel
@@ -468,7 +468,7 @@ def run(args: argparse.Namespace) -> Path:
     detectors: dict[str, np.ndarray] = {"cosine": cosine_scores(pairs, index, vectors)}
 
     t0 = time.perf_counter()
-    from scanner.store.bench_index import retrieval_scores
+    from benchmarks.retrieval_index import retrieval_scores
 
     triples = [(p.pool, index[p.left], index[p.right]) for p in pairs]
     retrieval = retrieval_scores(index.texts, vectors, triples, alphas=ALPHAS,

@@ -27,7 +27,6 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,10 +34,8 @@ from typing import Any
 from extractors import Triple
 from scanner.detect import normalised_text
 from scanner.keys import AliasTable, GroupKey, near_subject_pairs
-from scanner.models import MemoryRecord, Scope, SourceClass
-
-STATUS_ACTIVE = "active"
-"""A memory's status when no verdict retired or held it (same value as the store's)."""
+from scanner.models import MemoryRecord, Scope
+from scanner.store.codec import STATUS_ACTIVE, decode_record
 
 INPUT_PROPERTIES = ("memory_id", "text", "scope_group", "properties_json", "source",
                     "source_class", "observed_at", "epoch", "confidence", "priority",
@@ -205,63 +202,7 @@ class TenantPass:
         return ((key.scope.group, key.scope.properties), key.subject, key.relation)
 
     def _record(self, p: Mapping[str, Any]) -> MemoryRecord:
-        return record_from_properties(p, self.user_id, dict(self._sorted(p)))
-
-
-def stored_utc(value: Any) -> Any:
-    """A stored date property as an aware UTC datetime (a naive one is UTC); anything else
-    (None) as it is."""
-    if isinstance(value, datetime):
-        return value.astimezone(timezone.utc) if value.tzinfo else \
-            value.replace(tzinfo=timezone.utc)
-    return value
-
-
-def record_from_properties(p: Mapping[str, Any], user_id: str | None = None,
-                           properties: Mapping[str, str] | None = None) -> MemoryRecord:
-    """A :class:`MemoryRecord` from the properties the store keeps (no re-validation: stored
-    values were validated at import, and a batch scan reads every memory of a tenant).
-
-    Args:
-        p: stored properties; ``observed_at`` a datetime (naive = UTC) or None.
-        user_id: the tenant's user, when ``p`` lacks ``user_id``.
-        properties: the decoded ``properties_json``, when the caller already has it (the
-            record keeps this dict).
-    """
-    observed = stored_utc(p.get("observed_at"))
-    values = {
-        "id": p["memory_id"], "text": p["text"], "user_id": p.get("user_id") or user_id,
-        "group": p.get("scope_group") or None,
-        "properties": properties if properties is not None else json.loads(p.get("properties_json") or "{}"),
-        "source": p.get("source") or None,
-        "source_class": SourceClass(p.get("source_class") or "inference"),
-        "observed_at": observed, "epoch": p.get("epoch") or None,
-        "confidence": p.get("confidence"), "priority": p.get("priority"),
-        "source_trust": p.get("source_trust")}
-    return _constructed(values)
-
-
-_PLAIN_MODEL = (tuple(MemoryRecord.model_fields) == (
-    "id", "text", "user_id", "group", "properties", "source", "source_class", "observed_at",
-    "epoch", "confidence", "priority", "source_trust")
-    and not MemoryRecord.__pydantic_post_init__ and not MemoryRecord.__private_attributes__
-    and MemoryRecord.model_config.get("extra") != "allow")
-"""True when :class:`MemoryRecord` is a plain model whose every field
-:func:`record_from_properties` sets (checked once, at import)."""
-
-
-def _constructed(values: dict[str, Any]) -> MemoryRecord:
-    """``MemoryRecord.model_construct(**values)`` with every field given, in field order: what
-    pydantic's ``model_construct`` stores (``__dict__``, fields set, no extra, no private
-    state), without its per-field default lookup (a fifth of the pass's time, measured)."""
-    if not _PLAIN_MODEL:
-        return MemoryRecord.model_construct(**values)
-    record = MemoryRecord.__new__(MemoryRecord)
-    object.__setattr__(record, "__dict__", values)
-    object.__setattr__(record, "__pydantic_fields_set__", set(values))
-    object.__setattr__(record, "__pydantic_extra__", None)
-    object.__setattr__(record, "__pydantic_private__", None)
-    return record
+        return decode_record(p, self.user_id, dict(self._sorted(p)))
 
 
 # ------------------------------------------------------------------------------ checkpoints

@@ -296,8 +296,8 @@ def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: boo
 
     from scanner.service import Service
     from scanner.store.failures import as_unavailable
-    from scanner.store.memories import MemoryStore
     from scanner.store.server import describe, open_client
+    from scanner.store.wiring import weaviate_stores
 
     if port is None and grpc_port is None:
         ctx = click.get_current_context(silent=True)
@@ -318,7 +318,7 @@ def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: boo
         with open_client(weaviate_url=weaviate_url, data_dir=data_dir, port=port,
                          grpc_port=grpc_port, log=say) as client:
             try:
-                yield Service(MemoryStore(client), engine=_engine(single_epoch, recency_override))
+                yield Service(weaviate_stores(client), engine=_engine(single_epoch, recency_override))
             except Exception as err:
                 failure = as_unavailable(err, describe(client))
                 if failure is None:

@@ -48,8 +48,8 @@ from scanner.ledger import (
     verdict_effects,
 )
 from scanner.scan import build_report
-from scanner.store.ledger import LedgerStore, LedgerWrite
-from scanner.store.scan_state import ScanStateStore
+from scanner.store.ledger import LedgerWrite
+from scanner.store.protocols import Stores
 
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
@@ -64,7 +64,6 @@ from scanner.store.memories import (
     STATUS_UNRESOLVED,
     AppliedEffects,
     ImportResult,
-    MemoryStore,
     StoredMemory,
     object_uuid,
     tenant_name,
@@ -196,34 +195,36 @@ class BatchScanResult:
 
 
 class Service:
-    """Store + engine + embedder.
+    """Stores + engine + embedder.
 
     Safe to share between threads (the HTTP sidecar's workers): reads run concurrently, writes
     (imports, verdicts) hold :attr:`writes`, because import de-duplication and ``supersedes``
     edges are check-then-write.
 
     Args:
-        store: the Weaviate memory store (schema ensured on construction).
+        stores: the memory, ledger and scan-state stores (the memory and ledger schemas are
+            ensured on construction); :func:`scanner.store.wiring.weaviate_stores` builds
+            them over a Weaviate client.
         engine: extraction and scan.
         embedder: sentence embeddings for vectors and queries.
-        ledger: the ledger store (default: ``<memory collection>Ledger`` on the same client).
     """
 
     stats_flush_seconds: float = 5.0
     """Least seconds between two writes of this process's read-time scan tally per user."""
 
-    def __init__(self, store: MemoryStore, engine: Engine | None = None,
-                 embedder: Embedder | None = None, ledger: LedgerStore | None = None):
-        self.store = store
+    def __init__(self, stores: Stores, engine: Engine | None = None,
+                 embedder: Embedder | None = None):
+        self.stores = stores
+        self.store = stores.memories
         self.engine = engine or Engine()
         self.embedder = embedder or Embedder()
         self.writes = threading.RLock()
         self._recorded: OrderedDict[tuple, None] = OrderedDict()
         self.store.ensure_schema()
-        self.ledger = ledger or LedgerStore(store.client, store.name)
+        self.ledger = stores.ledger
         self.ledger.ensure_schema()
         self.reviews = ReviewBook(self.ledger)  # reviewers' decisions, applied to every scan
-        self.scan_state = ScanStateStore(store.client, store.name)
+        self.scan_state = stores.scan_state
         # the configuration and the code this service decides with, hashed once, now: a
         # process whose files are upgraded under it keeps recording what it runs
         self._decision = decision_digest(self.engine.config)

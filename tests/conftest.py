@@ -10,14 +10,16 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+SHARED_ENV = "CONTRASCAN_SHARED"
+"""Env var naming the folder with ``cases/`` and ``data/`` (the acceptance cases and the
+public data sets), when it is not ``../shared`` beside the checkout."""
+
+
 def _shared_dir() -> Path:
-    """``../shared`` beside the checkout (as CI lays it out), else ``$CONTRASCAN_SHARED``,
-    else ``/work/shared``."""
-    for candidate in (os.environ.get("CONTRASCAN_SHARED"),
-                      Path(__file__).resolve().parents[2] / "shared", "/work/shared"):
-        if candidate and (Path(candidate) / "cases" / "acceptance.jsonl").exists():
-            return Path(candidate)
-    return Path(__file__).resolve().parents[2] / "shared"
+    """``$CONTRASCAN_SHARED`` when set, else ``../shared`` beside the checkout (as CI lays it
+    out)."""
+    named = os.environ.get(SHARED_ENV)
+    return Path(named) if named else Path(__file__).resolve().parents[2] / "shared"
 
 
 SHARED = _shared_dir()

@@ -139,7 +139,7 @@ def run(out_dir: Path) -> dict[str, Path]:
     from scanner.scan import ScanConfig
     from scanner.service import Service
     from scanner.store import server
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     reason = missing_reason()
     if reason is not None:
@@ -150,7 +150,7 @@ def run(out_dir: Path) -> dict[str, Path]:
         client = server.connect_embedded(Path(data), port=port, grpc_port=grpc_port)
         try:
             engine = Engine(ScanConfig(policy=PolicyConfig(safety_relations=SAFETY_RELATIONS)))
-            service = Service(MemoryStore(client, "ReviewScreenshots"), engine=engine)
+            service = Service(weaviate_stores(client, "ReviewScreenshots"), engine=engine)
             users = ["potter-1", "potter-2"]
             for user in users:
                 service.import_records(sample_records(user))

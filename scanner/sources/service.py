@@ -36,6 +36,7 @@ from scanner.service import DEFAULT_ALPHA, DEFAULT_LIMIT, BatchScanResult, Servi
 from scanner.sources.mapping import SourceMapping, SourceRecordError, object_id
 from scanner.store.attached import AttachedCollection, AttachedObject, TripleCache
 from scanner.store.memories import STATUS_ACTIVE, STATUS_SUPERSEDED, STATUS_UNRESOLVED, StoredMemory
+from scanner.store.wiring import weaviate_stores
 
 
 @dataclass
@@ -135,7 +136,7 @@ class AttachedSource(Service):
         policy = config.policy.model_copy(update={
             "single_epoch": config.policy.single_epoch or self.mapping.single_epoch,
             "declared": tuple(config.policy.declared) + self.mapping.declarations()})
-        super().__init__(TripleCache(client, self.mapping.name),
+        super().__init__(weaviate_stores(client, memories=TripleCache(client, self.mapping.name)),
                          engine=Engine(dataclasses.replace(config, policy=policy)),
                          embedder=embedder)
         self._memo: OrderedDict[tuple[str, str], tuple[float, StoredMemory]] = OrderedDict()

@@ -29,19 +29,21 @@ from weaviate.classes.query import Filter, HybridFusion, MetadataQuery
 from weaviate.exceptions import WeaviateBaseError
 
 from extractors import Triple
-from scanner.errors import ConfigurationError, StoreWriteError, WeaviateUnavailable
+from scanner.errors import ConfigurationError, StoreWriteError
 from scanner.models import MemoryRecord
 from scanner.sources.mapping import SourceMapping, text_digest
 from scanner.store.batching import insert_objects
-from scanner.store.memories import (
+from scanner.store.codec import (
     SCAN_PROPERTIES,
-    MemoryStore,
     StoredMemory,
-    _body,
-    _stored_body,
-    object_uuid,
-    tenant_name,
+    decode_memory,
+    encode_memory,
+    record_body,
+    stored_body,
 )
+from scanner.store.failures import store_failure
+from scanner.store.memories import MemoryStore
+from scanner.store.tenants import object_uuid
 
 CACHE_PREFIX = "ContrascanSource"
 """Cache collections are ``ContrascanSource<Name>`` (name with ``-`` as ``_``)."""
@@ -80,14 +82,11 @@ class AttachedCollection:
 
     def __init__(self, client: weaviate.WeaviateClient, mapping: SourceMapping):
         self.client = client
-        try:
+        with store_failure(f"cannot read collection {mapping.collection}"):
             if not client.collections.exists(mapping.collection):
                 raise ConfigurationError(f"source {mapping.name}",
                                          f"collection {mapping.collection!r} does not exist")
             config = client.collections.use(mapping.collection).config.get()
-        except WeaviateBaseError as err:
-            raise WeaviateUnavailable(f"cannot read collection {mapping.collection}: {err}") \
-                from err
         self.multi_tenant = bool(config.multi_tenancy_config.enabled)
         if mapping.tenant_scope is None:
             mapping = mapping.model_copy(update={"tenant_scope": self.multi_tenant})
@@ -251,9 +250,9 @@ class TripleCache(MemoryStore):
             for obj in res.objects:
                 r = by_uuid[str(obj.uuid)]
                 p = obj.properties
-                if p.get("text_digest") == text_digest(r.text) and _body(r) == _stored_body(p) \
+                if p.get("text_digest") == text_digest(r.text) and record_body(r) == stored_body(p) \
                         and r.group == (p.get("scope_group") or None):
-                    out[r.id] = self._to_memory(obj)
+                    out[r.id] = decode_memory(obj)
         return out
 
     def store(self, records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]], *,
@@ -277,7 +276,7 @@ class TripleCache(MemoryStore):
             col = self._tenant(user_id, create=True)
             objects = []
             for i in idx:
-                props = self._properties(records[i], triples[i], now)
+                props = encode_memory(records[i], triples[i], now)
                 props["text_digest"] = text_digest(records[i].text)
                 props["source_uuid"] = records[i].id
                 objects.append(DataObject(properties=props,

@@ -1,4 +1,4 @@
-"""Errors of the Weaviate client, httpx and gRPC as :class:`scanner.errors.WeaviateUnavailable`.
+"""The one table from errors of the Weaviate client, httpx and gRPC to this package's errors.
 
 The client raises its own exceptions (``weaviate.exceptions.WeaviateBaseError``), and lets some
 of httpx's and gRPC's through; none of them is meant for a person, and a lost server shows up as
@@ -6,14 +6,50 @@ any of them, e.g. ``WeaviateConnectionError`` caused by ``httpx.ConnectError: [E
 Connection refused`` for a REST call, or ``WeaviateRetryError`` / ``WeaviateQueryError``
 around a gRPC ``StatusCode.UNAVAILABLE`` after the client's five retries (about a minute).
 
-* :func:`translate_unreachable` wraps the public methods of a store class: errors that mean
-  the server cannot be reached become :class:`WeaviateUnavailable`; other client errors (a
-  request the server rejected) pass unchanged, for callers that tell them apart.
-* :func:`as_unavailable` converts any of these errors, for the CLI's last line of defence.
+:data:`FAILURE_TABLE` sorts such an error into one of two :class:`Failure` kinds, first
+matching row wins (the error or any error it was raised from, ``__cause__`` /
+``__context__``, is matched):
+
+==============================================================  ==========================
+third-party error                                               kind
+==============================================================  ==========================
+``WeaviateConnectionError``, ``WeaviateGRPCUnavailableError``,  ``UNREACHABLE``
+``WeaviateRetryError``, ``WeaviateStartUpError``,
+``WeaviateTimeoutError``, ``httpx.TransportError``,
+``ConnectionError``, ``TimeoutError``
+``grpc.RpcError`` with code ``UNAVAILABLE`` or                  ``UNREACHABLE``
+``DEADLINE_EXCEEDED``
+``WeaviateBaseError`` whose text names one of those codes,      ``UNREACHABLE``
+``Connection refused`` or ``failed to connect to all
+addresses`` (``WeaviateQueryError`` keeps only the text of
+the gRPC error it wraps)
+any other ``WeaviateBaseError``, ``httpx.HTTPError``,           ``REJECTED``
+``grpc.RpcError``
+==============================================================  ==========================
+
+:func:`map_exceptions` (after ``map_exceptions`` of httpcore, the transport under httpx) turns
+the two kinds into our errors inside a ``with`` block; every place that meets client errors
+uses it:
+
+* the store classes (:func:`translate_unreachable`): ``UNREACHABLE`` becomes
+  :class:`~scanner.errors.WeaviateUnavailable` naming the server (``cannot reach …``);
+  ``REJECTED`` passes unchanged, for callers that tell them apart;
+* creating or reading a collection (:func:`store_failure`): both kinds become
+  :class:`~scanner.errors.WeaviateUnavailable` saying what failed;
+* the CLI's last line of defence (:func:`as_unavailable`): both kinds become
+  :class:`~scanner.errors.WeaviateUnavailable` (``cannot reach …`` / ``… failed a request``).
+
+Connecting (:mod:`scanner.store.connection`, :mod:`scanner.store.embedded`) maps the client's
+errors itself, since there a failure to answer means a server that is not (yet) there
+(:class:`~scanner.errors.DataDirectoryBusy`, a start that failed), and per-object write
+failures are collected, not raised (:mod:`scanner.store.batching`,
+:class:`~scanner.errors.StoreWriteError`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import enum
 import functools
 import inspect
 from collections.abc import Callable, Iterator
@@ -31,19 +67,45 @@ from weaviate.exceptions import (
 )
 
 from scanner.errors import ScannerError, WeaviateUnavailable
-from scanner.store.server import describe, one_line
+from scanner.store.connection import describe, one_line
 
-_UNREACHABLE_TYPES = (
-    WeaviateConnectionError, WeaviateGRPCUnavailableError, WeaviateRetryError,
-    WeaviateStartUpError, WeaviateTimeoutError, httpx.TransportError, ConnectionError,
-    TimeoutError,
-)
+
+class Failure(enum.Enum):
+    """What a third-party error says about the server."""
+
+    UNREACHABLE = "unreachable"
+    """The server did not answer: connection refused or reset, a timeout, gRPC
+    ``UNAVAILABLE``, retries exhausted."""
+    REJECTED = "rejected"
+    """The server answered and failed or refused the request."""
+
+
 _UNREACHABLE_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-# WeaviateQueryError keeps only the text of the gRPC error it wraps
 _UNREACHABLE_TEXT = ("StatusCode.UNAVAILABLE", "StatusCode.DEADLINE_EXCEEDED",
                      "Connection refused", "failed to connect to all addresses")
 
-C = TypeVar("C", bound=type)
+
+def _grpc_unreachable(e: BaseException) -> bool:
+    return isinstance(e, grpc.RpcError) and callable(getattr(e, "code", None)) \
+        and e.code() in _UNREACHABLE_CODES
+
+
+def _text_unreachable(e: BaseException) -> bool:
+    return isinstance(e, WeaviateBaseError) and any(t in str(e) for t in _UNREACHABLE_TEXT)
+
+
+FAILURE_TABLE: tuple[tuple[tuple[type[BaseException], ...] | Callable[[BaseException], bool],
+                           Failure], ...] = (
+    ((WeaviateConnectionError, WeaviateGRPCUnavailableError, WeaviateRetryError,
+      WeaviateStartUpError, WeaviateTimeoutError, httpx.TransportError, ConnectionError,
+      TimeoutError), Failure.UNREACHABLE),
+    (_grpc_unreachable, Failure.UNREACHABLE),
+    (_text_unreachable, Failure.UNREACHABLE),
+    ((WeaviateBaseError, httpx.HTTPError, grpc.RpcError), Failure.REJECTED),
+)
+"""``(matcher, kind)`` rows, first match wins (module docstring). A matcher is a tuple of
+exception types or a predicate. ``REJECTED`` is matched on the error itself only, the other
+rows on its whole chain."""
 
 
 def _chain(err: BaseException) -> Iterator[BaseException]:
@@ -55,23 +117,56 @@ def _chain(err: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
+def _matches(matcher: Any, e: BaseException) -> bool:
+    return isinstance(e, matcher) if isinstance(matcher, tuple) else matcher(e)
+
+
+def classify(err: BaseException) -> Failure | None:
+    """The :class:`Failure` kind of ``err`` by :data:`FAILURE_TABLE`, or ``None`` when it is
+    not an error of the Weaviate client, httpx or gRPC (our own errors included)."""
+    if isinstance(err, ScannerError):
+        return None
+    rejected = FAILURE_TABLE[-1]
+    if not _matches(rejected[0], err):
+        return None
+    for matcher, kind in FAILURE_TABLE[:-1]:
+        if any(_matches(matcher, e) for e in _chain(err)):
+            return kind
+    return rejected[1]
+
+
 def is_client_error(err: BaseException) -> bool:
     """Whether ``err`` comes from the Weaviate client, httpx or gRPC."""
-    return isinstance(err, (WeaviateBaseError, httpx.HTTPError, grpc.RpcError))
+    return classify(err) is not None
 
 
 def is_unreachable(err: BaseException) -> bool:
-    """Whether ``err`` (or an error it was raised from) means that the server did not answer:
-    connection refused or reset, a timeout, gRPC ``UNAVAILABLE``, retries exhausted."""
-    for e in _chain(err):
-        if isinstance(e, _UNREACHABLE_TYPES):
-            return True
-        if isinstance(e, grpc.RpcError) and callable(getattr(e, "code", None)) \
-                and e.code() in _UNREACHABLE_CODES:
-            return True
-        if isinstance(e, WeaviateBaseError) and any(t in str(e) for t in _UNREACHABLE_TEXT):
-            return True
-    return False
+    """Whether ``err`` (or an error it was raised from) means that the server did not answer."""
+    return classify(err) is Failure.UNREACHABLE
+
+
+Mapper = Callable[[BaseException], BaseException]
+"""Builds our error from a third-party one."""
+
+
+@contextlib.contextmanager
+def map_exceptions(mapping: dict[Failure, Mapper]) -> Iterator[None]:
+    """Inside the block, an error of kind ``k`` (:func:`classify`) with ``k`` in ``mapping``
+    is raised as ``mapping[k](err)`` from it; anything else passes unchanged.
+
+    Example::
+
+        with map_exceptions({Failure.UNREACHABLE: unavailable}):
+            collection.query.fetch_objects(limit=1)
+    """
+    try:
+        yield
+    except Exception as err:
+        kind = classify(err)
+        to = mapping.get(kind) if kind is not None else None
+        if to is None:
+            raise
+        raise to(err) from err
 
 
 def _reason(err: BaseException) -> str:
@@ -90,20 +185,31 @@ def as_unavailable(err: BaseException, where: str = "Weaviate") -> WeaviateUnava
 
     Args:
         err: the exception.
-        where: how to name the server, e.g. :func:`scanner.store.server.describe` of the
+        where: how to name the server, e.g. :func:`scanner.store.connection.describe` of the
             client.
     """
-    if isinstance(err, ScannerError) or not is_client_error(err):
+    kind = classify(err)
+    if kind is None:
         return None
-    if is_unreachable(err):
-        return WeaviateUnavailable(f"cannot reach {where}", _reason(err))
-    return WeaviateUnavailable(f"{where} failed a request", _reason(err))
+    what = f"cannot reach {where}" if kind is Failure.UNREACHABLE else f"{where} failed a request"
+    return WeaviateUnavailable(what, _reason(err))
+
+
+def store_failure(what: str) -> contextlib.AbstractContextManager[None]:
+    """``map_exceptions`` for creating or reading a collection: any client error becomes
+    ``WeaviateUnavailable(f"{what}: {err}")``, e.g. ``cannot create collection X: …``."""
+    def build(err: BaseException) -> BaseException:
+        return WeaviateUnavailable(f"{what}: {err}")
+    return map_exceptions({Failure.UNREACHABLE: build, Failure.REJECTED: build})
+
+
+C = TypeVar("C", bound=type)
 
 
 def translate_unreachable(cls: C) -> C:
     """Class decorator: public methods (generators included) of a class with a ``client``
     attribute raise :class:`WeaviateUnavailable` instead of a client error that means the
-    server cannot be reached (:func:`is_unreachable`)."""
+    server cannot be reached (``UNREACHABLE`` in :data:`FAILURE_TABLE`)."""
     for name, member in list(vars(cls).items()):
         if name.startswith("_") or not inspect.isfunction(member):
             continue
@@ -111,32 +217,24 @@ def translate_unreachable(cls: C) -> C:
     return cls
 
 
-def _translated(self: Any, err: BaseException) -> WeaviateUnavailable | None:
-    if isinstance(err, ScannerError) or not is_client_error(err) or not is_unreachable(err):
-        return None
-    return as_unavailable(err, describe(getattr(self, "client", None)))
+def _unreachable(self: Any) -> dict[Failure, Mapper]:
+    """Only ``UNREACHABLE``, as ``cannot reach <the server of self.client>``."""
+    def build(err: BaseException) -> BaseException:
+        return WeaviateUnavailable(f"cannot reach {describe(getattr(self, 'client', None))}",
+                                   _reason(err))
+    return {Failure.UNREACHABLE: build}
 
 
 def _translating(method: Callable[..., Any]) -> Callable[..., Any]:
     if inspect.isgeneratorfunction(method):
         @functools.wraps(method)
         def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
+            with map_exceptions(_unreachable(self)):
                 yield from method(self, *args, **kwargs)
-            except Exception as err:
-                translated = _translated(self, err)
-                if translated is None:
-                    raise
-                raise translated from err
         return generator
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
+        with map_exceptions(_unreachable(self)):
             return method(self, *args, **kwargs)
-        except Exception as err:
-            translated = _translated(self, err)
-            if translated is None:
-                raise
-            raise translated from err
     return wrapper

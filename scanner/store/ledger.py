@@ -25,15 +25,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 import weaviate
-from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, QueryReference
-from weaviate.exceptions import WeaviateBaseError
 
-from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.errors import StoreWriteError
 from scanner.ledger import LedgerEntry, content_digest, should_replace
 from scanner.store.batching import insert_objects
-from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
+from scanner.store.schema import create_ledger_collection
+from scanner.store.tenants import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
 
 LEDGER_SUFFIX = "Ledger"
 _CHUNK = 1000  # ids per filter query
@@ -79,47 +78,7 @@ class LedgerStore:
     def ensure_schema(self) -> None:
         """Create the collection if it does not exist (idempotent; the memory collection must
         exist first, since ``concerns`` points at it)."""
-        try:
-            if self.client.collections.exists(self.name):
-                return
-            field_text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD,
-                              index_searchable=False)
-            stored = dict(data_type=DataType.TEXT, index_filterable=False,
-                          index_searchable=False)  # read back, never filtered on
-            self.client.collections.create(
-                self.name,
-                vector_config=Configure.Vectors.self_provided(),
-                multi_tenancy_config=Configure.multi_tenancy(enabled=True,
-                                                             auto_tenant_creation=False),
-                properties=[
-                    Property(name="entry_type", **field_text),
-                    Property(name="status", **field_text),
-                    Property(name="verdict", **field_text),
-                    Property(name="rule", **field_text),
-                    Property(name="subject", **field_text),
-                    Property(name="relation", **field_text),
-                    Property(name="concerns_ids", data_type=DataType.TEXT_ARRAY,
-                             tokenization=Tokenization.FIELD, index_searchable=False),
-                    Property(name="recorded_at", data_type=DataType.DATE,
-                             index_range_filters=True),
-                    Property(name="user_id", **stored),
-                    Property(name="kind", **stored),
-                    Property(name="severity", **stored),
-                    Property(name="scope_group", **stored),
-                    Property(name="members", data_type=DataType.TEXT_ARRAY,
-                             index_filterable=False, index_searchable=False),
-                    Property(name="settled_by", **stored),
-                    Property(name="settles", **stored),
-                    Property(name="digest", **stored),
-                    Property(name="updated_at", data_type=DataType.DATE, index_filterable=False),
-                    Property(name="body_json", data_type=DataType.TEXT,
-                             index_filterable=False, index_searchable=False),
-                ],
-                references=[ReferenceProperty(name="concerns",
-                                              target_collection=self.memory_collection)],
-            )
-        except WeaviateBaseError as err:
-            raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
+        create_ledger_collection(self.client, self.name, self.memory_collection)
 
     def _tenant(self, user_id: str, *, create: bool = False):
         return open_tenant(self.client, self.name, user_id, self._known_tenants, create=create)

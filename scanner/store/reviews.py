@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 
 from weaviate.classes.query import Filter, Sort
-from weaviate.exceptions import WeaviateBaseError
 
-from scanner.errors import WeaviateUnavailable
 from scanner.ledger import STATUS_OPEN, LedgerEntry
+from scanner.store.failures import store_failure
 from scanner.store.ledger import LedgerStore
-from scanner.store.memories import tenant_name
+from scanner.store.tenants import tenant_name
 
 MAX_ITEMS = 1000
 """Most open entries one inbox query reads per tenant (newest first)."""
@@ -53,7 +52,7 @@ def open_entries(ledger: LedgerStore, user_id: str, entry_types: Sequence[str], 
     Raises:
         WeaviateUnavailable: the query failed.
     """
-    try:
+    with store_failure(f"cannot read the open entries of {user_id!r}"):
         col = _tenant(ledger, user_id)
         if col is None:
             return []
@@ -66,9 +65,6 @@ def open_entries(ledger: LedgerStore, user_id: str, entry_types: Sequence[str], 
         res = col.query.fetch_objects(filters=where, limit=limit,
                                       sort=Sort.by_property("recorded_at", ascending=False),
                                       return_properties=_PROPERTIES)
-    except WeaviateBaseError as err:
-        raise WeaviateUnavailable(f"cannot read the open entries of {user_id!r}: {err}") \
-            from err
     return [_entry(o) for o in res.objects]
 
 
@@ -79,15 +75,13 @@ def review_entries(ledger: LedgerStore, user_id: str, *, limit: int = 10_000
     Raises:
         WeaviateUnavailable: the query failed.
     """
-    try:
+    with store_failure(f"cannot read the reviews of {user_id!r}"):
         col = _tenant(ledger, user_id)
         if col is None:
             return []
         res = col.query.fetch_objects(
             filters=Filter.by_property("entry_type").equal("review"), limit=limit,
             return_properties=_PROPERTIES)
-    except WeaviateBaseError as err:
-        raise WeaviateUnavailable(f"cannot read the reviews of {user_id!r}: {err}") from err
     entries = [_entry(o) for o in res.objects]
     return sorted(entries, key=lambda e: (e.recorded_at or datetime.min.replace(
         tzinfo=timezone.utc), e.entry_id))
@@ -97,13 +91,11 @@ def ledger_users(ledger: LedgerStore) -> list[str]:
     """User ids of every tenant with a ledger, sorted (read from one entry of each tenant,
     since tenant names may be hashes of the user id)."""
     users = []
-    try:
+    with store_failure("cannot list the ledger's users"):
         col = ledger.client.collections.use(ledger.name)
         for name in ledger.tenants():
             res = col.with_tenant(name).query.fetch_objects(limit=1,
                                                             return_properties=["user_id"])
             if res.objects:
                 users.append(str(res.objects[0].properties.get("user_id") or name))
-    except WeaviateBaseError as err:
-        raise WeaviateUnavailable(f"cannot list the ledger's users: {err}") from err
     return sorted(users)

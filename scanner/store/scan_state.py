@@ -19,15 +19,15 @@ import json
 from typing import Any
 
 import weaviate
-from weaviate.classes.config import Configure, DataType, Property
 from weaviate.classes.data import DataObject
-from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from scanner.batch import ScanCheckpoint
-from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.errors import StoreWriteError
 from scanner.store.batching import insert_objects
-from scanner.store.memories import DEFAULT_COLLECTION, open_tenant, tenant_name
+from scanner.store.failures import classify, store_failure
+from scanner.store.schema import create_scan_state_collection
+from scanner.store.tenants import DEFAULT_COLLECTION, open_tenant, tenant_name
 
 SCAN_STATE_SUFFIX = "ScanState"
 
@@ -61,21 +61,7 @@ class ScanStateStore:
         """Create the collection if it does not exist (idempotent)."""
         if self._exists:
             return
-        try:
-            if not self.client.collections.exists(self.name):
-                stored = dict(data_type=DataType.TEXT, index_filterable=False,
-                              index_searchable=False)
-                self.client.collections.create(
-                    self.name,
-                    vector_config=Configure.Vectors.self_provided(),
-                    multi_tenancy_config=Configure.multi_tenancy(enabled=True,
-                                                                 auto_tenant_creation=False),
-                    properties=[Property(name="user_id", **stored),
-                                Property(name="checkpoint_json", **stored),
-                                Property(name="recorded_at", data_type=DataType.DATE,
-                                         index_filterable=False)])
-        except WeaviateBaseError as err:
-            raise WeaviateUnavailable(f"cannot create collection {self.name}: {err}") from err
+        create_scan_state_collection(self.client, self.name)
         self._exists = True
 
     def forget_schema(self) -> None:
@@ -106,7 +92,9 @@ class ScanStateStore:
                     return None
             obj = open_tenant(self.client, self.name, user_id, self._known_tenants) \
                 .query.fetch_object_by_id(self._uuid(user_id))
-        except WeaviateBaseError:
+        except Exception as err:
+            if classify(err) is None:
+                raise
             # deleted meanwhile, or the server is gone (then the scan's own reads fail next)
             self.forget_schema()
             return None
@@ -126,13 +114,11 @@ class ScanStateStore:
         self.ensure_schema()
         props = {"user_id": user_id, "recorded_at": recorded_at,
                  "checkpoint_json": json.dumps(checkpoint.to_json(), sort_keys=True)}
-        try:
+        with store_failure(f"cannot write {self.name}"):
             col = open_tenant(self.client, self.name, user_id, self._known_tenants,
                               create=True)
             # a batch insert replaces an object of the same uuid: two scanners both succeed
             failed = insert_objects(col, [DataObject(properties=props,
                                                      uuid=self._uuid(user_id))])
-        except WeaviateBaseError as err:
-            raise WeaviateUnavailable(f"cannot write {self.name}: {err}") from err
         if failed:
             raise StoreWriteError(failed, 0)

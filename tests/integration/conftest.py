@@ -51,10 +51,10 @@ def scoped_service(client: server.WeaviateClient, engine, prefix: str = "T"):
     ``service`` fixture below, and modules that need another engine or a module-wide service
     (``with scoped_service(weaviate_server, engine, "Api") as svc: yield svc``)."""
     from scanner.service import Service
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     name = prefix + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(client, name), engine=engine)
+    svc = Service(weaviate_stores(client, name), engine=engine)
     try:
         yield svc
     finally:

@@ -16,7 +16,7 @@ from scanner.api import ApiSettings, create_app
 from scanner.embeddings import Embedder
 from scanner.service import Service
 from scanner.sources import load_sources
-from scanner.store.memories import MemoryStore
+from scanner.store.wiring import weaviate_stores
 
 pytestmark = pytest.mark.integration
 
@@ -56,7 +56,7 @@ def notes(weaviate_server, tmp_path):
                     'observed_at_properties = ["said_at"]\nsingle_epoch = true\n'
                     'target_vector = "body_vec"\nstatus_property = "contrascan_status"\n')
     memory = f"Memory_{uuid.uuid4().hex[:10]}"
-    service = Service(MemoryStore(weaviate_server, memory), embedder=embedder)
+    service = Service(weaviate_stores(weaviate_server, memory), embedder=embedder)
     app = create_app(service, settings=ApiSettings(), warm_up=False,
                      sources=load_sources(path))
     with TestClient(app) as client:

@@ -17,6 +17,7 @@ from scanner.models import MemoryRecord
 from scanner.service import Service
 from scanner.store import server
 from scanner.store.memories import MemoryStore
+from scanner.store.wiring import weaviate_stores
 
 pytestmark = pytest.mark.integration
 
@@ -54,7 +55,7 @@ def test_two_concurrent_imports_of_the_same_ids_report_the_truth(weaviate_server
                                                                  engine):
     n = 40
     MemoryStore(weaviate_server, collection).ensure_schema()
-    services = {w: Service(MemoryStore(weaviate_server, collection), engine=engine)
+    services = {w: Service(weaviate_stores(weaviate_server, collection), engine=engine)
                 for w in ("glazes", "prefers")}
     results: dict[str, object] = {}
     barrier = threading.Barrier(2, timeout=120)

@@ -28,14 +28,13 @@ from scanner.records import read_jsonl
 from scanner.scan import ScanConfig
 from scanner.service import Service
 from scanner.store import server
-from scanner.store.ledger import LedgerStore
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
 from tests.integration.conftest import scoped_service
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 DEMO_USERS = ("demo-user-2", "demo-user-3", "demo-user-4")  # resolutions, quarantines and
-# epoch changes: the three verdict scenarios of the demo bundle (scanner/demo_data.py)
+# epoch changes: the three verdict scenarios of the demo bundle (benchmarks/demo_data.py)
 
 
 def rec(rid: str, text: str, user: str = "ops-1", days: float = 0, **kw) -> MemoryRecord:
@@ -235,9 +234,8 @@ def test_concurrent_batch_scans_converge(tmp_path, engine, demo_records):
     other = server.connect_embedded(tmp_path / "w")  # joins the owner's server
     try:
         name = "C" + uuid.uuid4().hex[:8]
-        first = Service(MemoryStore(owner, name), engine=engine)
-        second = Service(MemoryStore(other, name), engine=engine,
-                         ledger=LedgerStore(other, name))
+        first = Service(weaviate_stores(owner, name), engine=engine)
+        second = Service(weaviate_stores(other, name), engine=engine)
         first.import_records(demo_records)
         before = census(first, DEMO_USERS)
         reports, errors = [], []
@@ -274,7 +272,7 @@ def test_a_server_stopped_mid_scan_loses_nothing_and_the_rerun_completes(tmp_pat
     port, grpc_port = server.free_ports()
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     name = "R" + uuid.uuid4().hex[:8]
-    svc = Service(MemoryStore(client, name), engine=engine)
+    svc = Service(weaviate_stores(client, name), engine=engine)
     svc.import_records(demo_records)
     before = census(svc, DEMO_USERS)
     batches = []
@@ -293,7 +291,7 @@ def test_a_server_stopped_mid_scan_loses_nothing_and_the_rerun_completes(tmp_pat
 
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     try:
-        svc = Service(MemoryStore(client, name), engine=engine)
+        svc = Service(weaviate_stores(client, name), engine=engine)
         partial = census(svc, DEMO_USERS)
         assert partial["memories"] == before["memories"]  # nothing deleted
         assert partial["duplicate_entry_keys"] == [] and partial["duplicate_edges"] == []
@@ -401,7 +399,7 @@ def test_a_tenant_unchanged_since_its_last_scan_is_checked_not_decided_again(ser
     assert not kept.unchanged_since_checkpoint and kept.report.withhold == ["cfg", "tool"]
 
     # another configuration decides again (and records its own checkpoint)
-    single = Service(service.store, engine=Engine(ScanConfig(
+    single = Service(service.stores, engine=Engine(ScanConfig(
         policy=PolicyConfig(single_epoch=True)), extractor=service.engine.extractor))
     assert not single.run_batch_scan("ops-1").tenants[0].unchanged_since_checkpoint
     assert single.run_batch_scan("ops-1").tenants[0].unchanged_since_checkpoint

@@ -138,6 +138,8 @@ def test_status_updates_are_sent_one_per_memory_and_each_failure_is_reported(
         service, weaviate_server):
     from scanner.errors import StoreWriteError
     from scanner.store.server import rest_endpoint
+    from scanner.store.status_updates import update_many
+    from scanner.store.tenants import open_tenant
 
     service.import_records([rec("m1", "My name is Priya."), rec("m2", "My name is Ana.", days=2)])
     assert rest_endpoint(weaviate_server) is not None  # the store's own loopback requests
@@ -145,7 +147,8 @@ def test_status_updates_are_sent_one_per_memory_and_each_failure_is_reported(
     updates = [("m1", {"status": "unresolved"}), ("ghost", {"status": "unresolved"}),
                ("m2", {"status": "superseded", "retired_rule": "recency"})] * 2
     with pytest.raises(StoreWriteError) as err:
-        store._update_many(store._tenant("potter-1"), "potter-1", updates, workers=4)
+        update_many(weaviate_server, open_tenant(weaviate_server, store.name, "potter-1", set()),
+                    "potter-1", updates, workers=4)
     assert [oid for oid, _ in err.value.failures] == ["ghost", "ghost"]
     assert err.value.written == 4 and "404" in err.value.failures[0][1]
     m1, m2 = store.get("potter-1", "m1"), store.get("potter-1", "m2")

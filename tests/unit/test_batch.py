@@ -13,7 +13,6 @@ from scanner.batch import (
     TenantPass,
     decision_digest,
     ledger_digest,
-    record_from_properties,
     states_digest,
 )
 from scanner.demo import demo_records_path
@@ -22,7 +21,7 @@ from scanner.policy import PolicyConfig
 from scanner.models import MemoryRecord
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig, scan_records
-from scanner.store.memories import BATCH_SCAN_PROPERTIES, MemoryStore
+from scanner.store.codec import BATCH_SCAN_PROPERTIES, decode_record, encode_memory
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 USER = "u1"
@@ -30,7 +29,7 @@ USER = "u1"
 
 def stored(record: MemoryRecord, triples, status: str = "active", rule: str = "") -> dict:
     """The properties a batch scan reads back for ``record``, as the store writes them."""
-    props = MemoryStore._properties(record, triples, T0)
+    props = encode_memory(record, triples, T0)
     out = {name: props.get(name) for name in BATCH_SCAN_PROPERTIES}
     out.update(status=status, retired_rule=rule)
     return out
@@ -101,7 +100,7 @@ def test_decoded_records_equal_the_stored_ones(tenant):
     by_id = {r.id: (r, t) for r, t in zip(records, triples)}
     for r, t in zip(subset, subset_triples):
         assert (r, t) == by_id[r.id]
-    assert record_from_properties({**stored(records[0], triples[0]), "user_id": USER}) \
+    assert decode_record({**stored(records[0], triples[0]), "user_id": USER}) \
         == records[0]
 
 

@@ -22,8 +22,10 @@ from benchmarks.evaluators import (ContradictionEvaluator, ThresholdChooser, at_
 from benchmarks.report import BEGIN, END, markdown_table, write_readme
 
 DATA = P.DATA_DIR
-needs_data = pytest.mark.skipif(not (DATA / "counterfact").exists(),
-                                reason="../shared/data is not present")
+needs_data = pytest.mark.skipif(
+    not (DATA / "counterfact").exists(),
+    reason=f"{DATA / 'counterfact'} is not present (set {P.SHARED_ENV} to the folder whose "
+           "data/ holds it)")
 
 
 # ------------------------------------------------------------------------------ CounterFact

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from scanner.store.memories import _properties_array, tenant_name
+from scanner.store.codec import scope_property_tokens
+from scanner.store.tenants import tenant_name
 
 VALID = re.compile(r"[A-Za-z0-9\-_]{1,64}")
 HASHED = re.compile(r".*-[0-9a-f]{16}")
@@ -56,12 +57,12 @@ def test_scope_property_tokens_are_one_to_one_even_after_whitespace_trimming():
     values = ["lab", "lab=b", "b", "", " ", "b ", "b\\", "b\\\\", "\\", "=b", "lab\\="]
     pairs = list(itertools.product(keys, values))
     # the index trims whitespace at both ends of a token (field tokenization)
-    tokens = [_properties_array({k: v})[0].strip() for k, v in pairs]
+    tokens = [scope_property_tokens({k: v})[0].strip() for k, v in pairs]
     assert len(set(tokens)) == len(pairs)
-    assert _properties_array({"site": "lab=b"}) != _properties_array({"site=lab": "b"})
-    assert _properties_array({" k": "v "}) != _properties_array({"k": "v"})
+    assert scope_property_tokens({"site": "lab=b"}) != scope_property_tokens({"site=lab": "b"})
+    assert scope_property_tokens({" k": "v "}) != scope_property_tokens({"k": "v"})
 
 
 def test_plain_scope_properties_keep_the_tokens_stored_data_has():
     props = {"rack_id": "rack-4", "site": "lab=b", "path": "C:\\x y z", "e": "a=b=c"}
-    assert _properties_array(props) == [f"{k}={v}" for k, v in sorted(props.items())]
+    assert scope_property_tokens(props) == [f"{k}={v}" for k, v in sorted(props.items())]

@@ -2,7 +2,8 @@
 
 The benchmark asks whether Weaviate's own ranking — BM25 and hybrid search, the scores an
 agent sees — separates a correction from a paraphrase. This module holds every call into
-``weaviate`` that the benchmark needs (only the store package imports it):
+``weaviate`` that the similarity benchmark needs (the product's own calls are all in
+:mod:`scanner.store`):
 
 1. it starts a throw-away embedded server (:func:`scanner.store.server.connect_embedded`) in a
    temporary data directory on free ports, and stops it and deletes the directory afterwards;

@@ -1,7 +1,7 @@
 """Build the bundled demo memories from the public CounterFact data set.
 
 CounterFact (Meng et al. 2022, "Locating and Editing Factual Associations in GPT", MIT
-licence; ``../shared/data/counterfact/``) pairs a true fact with a counterfactual update
+licence; ``counterfact/`` of the benchmarks' data dir, :data:`benchmarks.pairs.DATA_DIR`) pairs a true fact with a counterfactual update
 for 21,919 Wikidata subjects. Each selected case becomes memories of one demo user:
 
 * the original fact ("The mother tongue of Danielle Darrieux is French."),
@@ -14,7 +14,9 @@ for 21,919 Wikidata subjects. Each selected case becomes memories of one demo us
 A case is kept only when the engine extracts the fact and the update under one key, so the
 demo shows the product on wordings it parses; ``benchmarks/`` measures all cases.
 
-Rebuild: ``python -m scanner.demo_data --source ../shared/data/counterfact``.
+Rebuild: ``python -m benchmarks.demo_data`` (``--source DIR`` names another copy of the
+CounterFact folder; the default is ``counterfact/`` under ``$CONTRASCAN_SHARED/data`` or
+``../shared/data`` beside the checkout). The product reads only the file this writes.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from benchmarks.pairs import DATA_DIR, SHARED_ENV
+
 SCENARIOS = ("recency", "source_class", "missing_provenance", "epoch_change", "tie",
              "paraphrase_only")
 EXPECTED = {"recency": "resolved", "source_class": "resolved",
@@ -34,7 +38,7 @@ EXPECTED = {"recency": "resolved", "source_class": "resolved",
             "tie": "quarantined", "paraphrase_only": None}
 USERS = 6
 BASE = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
-DEFAULT_OUT = Path(__file__).parent / "data" / "demo_memories.jsonl"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "scanner" / "data" / "demo_memories.jsonl"
 
 
 def last_sentence(text: str) -> str:
@@ -130,10 +134,14 @@ def build(source: Path, *, per_scenario: int = 45, split: str = "edit") -> list[
 def main() -> None:
     """Command line: rebuild ``scanner/data/demo_memories.jsonl``."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--source", type=Path, default=Path("../shared/data/counterfact"))
+    ap.add_argument("--source", type=Path, default=DATA_DIR / "counterfact",
+                    help="the CounterFact folder (default: %(default)s)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--per-scenario", type=int, default=45)
     args = ap.parse_args()
+    if not args.source.is_dir():
+        ap.error(f"{args.source} is missing: pass --source, or set {SHARED_ENV} to the folder "
+                 "whose data/counterfact holds CounterFact")
     memories = build(args.source, per_scenario=args.per_scenario)
     with open(args.out, "w", encoding="utf-8") as f:
         for m in memories:
