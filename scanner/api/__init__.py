@@ -1,6 +1,8 @@
 """The HTTP sidecar (SPEC §6): what an agent calls before it answers.
 
-:func:`create_app` builds a FastAPI app over one :class:`scanner.service.Service`:
+:func:`create_app` (:mod:`scanner.api.app`) builds a FastAPI app over one
+:class:`scanner.service.Service`; the routes live in :mod:`scanner.api.routes`, one module per
+concern:
 
 ==========================================  ==============================================
 ``POST /v1/scan``                           read-time scan: scoped hybrid search, then the
@@ -43,8 +45,7 @@ that FastAPI runs in its worker threads, and batch scans run in a separate execu
 outlives the request (and the client connection) that started it.
 """
 
-from scanner.api.app import _authorize, _json, _service, create_app
-from scanner.api.errors import _ERROR_RESPONSES, _Problem
+from scanner.api.app import create_app
 from scanner.api.errors import ErrorCode, ErrorDetail, ErrorField, ErrorResponse
 from scanner.api.schemas import (
     AddMemoriesRequest,

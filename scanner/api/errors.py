@@ -1,6 +1,6 @@
 """Errors of the sidecar: every error answer is ``{"error": {"code", "message", "fields"}}``
-with a stable :class:`ErrorCode`; :func:`_classify` maps the service's exceptions to a status
-and a code, and :func:`_add_error_handlers` installs the handlers that render them."""
+with a stable :class:`ErrorCode`; :func:`classify` maps the service's exceptions to a status
+and a code, and :func:`add_error_handlers` installs the handlers that render them."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
-class _Problem(Exception):
+class Problem(Exception):
     """An HTTP answer other than success, raised inside the app and rendered by a handler."""
 
     def __init__(self, status: int, code: ErrorCode, message: str,
@@ -83,7 +83,7 @@ class _Problem(Exception):
         self.headers = dict(headers or {})
 
 
-def _error_response(status: int, code: ErrorCode, message: str,
+def error_response(status: int, code: ErrorCode, message: str,
                     fields: list[ErrorField] | None = None,
                     headers: Mapping[str, str] | None = None) -> JSONResponse:
     body = ErrorResponse(error=ErrorDetail(code=code, message=message, fields=fields or []))
@@ -97,12 +97,13 @@ def _field_path(loc: tuple | list) -> str:
     return ".".join(str(p) for p in parts)
 
 
-def _invalid(field_path: tuple, message: str, kind: str = "value_error") -> RequestValidationError:
+def invalid_field(field_path: tuple, message: str,
+                  kind: str = "value_error") -> RequestValidationError:
     """A 422 naming one field, in the shape pydantic would have reported it."""
     return RequestValidationError([{"loc": ("body", *field_path), "msg": message, "type": kind}])
 
 
-def _validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
+def validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
     out = []
     for err in errors:
         if err.get("type") == "json_invalid":
@@ -116,7 +117,7 @@ def _validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
     return out
 
 
-_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "API key missing or wrong (`unauthorized`)."},
     413: {"model": ErrorResponse, "description": "Body too large (`request_too_large`)."},
     422: {"model": ErrorResponse, "description": "Invalid field (`validation_error`); the "
@@ -130,7 +131,7 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _classify(err: BaseException) -> tuple[int, ErrorCode, str]:
+def classify(err: BaseException) -> tuple[int, ErrorCode, str]:
     """HTTP status, code and message for an exception raised by the service."""
     if isinstance(err, UnknownMemory):
         return 404, ErrorCode.unknown_memory, str(err)
@@ -151,36 +152,36 @@ def _classify(err: BaseException) -> tuple[int, ErrorCode, str]:
     return 500, ErrorCode.internal_error, "internal error; the traceback is in the server log"
 
 
-def _add_error_handlers(app: FastAPI) -> None:
+def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        fields = _validation_fields(list(err.errors()))
+        fields = validation_fields(list(err.errors()))
         first = fields[0] if fields else ErrorField(field="body", message="invalid", type="invalid")
         more = f" (+{len(fields) - 1} more)" if len(fields) > 1 else ""
-        return _error_response(422, ErrorCode.validation_error,
+        return error_response(422, ErrorCode.validation_error,
                                f"{first.field}: {first.message}{more}", fields)
 
-    @app.exception_handler(_Problem)
-    async def on_problem(request: Request, err: _Problem) -> JSONResponse:
-        return _error_response(err.status, err.code, err.message, err.fields, err.headers)
+    @app.exception_handler(Problem)
+    async def on_problem(request: Request, err: Problem) -> JSONResponse:
+        return error_response(err.status, err.code, err.message, err.fields, err.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, err: StarletteHTTPException) -> JSONResponse:
         code = {404: ErrorCode.not_found, 405: ErrorCode.method_not_allowed}.get(
             err.status_code, ErrorCode.http_error)
-        return _error_response(err.status_code, code, str(err.detail),
+        return error_response(err.status_code, code, str(err.detail),
                                headers=getattr(err, "headers", None))
 
     @app.exception_handler(ScannerError)
     async def on_scanner_error(request: Request, err: ScannerError) -> JSONResponse:
-        status, code, message = _classify(err)
+        status, code, message = classify(err)
         if status >= 500:
             logger.error("%s %s: %s", request.method, request.url.path, err)
-        return _error_response(status, code, message)
+        return error_response(status, code, message)
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, err: Exception) -> JSONResponse:
         # Starlette's ServerErrorMiddleware calls this, then re-raises for the server log.
-        status, code, message = _classify(err)
-        return _error_response(status, code, message)
+        status, code, message = classify(err)
+        return error_response(status, code, message)
 

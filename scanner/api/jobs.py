@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from scanner.api.errors import ErrorCode, ErrorDetail, _classify, _Problem
+from scanner.api.errors import ErrorCode, ErrorDetail, classify, Problem
 from scanner.api.schemas import BatchScanJob, JobProgress
 from scanner.metrics import SidecarMetrics
 from scanner.models import ScanReport
@@ -43,7 +43,7 @@ class _Job:
 
 
 @dataclass
-class _Jobs:
+class BatchScanJobs:
     """Batch-scan jobs, run in their own executor: independent of any request or connection."""
 
     executor: ThreadPoolExecutor
@@ -56,7 +56,7 @@ class _Jobs:
         with self._lock:
             active = sum(j.status in ("queued", "running") for j in self._jobs.values())
             if active >= self.max_jobs:
-                raise _Problem(429, ErrorCode.too_many_jobs,
+                raise Problem(429, ErrorCode.too_many_jobs,
                                f"{active} batch scans are queued or running; retry later")
             job = _Job(id=uuid.uuid4().hex, user_id=user_id, created_at=_now())
             self._jobs[job.id] = job
@@ -98,7 +98,7 @@ class _Jobs:
             self.metrics.observe_scan("batch", report, time.perf_counter() - started)
             self._update(job, status="done", report=report, finished_at=_now())
         except Exception as err:  # noqa: BLE001 - a job records its failure instead of dying
-            status, code, message = _classify(err)
+            status, code, message = classify(err)
             if status >= 500 and code is ErrorCode.internal_error:
                 logger.exception("batch scan %s of user %r failed", job.id, job.user_id)
             self._update(job, status="failed", finished_at=_now(),

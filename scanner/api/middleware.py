@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scanner.api.errors import ErrorCode, _error_response
+from scanner.api.errors import ErrorCode, error_response
 from scanner.metrics import SidecarMetrics
 
 _DRAIN_BYTES = 64 * 1024 * 1024
@@ -15,7 +15,7 @@ the client, still sending, gets the answer instead of a reset connection); beyon
 connection is answered at once."""
 
 
-class _BodyLimit:
+class BodyLimit:
     """Pure ASGI middleware: answer 413 to bodies over ``max_bytes`` (declared or streamed).
 
     The body is buffered (the endpoints read all of it anyway) and replayed to the app.
@@ -33,12 +33,12 @@ class _BodyLimit:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 declared = value
-        too_large = _error_response(
+        too_large = error_response(
             413, ErrorCode.request_too_large,
             f"request body over {self.max_bytes} bytes", headers={"Connection": "close"})
         if declared is not None:
             if not declared.isdigit():
-                await _error_response(400, ErrorCode.http_error, "bad Content-Length")(
+                await error_response(400, ErrorCode.http_error, "bad Content-Length")(
                     scope, receive, send)
                 return
             if int(declared) > self.max_bytes:
@@ -82,7 +82,7 @@ async def _drain(receive: Callable) -> None:
             return
 
 
-class _RequestMetrics:
+class RequestMetrics:
     """Pure ASGI middleware: the request latency histogram, by method, route template and
     status (unmatched paths share one label, so label cardinality stays bounded)."""
 
