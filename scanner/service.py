@@ -51,6 +51,7 @@ from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore, LedgerWrite
 from scanner.store.scan_state import ScanStateStore
 
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
@@ -72,10 +73,6 @@ from scanner.store.memories import (
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_LIMIT = 12
-"""Hits per read-time scan (seed 004 searches with ``limit=12``)."""
-DEFAULT_ALPHA = 0.5
-"""Hybrid weight: 0 = BM25 only, 1 = vector only; 0.5 weighs the two equally."""
 WRITE_CHECK_LIMIT = 1000
 """Most stored memories a write-time check reads per user (those sharing the new keys)."""
 _RECORDED_MEMO = 100_000

@@ -64,10 +64,6 @@ from scanner.api.schemas import (
 from scanner.api.settings import (
     API_KEY_ENV,
     API_KEY_HEADER,
-    DEFAULT_ALPHA,
-    DEFAULT_LIMIT,
-    DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_PORT,
     MAX_ID_CHARS,
     MAX_LIMIT,
     MAX_PROPERTIES,
@@ -76,6 +72,7 @@ from scanner.api.settings import (
     MAX_VECTOR_DIMENSIONS,
     ApiSettings,
 )
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 
 __all__ = [
     "API_KEY_ENV", "API_KEY_HEADER", "DEFAULT_ALPHA", "DEFAULT_LIMIT", "DEFAULT_MAX_BODY_BYTES",

@@ -17,8 +17,6 @@ from pydantic import (
 
 from scanner.api.errors import ErrorDetail
 from scanner.api.settings import (
-    DEFAULT_ALPHA,
-    DEFAULT_LIMIT,
     MAX_ID_CHARS,
     MAX_LIMIT,
     MAX_PROPERTIES,
@@ -26,6 +24,7 @@ from scanner.api.settings import (
     MAX_RECORDS,
     MAX_VECTOR_DIMENSIONS,
 )
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
 

@@ -9,17 +9,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT
+from scanner.defaults import DEFAULT_MAX_BODY_BYTES
 
 API_KEY_ENV = "CONTRASCAN_API_KEY"
 """Env var holding the sidecar's API key; unset or empty = no key required."""
 API_KEY_HEADER = "X-API-Key"
 """Request header that carries the API key."""
-DEFAULT_PORT = 8765
-"""Port of ``contrascan serve`` (and the client's default base URL)."""
-DEFAULT_LIMIT = 12
-"""Hits per read-time scan; equals :data:`scanner.service.DEFAULT_LIMIT` (seed 004)."""
-DEFAULT_ALPHA = 0.5
-"""Hybrid weight (0 = BM25 only, 1 = vector only); equals :data:`scanner.service.DEFAULT_ALPHA`."""
 MAX_LIMIT = 100
 """Largest ``limit`` of a read-time scan: the scan reads every hit's triples."""
 MAX_QUERY_CHARS = 2_000
@@ -32,8 +27,6 @@ MAX_PROPERTIES = 32
 """Most scope properties in one request."""
 MAX_VECTOR_DIMENSIONS = 4_096
 """Longest query vector accepted before its length is checked against the model's."""
-DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
-"""Default cap on a request body, in bytes."""
 
 class ApiSettings(BaseModel):
     """Limits and the API key of one app.
