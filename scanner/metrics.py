@@ -36,6 +36,21 @@ from prometheus_client.registry import Collector, CollectorRegistry
 
 from scanner.models import ScanReport
 
+def is_decided(verdict: str) -> bool:
+    """Whether a pair with this verdict counts as a conflict in every figure of this module:
+    any verdict but ``possible`` (a relation of unknown cardinality, SPEC §1: reported, never
+    resolved, and no conflict for ``--fail-on-conflict`` either)."""
+    return verdict != "possible"
+
+
+def has_conflict(report: ScanReport) -> bool:
+    """The one definition of "a scan with a conflict": its report holds at least one decided
+    pair (:func:`is_decided`), i.e. the scanned memories held incompatible values for one key.
+    Counted by :class:`ScanCounters`, :class:`SidecarMetrics` and the read-time tally that the
+    service writes to the ledger (``read_scans`` entries, :class:`StoreStatsCollector`)."""
+    return any(is_decided(c.verdict) for c in report.conflicts)
+
+
 TOP_RELATIONS = 50
 """Relations reported by name in ``contrascan_store_conflicts_by_relation``; the rest are
 summed under ``relation="other"`` so the label stays bounded."""
@@ -59,15 +74,14 @@ class ScanCounters(Collector):
     def observe_scan(self, mode: str, report: ScanReport) -> None:
         """Count one scan (``mode``: ``read_time``, ``write_time``, ``batch``).
 
-        A scan "held incompatible values for one key" when any of its pairs is decided (a
-        ``possible`` pair of unknown cardinality does not count).
+        A scan "held incompatible values for one key" when :func:`has_conflict`.
         """
         with self._lock:
             self._scans[mode] += 1
             self._memories[mode] += report.scanned
             for c in report.conflicts:
                 self._conflicts[(mode, c.verdict, c.rule or "")] += 1
-            if any(c.verdict != "possible" for c in report.conflicts):
+            if has_conflict(report):
                 self._incompatible[mode] += 1
 
     def observe_scan_counts(self, mode: str, *, scanned: int,
@@ -80,7 +94,7 @@ class ScanCounters(Collector):
             self._memories[mode] += scanned
             for (verdict, rule), n in conflicts.items():
                 self._conflicts[(mode, verdict, rule)] += n
-            if any(n and verdict != "possible" for (verdict, _), n in conflicts.items()):
+            if any(n and is_decided(verdict) for (verdict, _), n in conflicts.items()):
                 self._incompatible[mode] += 1
 
     def observe_writes(self, *, entries: dict[str, int] | None = None, edges: int = 0,

@@ -463,7 +463,7 @@ class Service:
     def _count_read_scan(self, user_id: str, report: ScanReport) -> None:
         """Count a read-time scan in this process's tally; a background thread writes the
         tally at most every :attr:`stats_flush_seconds` per user (off the request path)."""
-        incompatible = any(c.verdict != "possible" for c in report.conflicts)
+        incompatible = metrics.has_conflict(report)
         with self._tally_lock:
             counts = self._tally.setdefault(user_id, [0, 0])
             counts[0] += 1
