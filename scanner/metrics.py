@@ -288,8 +288,8 @@ class SidecarMetrics:
       ``contrascan_memories_scanned_total{kind}`` with ``kind`` in ``read_time``,
       ``write_time``, ``batch``;
     * ``contrascan_conflicts_total{kind,verdict}``;
-    * ``contrascan_conflict_rate{kind}``: scans with at least one conflict / scans, since
-      start-up, in [0, 1] (windowed rates: divide the two counters in PromQL);
+    * ``contrascan_conflict_rate{kind}``: scans with a conflict (:func:`has_conflict`) /
+      scans, since start-up, in [0, 1] (windowed rates: divide the two counters in PromQL);
     * ``contrascan_scan_duration_seconds{kind}``: service time (search, scan, verdict writes);
     * ``contrascan_memories_written_total``, ``contrascan_batch_jobs{status}``.
     """
@@ -302,7 +302,7 @@ class SidecarMetrics:
             ["method", "route", "status"], buckets=_LATENCY_BUCKETS_S, registry=r)
         self.scans = prometheus.Counter("contrascan_scans", "Scans run.", ["kind"], registry=r)
         self.scans_with_conflicts = prometheus.Counter(
-            "contrascan_scans_with_conflicts", "Scans that found at least one conflict.",
+            "contrascan_scans_with_conflicts", "Scans that found a decided conflict.",
             ["kind"], registry=r)
         self.memories_scanned = prometheus.Counter(
             "contrascan_memories_scanned", "Memories scanned.", ["kind"], registry=r)
@@ -310,7 +310,7 @@ class SidecarMetrics:
             "contrascan_conflicts", "Conflicting pairs found, by verdict.", ["kind", "verdict"],
             registry=r)
         self.conflict_rate = prometheus.Gauge(
-            "contrascan_conflict_rate", "Share of scans with at least one conflict since start-up.",
+            "contrascan_conflict_rate", "Share of scans with a decided conflict since start-up.",
             ["kind"], registry=r)
         self.scan_seconds = prometheus.Histogram(
             "contrascan_scan_duration_seconds", "Service time of a scan, seconds.", ["kind"],
@@ -329,11 +329,12 @@ class SidecarMetrics:
         self.memories_scanned.labels(kind).inc(report.scanned)
         for c in report.conflicts:
             self.conflicts.labels(kind, c.verdict).inc()
-        if report.conflicts:
+        conflicted = has_conflict(report)
+        if conflicted:
             self.scans_with_conflicts.labels(kind).inc()
         with self._lock:
             counts = self._counts.setdefault(kind, [0, 0])
             counts[0] += 1
-            counts[1] += bool(report.conflicts)
+            counts[1] += conflicted
             self.conflict_rate.labels(kind).set(counts[1] / counts[0])
 
