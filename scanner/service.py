@@ -47,7 +47,7 @@ from scanner.ledger import (
     reconcile_settled,
     verdict_effects,
 )
-from scanner.scan import build_report
+from scanner.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerStore, LedgerWrite
 from scanner.store.scan_state import ScanStateStore
 
@@ -55,7 +55,7 @@ from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
-from scanner.models import Conflict, MemoryRecord, RejectedLine, ScanReport
+from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.review.book import ReviewBook
 from scanner.store.memories import (
@@ -438,13 +438,7 @@ class Service:
         conflicts = reconcile_settled(user_id, report.conflicts, stored)
         if conflicts == report.conflicts:
             return report
-        rebuilt = build_report([h.record for h in hits], {tuple(c.members): c for c in conflicts},
-                               report.events, report.duplicates, report.rejected)
-        retired = {h.record.id for h in hits if h.status == STATUS_SUPERSEDED}
-        withhold = set(rebuilt.withhold) | retired
-        return rebuilt.model_copy(update={
-            "withhold": sorted(withhold), "cite": sorted(set(rebuilt.cite) - withhold),
-            "unresolved": sorted(set(rebuilt.unresolved) - withhold)})
+        return _report_over(hits, conflicts, report.events, report)
 
     def _record_ledger(self, user_id: str, report: ScanReport) -> LedgerWrite:
         """Write the ledger entries of a report's conflicts unless this process already wrote
@@ -798,21 +792,14 @@ class Service:
         """The pure scan of a tenant's candidates: memories read, the report and the status of
         every memory that is not ``active`` (see :mod:`scanner.batch`)."""
         records, triples, near_pairs = tenant.candidates()
-        report = self.engine.scan(records, triples, near_pairs=near_pairs)
-        report = self.reviews.apply(tenant.user_id, records, report)
+        found = self.engine.scan(records, triples, near_pairs=near_pairs)
+        conflicts, events = self.reviews.revised(tenant.user_id, found.conflicts,
+                                                 found.events) or (found.conflicts, found.events)
         states = tenant.states
-        if keep_report:
-            retired = {mid for mid, (status, _) in states.items()
-                       if status == STATUS_SUPERSEDED}
-            withhold = set(report.withhold) | retired
-            unresolved = set(report.unresolved) - withhold
-            report = report.model_copy(update={
-                "scanned": tenant.scanned, "withhold": sorted(withhold),
-                "unresolved": sorted(unresolved),
-                "cite": sorted(set(tenant.ids) - withhold - unresolved)})
-        else:
-            report = report.model_copy(update={"scanned": tenant.scanned, "cite": [],
-                                               "withhold": [], "unresolved": []})
+        retired = {mid for mid, (status, _) in states.items() if status == STATUS_SUPERSEDED}
+        report = assemble_report(tenant.ids, by_members(conflicts), events, found.duplicates,
+                                 found.rejected, retired=retired, scanned=tenant.scanned,
+                                 keep_ids=keep_report)
         return tenant.scanned, report, states
 
     def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
@@ -834,18 +821,15 @@ class Service:
         return added
 
     def _scan_stored(self, memories: Sequence[StoredMemory]) -> ScanReport:
-        report = self.engine.scan([m.record for m in memories], [m.triples for m in memories])
-        if memories:
-            report = self.reviews.apply(memories[0].record.user_id,
-                                        [m.record for m in memories], report)
-        retired = {m.record.id for m in memories if m.status == STATUS_SUPERSEDED}
-        if not retired:
-            return report
-        withhold = set(report.withhold) | retired
-        return report.model_copy(update={
-            "withhold": sorted(withhold),
-            "cite": sorted(set(report.cite) - withhold),
-            "unresolved": sorted(set(report.unresolved) - withhold)})
+        """The scan of stored memories (one tenant) with the tenant's review decisions applied
+        and the memories already stored as superseded withheld."""
+        found = self.engine.scan([m.record for m in memories], [m.triples for m in memories])
+        revised = self.reviews.revised(memories[0].record.user_id, found.conflicts,
+                                       found.events) if memories else None
+        if revised is None and not any(m.status == STATUS_SUPERSEDED for m in memories):
+            return found  # assembled by the scan over the same memories, nothing to add
+        conflicts, events = revised or (found.conflicts, found.events)
+        return _report_over(memories, conflicts, events, found)
 
     # -- history --------------------------------------------------------------------------
     def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryEntry]:
@@ -1057,14 +1041,12 @@ def _entry(mem: StoredMemory) -> HistoryEntry:
                         status=mem.status, retired_rule=mem.retired_rule)
 
 
-def merge_reports(reports: Sequence[ScanReport]) -> ScanReport:
-    """One report from per-tenant reports (scopes never overlap across tenants)."""
-    conflicts = sorted((c for r in reports for c in r.conflicts), key=lambda c: c.members)
-    return ScanReport(
-        scanned=sum(r.scanned for r in reports), conflicts=conflicts,
-        duplicates=sorted(d for r in reports for d in r.duplicates),
-        cite=sorted(i for r in reports for i in r.cite),
-        withhold=sorted(i for r in reports for i in r.withhold),
-        unresolved=sorted(i for r in reports for i in r.unresolved),
-        events=sorted((e for r in reports for e in r.events),
-                      key=lambda e: (e.from_["id"], e.to["id"])))
+def _report_over(memories: Sequence[StoredMemory], conflicts: Sequence[Conflict],
+                 events: Sequence[EpochChangeEvent], found: ScanReport) -> ScanReport:
+    """The report over stored memories with their final verdicts: those already stored as
+    superseded are withheld (:func:`scanner.report.assemble_report`); ``found`` is the scan's
+    own report (its duplicates and rejected lines)."""
+    return assemble_report([m.record.id for m in memories], by_members(conflicts), events,
+                           found.duplicates, found.rejected,
+                           retired=[m.record.id for m in memories
+                                    if m.status == STATUS_SUPERSEDED], scanned=len(memories))
