@@ -13,7 +13,7 @@ import gc
 import logging
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -39,6 +39,8 @@ from scanner.ledger import (
 from scanner.models import ScanReport
 from scanner.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerWrite
+from scanner.write_memo import remember as _remember
+from scanner.write_memo import verdict_id as _verdict_id
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
@@ -116,8 +118,43 @@ class BatchScans:
     scan_state: ScanStateStore
     writes: threading.RLock
     _decision: str
+    _recorded: OrderedDict[tuple, None]
+    """Verdicts this process wrote (:mod:`scanner.write_memo`)."""
+    _ledger_memo: OrderedDict[tuple[str, str], None]
+    """Ledger entries (id, digest) this process wrote."""
     """The configuration and code the service decides with
     (:func:`scanner.batch.decision_digest`)."""
+
+    def batch_scan(self, user_id: str | None = None, *,
+                   progress: Callable[[int], None] | None = None, workers: int = 1,
+                   on_written: Callable[[int], None] | None = None) -> ScanReport:
+        """Scan every memory of one user, or of every user, record the verdicts, and return
+        the merged SPEC §5 report (see :meth:`run_batch_scan` for the streaming details).
+
+        Args:
+            user_id: one user, or None for every tenant.
+            progress: called with the number of memories read, as the cursor advances.
+            workers: tenants scanned at once (one worker per tenant).
+            on_written: called with the number of ledger entries after each batch write.
+        """
+        report = self.run_batch_scan(user_id, progress=progress, workers=workers,
+                                     on_written=on_written, keep_report=True).report
+        if user_id is not None:
+            self._remember_recorded(user_id, report)
+        return report
+
+    def _remember_recorded(self, user_id: str, report: ScanReport) -> None:
+        """Note a batch scan's verdicts and ledger entries as written by this process, so
+        read-time scans that meet the same pairs skip the store's read-before-write round
+        trips (a sidecar's steady state after a batch scan). A pair a read-time scan sees
+        differently (other members, other verdict) has another id and is still written."""
+        if not report.conflicts:
+            return
+        with self.writes:
+            _remember(self._recorded, (_verdict_id(user_id, c) for c in report.conflicts))
+            _remember(self._ledger_memo, ((c["entry_id"], content_digest(c)) for c in
+                                          entry_contents(user_id, report.conflicts,
+                                                         report.events)))
 
     def run_batch_scan(self, user_id: str | None = None, *,
                        progress: Callable[[int], None] | None = None, workers: int = 1,
