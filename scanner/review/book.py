@@ -11,10 +11,8 @@ import threading
 import time
 from collections.abc import Sequence
 
-from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, ScanReport
-from scanner.report import by_members
+from scanner.models import Conflict, EpochChangeEvent
 from scanner.review.decisions import ReviewDecision, apply_reviews, decision_of
-from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore
 from scanner.store.reviews import review_entries
 
@@ -58,22 +56,6 @@ class ReviewBook:
         """Drop the cached decisions of one tenant (after recording one)."""
         with self._lock:
             self._cache.pop(user_id, None)
-
-    def apply(self, user_id: str, records: Sequence[MemoryRecord],
-              report: ScanReport) -> ScanReport:
-        """The report with the tenant's decisions applied (unchanged when none applies).
-
-        Args:
-            user_id: the tenant whose records were scanned.
-            records: the records the report covers (for ``cite``/``unresolved``).
-            report: the scan's report.
-        """
-        changed = self.revised(user_id, report.conflicts, report.events)
-        if changed is None:
-            return report
-        conflicts, events = changed
-        return build_report(records, by_members(conflicts), events, report.duplicates,
-                            report.rejected)
 
     def revised(self, user_id: str, conflicts: Sequence[Conflict],
                 events: Sequence[EpochChangeEvent]
