@@ -39,8 +39,6 @@ from scanner.ledger import (
 from scanner.models import ScanReport
 from scanner.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerWrite
-from scanner.write_memo import remember as _remember
-from scanner.write_memo import verdict_id as _verdict_id
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
@@ -48,6 +46,8 @@ from scanner.store.memories import (
     STATUS_UNRESOLVED,
     AppliedEffects,
 )
+from scanner.write_memo import remember as _remember
+from scanner.write_memo import verdict_id as _verdict_id
 
 if TYPE_CHECKING:
     from scanner.engine import Engine

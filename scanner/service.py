@@ -52,8 +52,6 @@ from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLin
 from scanner.records import read_jsonl
 from scanner.review.book import ReviewBook
 from scanner.scan_tally import ReadScanTally
-from scanner.write_memo import remember as _remember
-from scanner.write_memo import verdict_id as _verdict_id
 from scanner.store.memories import (
     STATUS_SUPERSEDED,
     ImportResult,
@@ -61,6 +59,8 @@ from scanner.store.memories import (
     StoredMemory,
     object_uuid,
 )
+from scanner.write_memo import remember as _remember
+from scanner.write_memo import verdict_id as _verdict_id
 
 logger = logging.getLogger(__name__)
 
