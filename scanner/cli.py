@@ -16,6 +16,13 @@ from typing import Any
 
 import click
 
+from scanner.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_HOST,
+    DEFAULT_LIMIT,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_PORT,
+)
 from scanner.errors import ScannerError
 from scanner.models import ScanReport
 from scanner.startup import defer_torch
@@ -394,9 +401,9 @@ def _parse_properties(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--group", default=None, help="Only memories of this group.")
 @click.option("--property", "props", multiple=True, metavar="KEY=VALUE",
               help="Only memories with this scope property (repeatable).")
-@click.option("--limit", default=12, show_default=True, type=click.IntRange(1, 1000),
+@click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000),
               help="Hits to scan.")
-@click.option("--alpha", default=0.5, show_default=True, type=click.FloatRange(0, 1),
+@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=click.FloatRange(0, 1),
               help="Hybrid weight: 0 = BM25 only, 1 = vector only.")
 @_store_options
 @_json_option
@@ -588,11 +595,11 @@ def setup_weaviate_cmd() -> None:
 
 
 @main.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="Interface to listen on (0.0.0.0 for every interface).")
-@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535),
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535),
               help="TCP port to listen on.")
-@click.option("--max-body-bytes", default=2 * 1024 * 1024, show_default=True,
+@click.option("--max-body-bytes", default=DEFAULT_MAX_BODY_BYTES, show_default=True,
               type=click.IntRange(1024), help="Largest request body accepted (413 beyond).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),

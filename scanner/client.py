@@ -29,18 +29,16 @@ from pydantic import BaseModel
 from scanner.api import (
     API_KEY_ENV,
     API_KEY_HEADER,
-    DEFAULT_ALPHA,
-    DEFAULT_LIMIT,
-    DEFAULT_PORT,
     AddMemoriesResponse,
     BatchScanJob,
     HistoryResponse,
     ScanResponse,
 )
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_HOST, DEFAULT_LIMIT, DEFAULT_PORT
 from scanner.errors import SidecarError
 from scanner.models import MemoryRecord
 
-DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}"
+DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 """Where ``contrascan serve`` listens by default."""
 
 _Model = TypeVar("_Model", bound=BaseModel)

@@ -19,6 +19,7 @@ from typing import Any
 import click
 import platformdirs
 
+from scanner.defaults import DEFAULT_LIMIT
 from scanner.models import ScanReport
 from scanner.records import read_jsonl
 
@@ -82,7 +83,7 @@ def run_demo(*, out: Path | None, queries: int, weaviate_url: str | None,
         for conflict in list(picks.values())[:queries]:
             first = by_id[conflict.members[0]]
             query = first.text.rstrip(".")
-            scan = service.scan(first.user_id, query, group=first.group, limit=12)
+            scan = service.scan(first.user_id, query, group=first.group, limit=DEFAULT_LIMIT)
             read_time.append({"user_id": first.user_id, "query": query,
                               "hits": [{"id": h.record.id, "score": h.score, "text": h.record.text}
                                        for h in scan.hits],

@@ -30,10 +30,26 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import prometheus_client as prometheus
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector, CollectorRegistry
 
 from scanner.models import ScanReport
+
+def is_decided(verdict: str) -> bool:
+    """Whether a pair with this verdict counts as a conflict in every figure of this module:
+    any verdict but ``possible`` (a relation of unknown cardinality, SPEC §1: reported, never
+    resolved, and no conflict for ``--fail-on-conflict`` either)."""
+    return verdict != "possible"
+
+
+def has_conflict(report: ScanReport) -> bool:
+    """The one definition of "a scan with a conflict": its report holds at least one decided
+    pair (:func:`is_decided`), i.e. the scanned memories held incompatible values for one key.
+    Counted by :class:`ScanCounters`, :class:`SidecarMetrics` and the read-time tally that the
+    service writes to the ledger (``read_scans`` entries, :class:`StoreStatsCollector`)."""
+    return any(is_decided(c.verdict) for c in report.conflicts)
+
 
 TOP_RELATIONS = 50
 """Relations reported by name in ``contrascan_store_conflicts_by_relation``; the rest are
@@ -58,15 +74,14 @@ class ScanCounters(Collector):
     def observe_scan(self, mode: str, report: ScanReport) -> None:
         """Count one scan (``mode``: ``read_time``, ``write_time``, ``batch``).
 
-        A scan "held incompatible values for one key" when any of its pairs is decided (a
-        ``possible`` pair of unknown cardinality does not count).
+        A scan "held incompatible values for one key" when :func:`has_conflict`.
         """
         with self._lock:
             self._scans[mode] += 1
             self._memories[mode] += report.scanned
             for c in report.conflicts:
                 self._conflicts[(mode, c.verdict, c.rule or "")] += 1
-            if any(c.verdict != "possible" for c in report.conflicts):
+            if has_conflict(report):
                 self._incompatible[mode] += 1
 
     def observe_scan_counts(self, mode: str, *, scanned: int,
@@ -79,7 +94,7 @@ class ScanCounters(Collector):
             self._memories[mode] += scanned
             for (verdict, rule), n in conflicts.items():
                 self._conflicts[(mode, verdict, rule)] += n
-            if any(n and verdict != "possible" for (verdict, _), n in conflicts.items()):
+            if any(n and is_decided(verdict) for (verdict, _), n in conflicts.items()):
                 self._incompatible[mode] += 1
 
     def observe_writes(self, *, entries: dict[str, int] | None = None, edges: int = 0,
@@ -257,3 +272,69 @@ def register(registry: CollectorRegistry, service: Any | None = None, *,
     collector = StoreStatsCollector(service.stats, ttl_s=ttl_s)
     registry.register(collector)
     return collector
+
+
+_LATENCY_BUCKETS_S = (0.001, 0.0025, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03,
+                      0.04, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+"""Histogram buckets, in seconds: fine around the 5-50 ms of a read-time scan."""
+
+
+class SidecarMetrics:
+    """Prometheus metrics of one app, in their own registry (two apps never collide).
+
+    * ``contrascan_http_request_duration_seconds{method,route,status}``: histogram of the
+      whole request, middleware included;
+    * ``contrascan_scans_total{kind}``, ``contrascan_scans_with_conflicts_total{kind}``,
+      ``contrascan_memories_scanned_total{kind}`` with ``kind`` in ``read_time``,
+      ``write_time``, ``batch``;
+    * ``contrascan_conflicts_total{kind,verdict}``;
+    * ``contrascan_conflict_rate{kind}``: scans with a conflict (:func:`has_conflict`) /
+      scans, since start-up, in [0, 1] (windowed rates: divide the two counters in PromQL);
+    * ``contrascan_scan_duration_seconds{kind}``: service time (search, scan, verdict writes);
+    * ``contrascan_memories_written_total``, ``contrascan_batch_jobs{status}``.
+    """
+
+    def __init__(self, registry: CollectorRegistry | None = None):
+        self.registry = registry or CollectorRegistry()
+        r = self.registry
+        self.requests = prometheus.Histogram(
+            "contrascan_http_request_duration_seconds", "HTTP request latency, seconds.",
+            ["method", "route", "status"], buckets=_LATENCY_BUCKETS_S, registry=r)
+        self.scans = prometheus.Counter("contrascan_scans", "Scans run.", ["kind"], registry=r)
+        self.scans_with_conflicts = prometheus.Counter(
+            "contrascan_scans_with_conflicts", "Scans that found a decided conflict.",
+            ["kind"], registry=r)
+        self.memories_scanned = prometheus.Counter(
+            "contrascan_memories_scanned", "Memories scanned.", ["kind"], registry=r)
+        self.conflicts = prometheus.Counter(
+            "contrascan_conflicts", "Conflicting pairs found, by verdict.", ["kind", "verdict"],
+            registry=r)
+        self.conflict_rate = prometheus.Gauge(
+            "contrascan_conflict_rate", "Share of scans with a decided conflict since start-up.",
+            ["kind"], registry=r)
+        self.scan_seconds = prometheus.Histogram(
+            "contrascan_scan_duration_seconds", "Service time of a scan, seconds.", ["kind"],
+            buckets=_LATENCY_BUCKETS_S, registry=r)
+        self.memories_written = prometheus.Counter(
+            "contrascan_memories_written", "Memories stored through the sidecar.", registry=r)
+        self.jobs = prometheus.Gauge(
+            "contrascan_batch_jobs", "Batch-scan jobs kept, by status.", ["status"], registry=r)
+        self._lock = threading.Lock()
+        self._counts: dict[str, list[int]] = {}
+
+    def observe_scan(self, kind: str, report: ScanReport, seconds: float) -> None:
+        """Count one scan and its conflicts; ``seconds`` is its service time."""
+        self.scans.labels(kind).inc()
+        self.scan_seconds.labels(kind).observe(seconds)
+        self.memories_scanned.labels(kind).inc(report.scanned)
+        for c in report.conflicts:
+            self.conflicts.labels(kind, c.verdict).inc()
+        conflicted = has_conflict(report)
+        if conflicted:
+            self.scans_with_conflicts.labels(kind).inc()
+        with self._lock:
+            counts = self._counts.setdefault(kind, [0, 0])
+            counts[0] += 1
+            counts[1] += conflicted
+            self.conflict_rate.labels(kind).set(counts[1] / counts[0])
+

@@ -12,6 +12,7 @@ from scanner.detect import CandidatePair, Stance, contested, duplicate_groups, p
 from scanner.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
+from scanner.report import assemble_report
 
 
 @dataclass(frozen=True)
@@ -139,18 +140,6 @@ def _representatives(candidates, policy: PolicyConfig) -> dict[tuple, MemoryReco
 def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, str], Conflict],
                  events: Sequence[EpochChangeEvent], duplicates: list[list[str]],
                  rejected: Sequence[RejectedLine] = ()) -> ScanReport:
-    """Assemble a report: ``withhold`` = superseded (by a resolution or a settling
-    re-observation); ``unresolved`` = members of quarantined, epoch-change and escalated pairs
-    that are neither settled nor withheld; ``cite`` = everything else."""
-    conflicts = [by_pair[k] for k in sorted(by_pair)]
-    withhold = {rid for c in conflicts if c.verdict == "resolved" or c.settled_by
-                for rid in c.superseded}
-    unresolved = {rid for c in conflicts
-                  if c.verdict in ("quarantined", "epoch_change", "escalated")
-                  and not c.settled_by for rid in c.members} - withhold
-    ids = {r.id for r in records}
-    cite = ids - withhold - unresolved
-    return ScanReport(scanned=len(records), conflicts=conflicts, duplicates=duplicates,
-                      cite=sorted(cite), withhold=sorted(withhold), unresolved=sorted(unresolved),
-                      events=sorted(events, key=lambda e: (e.from_["id"], e.to["id"])),
-                      rejected=list(rejected))
+    """The report over ``records`` (see :func:`scanner.report.assemble_report` for the rule)."""
+    return assemble_report([r.id for r in records], by_pair, events, duplicates, rejected,
+                           scanned=len(records))

@@ -11,9 +11,8 @@ import threading
 import time
 from collections.abc import Sequence
 
-from scanner.models import MemoryRecord, ScanReport
+from scanner.models import Conflict, EpochChangeEvent
 from scanner.review.decisions import ReviewDecision, apply_reviews, decision_of
-from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore
 from scanner.store.reviews import review_entries
 
@@ -58,22 +57,22 @@ class ReviewBook:
         with self._lock:
             self._cache.pop(user_id, None)
 
-    def apply(self, user_id: str, records: Sequence[MemoryRecord],
-              report: ScanReport) -> ScanReport:
-        """The report with the tenant's decisions applied (unchanged when none applies).
+    def revised(self, user_id: str, conflicts: Sequence[Conflict],
+                events: Sequence[EpochChangeEvent]
+                ) -> tuple[list[Conflict], list[EpochChangeEvent]] | None:
+        """The verdicts and events with the tenant's decisions applied, or None when no
+        decision changes them (the caller then keeps its report as it is).
 
         Args:
             user_id: the tenant whose records were scanned.
-            records: the records the report covers (for ``cite``/``unresolved``).
-            report: the scan's report.
+            conflicts, events: the scan's verdicts and epoch-change events.
         """
-        if not report.conflicts:
-            return report
+        if not conflicts:
+            return None
         decisions = self.decisions(user_id)
         if not decisions:
-            return report
-        conflicts, events = apply_reviews(report.conflicts, report.events, decisions)
-        if conflicts == report.conflicts and len(events) == len(report.events):
-            return report
-        return build_report(records, {tuple(c.members): c for c in conflicts}, events,
-                            report.duplicates, report.rejected)
+            return None
+        revised, revised_events = apply_reviews(conflicts, events, decisions)
+        if revised == conflicts and len(revised_events) == len(events):
+            return None
+        return revised, revised_events

@@ -48,18 +48,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from scanner.api import (
-    _ERROR_RESPONSES,
-    MAX_ID_CHARS,
-    ApiSettings,
-    ErrorCode,
-    ErrorField,
-    ErrorResponse,
-    _authorize,
-    _json,
-    _Problem,
-    _service,
-)
+from scanner.api.dependencies import authorize as _authorize
+from scanner.api.dependencies import json_response as _json
+from scanner.api.dependencies import require_service as _service
+from scanner.api.errors import ERROR_RESPONSES as _ERROR_RESPONSES
+from scanner.api.errors import ErrorCode, ErrorField, ErrorResponse
+from scanner.api.errors import Problem as _Problem
+from scanner.api.settings import MAX_ID_CHARS, ApiSettings
 from scanner.errors import ScannerError, UnknownMemory
 from scanner.ledger import LedgerEntry
 from scanner.review.decisions import (

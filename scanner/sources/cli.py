@@ -22,6 +22,7 @@ from scanner.cli import (
     _store_options,
     emit_report,
 )
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.errors import ConfigurationError
 from scanner.sources.mapping import SourceMapping, load_sources, preset
 
@@ -87,8 +88,8 @@ def source_group() -> None:
 @source_group.command("scan")
 @click.option("--user", "user_id", required=True, help="The scope's user.")
 @click.option("--query", required=True, help="What the agent is about to answer.")
-@click.option("--limit", default=12, show_default=True, type=click.IntRange(1, 1000))
-@click.option("--alpha", default=0.5, show_default=True, type=click.FloatRange(0, 1))
+@click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=click.FloatRange(0, 1))
 @_source_options
 @_store_options
 @_json_option

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.sources.mapping import SourceMapping
 
 
@@ -25,8 +26,8 @@ class SourceScanRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     user_id: str = Field(min_length=1)
     query: str = Field(min_length=1)
-    limit: int = Field(default=12, ge=1, le=1000)
-    alpha: float = Field(default=0.5, ge=0.0, le=1.0)
+    limit: int = Field(default=DEFAULT_LIMIT, ge=1, le=1000)
+    alpha: float = Field(default=DEFAULT_ALPHA, ge=0.0, le=1.0)
     vector: list[float] | None = None
     apply: bool = True
 

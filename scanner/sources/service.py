@@ -32,7 +32,8 @@ from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.scan import ScanConfig
-from scanner.service import DEFAULT_ALPHA, DEFAULT_LIMIT, BatchScanResult, Service
+from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
+from scanner.service import BatchScanResult, Service
 from scanner.sources.mapping import SourceMapping, SourceRecordError, object_id
 from scanner.store.attached import AttachedCollection, AttachedObject, TripleCache
 from scanner.store.memories import STATUS_ACTIVE, STATUS_SUPERSEDED, STATUS_UNRESOLVED, StoredMemory

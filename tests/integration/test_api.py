@@ -6,6 +6,7 @@ own user ids, so tests never see each other's memories.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 import uuid
@@ -22,8 +23,9 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from extractors import Triple
-from scanner import api, service as service_module
-from scanner.api import ApiSettings, ScanResponse, create_app
+from scanner import defaults
+from scanner.api import ApiSettings, ScanRequest, ScanResponse, create_app
+from scanner.cli import main
 from scanner.client import Contrascan
 from scanner.errors import SidecarError
 from scanner.models import MAX_TEXT_CHARS, MemoryRecord
@@ -269,9 +271,15 @@ def test_metrics_count_requests_scans_and_conflicts_by_verdict(client):
     assert 0.0 < rate <= 1.0
 
 
-def test_defaults_match_the_service():
-    assert (api.DEFAULT_LIMIT, api.DEFAULT_ALPHA) == (service_module.DEFAULT_LIMIT,
-                                                      service_module.DEFAULT_ALPHA)
+def test_every_surface_uses_the_one_set_of_defaults():
+    scan_options = {p.name: p.default for p in main.commands["scan"].params}
+    service_scan = inspect.signature(Service.scan).parameters
+    client_scan = inspect.signature(Contrascan.scan).parameters
+    request = ScanRequest(user_id="u", query="q")
+    assert {(scan_options["limit"], scan_options["alpha"]),
+            (service_scan["limit"].default, service_scan["alpha"].default),
+            (client_scan["limit"].default, client_scan["alpha"].default),
+            (request.limit, request.alpha)} == {(defaults.DEFAULT_LIMIT, defaults.DEFAULT_ALPHA)}
 
 
 # --------------------------------------------------------------------------- tenant isolation

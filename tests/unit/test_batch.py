@@ -121,7 +121,7 @@ def test_edges_known_only_from_unchanged_entries(engine, tenant):
         settlement_entry_id,
         verdict_effects,
     )
-    from scanner.service import _edges_recorded
+    from scanner.batch_scan import _edges_recorded
 
     records, triples = tenant
     report = scan_records(records, triples, engine.config)

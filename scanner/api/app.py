@@ -1,0 +1,136 @@
+"""The app factory: :func:`create_app` builds the sidecar over one service.
+
+The factory wires what the route modules (:mod:`scanner.api.routes`) read from ``app.state``:
+the service (opened by the lifespan when a factory is given), the settings, the metrics, the
+batch-scan jobs and the health probe's thread limiter; then the middleware (in-flight limit,
+request metrics, body cap), the error handlers, and the routers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from fastapi import FastAPI, Security
+
+from scanner.api.dependencies import authorize
+from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
+from scanner.api.jobs import BatchScanJobs
+from scanner.api.middleware import BodyLimit, RequestMetrics
+from scanner.api.routes import batch, history, memories, operations, scans
+from scanner.api.settings import ApiSettings
+from scanner.backpressure import PROBE_THREADS, InFlightLimit
+from scanner.errors import ConfigurationError
+from scanner.metrics import SidecarMetrics
+from scanner.models import MemoryRecord
+
+if TYPE_CHECKING:
+    from scanner.service import Service
+
+
+def create_app(service: Service | None = None, *,
+               service_factory: Callable[[], AbstractContextManager[Service]] | None = None,
+               settings: ApiSettings | None = None, warm_up: bool = True,
+               sources: Mapping[str, Any] | None = None) -> FastAPI:
+    """The sidecar app over one service.
+
+    Args:
+        service: a ready service (the caller owns its Weaviate client), or
+        service_factory: a context manager factory opened at start-up and closed at shutdown
+            (e.g. ``scanner.cli._open_service``); exactly one of the two.
+        settings: limits and the API key; default :meth:`ApiSettings.from_env`.
+        warm_up: load the spaCy pipeline and the embedding model at start-up.
+        sources: attached sources by name (:class:`scanner.sources.mapping.SourceMapping`),
+            served under ``/v1/sources/{name}/…`` (:mod:`scanner.sources.http`).
+
+    Returns:
+        The FastAPI app. Start-up (the lifespan, run by uvicorn or ``with TestClient(app)``)
+        opens the service, warms it up and starts the batch-scan executor; shutdown waits for
+        running batch scans, cancels queued ones and closes what the factory opened.
+
+    Raises:
+        ConfigurationError: neither or both of ``service`` and ``service_factory``.
+    """
+    if (service is None) == (service_factory is None):
+        raise ConfigurationError("create_app", "pass exactly one of service, service_factory")
+    settings = settings or ApiSettings.from_env()
+    metrics = SidecarMetrics()
+    app = FastAPI(title="contrascan sidecar", version=_version(),
+                  lifespan=partial(_lifespan, service=service, service_factory=service_factory,
+                                   warm_up=warm_up),
+                  description="Contradiction scans for agent memory kept in Weaviate: call "
+                              "`POST /v1/scan` before answering (SPEC §6).")
+    app.state.settings = settings
+    app.state.metrics = metrics
+    app.state.service = service
+    app.state.started = False
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)  # outermost
+    add_error_handlers(app)
+
+    for concern in (scans, memories, batch, history):  # /v1, behind the API key
+        app.include_router(concern.router)
+    if sources:
+        from scanner.sources.http import source_router
+
+        app.include_router(source_router(sources), dependencies=[Security(authorize)],
+                           responses=ERROR_RESPONSES)
+
+    from scanner.review.web import install_review  # the review page and /v1/reviews
+
+    install_review(app, settings)
+    app.include_router(operations.router)
+    return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI, *, service: Service | None,
+                    service_factory: Callable[[], AbstractContextManager[Service]] | None,
+                    warm_up: bool) -> AsyncIterator[None]:
+    """Start-up and shutdown of one app (see :func:`create_app`)."""
+    settings: ApiSettings = app.state.settings
+    metrics: SidecarMetrics = app.state.metrics
+    with ExitStack() as stack:
+        opened = service if service is not None else stack.enter_context(service_factory())
+        if not getattr(app.state, "store_metrics_registered", False):
+            # the process-wide scan counters and the store's ledger statistics
+            # (scanner.metrics), next to this app's own request metrics
+            from scanner import metrics as process_metrics
+
+            process_metrics.register(metrics.registry, opened)
+            app.state.store_metrics_registered = True
+        if warm_up:
+            _warm_up(opened)
+        executor = ThreadPoolExecutor(max_workers=settings.batch_workers,
+                                      thread_name_prefix="contrascan-batch")
+        stack.callback(executor.shutdown, wait=True, cancel_futures=True)
+        app.state.service = opened
+        app.state.probe_limiter = anyio.CapacityLimiter(PROBE_THREADS)
+        app.state.jobs = BatchScanJobs(executor=executor, metrics=metrics,
+                                       max_jobs=settings.max_jobs)
+        app.state.started = True
+        try:
+            yield
+        finally:
+            app.state.started = False
+
+
+def _warm_up(service: Service) -> None:
+    """Load the spaCy pipeline and the embedding model now, not on the first request."""
+    service.engine.extract([MemoryRecord(id="warm-up", text="The glaze is celadon.",
+                                         user_id="warm-up")])
+    service.embedder.encode(["warm-up"])
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("contrascan")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -1,0 +1,115 @@
+"""Pure ASGI middleware of the sidecar: the body cap (413) and the request latency metric."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from scanner.api.errors import ErrorCode, error_response
+from scanner.metrics import SidecarMetrics
+
+_DRAIN_BYTES = 64 * 1024 * 1024
+"""An oversized body is read and discarded up to this many bytes before the 413 answer (so
+the client, still sending, gets the answer instead of a reset connection); beyond it the
+connection is answered at once."""
+
+
+class BodyLimit:
+    """Pure ASGI middleware: answer 413 to bodies over ``max_bytes`` (declared or streamed).
+
+    The body is buffered (the endpoints read all of it anyway) and replayed to the app.
+    """
+
+    def __init__(self, app: Any, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                declared = value
+        too_large = error_response(
+            413, ErrorCode.request_too_large,
+            f"request body over {self.max_bytes} bytes", headers={"Connection": "close"})
+        if declared is not None:
+            if not declared.isdigit():
+                await error_response(400, ErrorCode.http_error, "bad Content-Length")(
+                    scope, receive, send)
+                return
+            if int(declared) > self.max_bytes:
+                if int(declared) <= _DRAIN_BYTES:
+                    await _drain(receive)
+                await too_large(scope, receive, send)
+                return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                if more:
+                    await _drain(receive)
+                await too_large(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _drain(receive: Callable) -> None:
+    seen = 0
+    while seen <= _DRAIN_BYTES:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        seen += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+class RequestMetrics:
+    """Pure ASGI middleware: the request latency histogram, by method, route template and
+    status (unmatched paths share one label, so label cardinality stays bounded)."""
+
+    _METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+    def __init__(self, app: Any, metrics: SidecarMetrics):
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: dict) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            route = getattr(scope.get("route"), "path", None) or "<unmatched>"
+            method = scope["method"] if scope["method"] in self._METHODS else "OTHER"
+            self.metrics.requests.labels(method, route, str(status)).observe(
+                time.perf_counter() - started)
+

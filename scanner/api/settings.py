@@ -1,0 +1,65 @@
+"""Limits, defaults and the API key of the sidecar (:class:`ApiSettings`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT
+from scanner.defaults import DEFAULT_MAX_BODY_BYTES
+
+API_KEY_ENV = "CONTRASCAN_API_KEY"
+"""Env var holding the sidecar's API key; unset or empty = no key required."""
+API_KEY_HEADER = "X-API-Key"
+"""Request header that carries the API key."""
+MAX_LIMIT = 100
+"""Largest ``limit`` of a read-time scan: the scan reads every hit's triples."""
+MAX_QUERY_CHARS = 2_000
+"""Longest query, in characters (a question, not a document)."""
+MAX_RECORDS = 500
+"""Most records per ``POST /v1/memories``; bulk imports go through ``contrascan import``."""
+MAX_ID_CHARS = 256
+"""Longest ``user_id``, memory id, group or job id, in characters (as in SPEC §4 records)."""
+MAX_PROPERTIES = 32
+"""Most scope properties in one request."""
+MAX_VECTOR_DIMENSIONS = 4_096
+"""Longest query vector accepted before its length is checked against the model's."""
+
+class ApiSettings(BaseModel):
+    """Limits and the API key of one app.
+
+    Attributes:
+        api_key: required in ``X-API-Key`` on ``/v1/*`` when set.
+        max_body_bytes: largest request body, in bytes (413 beyond it).
+        max_limit: largest ``limit`` of a read-time scan, ≤ :data:`MAX_LIMIT`.
+        max_records: most records per ``POST /v1/memories``, ≤ :data:`MAX_RECORDS`.
+        max_jobs: most batch-scan jobs kept; also the most queued or running at once (429).
+        batch_workers: batch scans run at the same time (each reads a whole tenant).
+        max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
+            (:mod:`scanner.backpressure`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    api_key: SecretStr | None = None
+    max_body_bytes: int = Field(DEFAULT_MAX_BODY_BYTES, ge=1024)
+    max_limit: int = Field(MAX_LIMIT, ge=1, le=MAX_LIMIT)
+    max_records: int = Field(MAX_RECORDS, ge=1, le=MAX_RECORDS)
+    max_jobs: int = Field(64, ge=1, le=10_000)
+    batch_workers: int = Field(1, ge=1, le=8)
+    max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
+        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none).
+
+        Raises:
+            pydantic.ValidationError: an override is out of range.
+        """
+        env = os.environ if environ is None else environ
+        key = env.get(API_KEY_ENV) or None
+        return cls(**{"api_key": SecretStr(key) if key else None, **overrides})
+
