@@ -141,6 +141,10 @@ class StateChanges:
             return self._intransitive(triple, triple.relation)
         if triple.rule == "state":  # "has been cancelled": (x, be, cancel)
             return self._intransitive(triple, f"{triple.relation} {triple.object}")
+        if not triple.negated and f"{triple.relation} {triple.object}" in self.states:
+            # "finalised their divorce", "called off her engagement": the object names the
+            # state that ends, as "they divorced" does
+            return self._intransitive(triple, f"{triple.relation} {triple.object}")
         if triple.negated:
             return []
         out: list[Triple] = []
@@ -174,14 +178,15 @@ class StateChanges:
         if thing and owner:
             for state in self.possessed.get(predicate, ()):
                 out.append(replace(triple, subject=owner, relation=state, object=thing,
-                                   negated=True, rule=ENDED_RULE))
+                                   negated=True, rule=ENDED_RULE, qualifiers=_now(triple)))
         for relation, obj in self.states.get(predicate, ()):
             out.append(replace(triple, relation=relation, object=obj, negated=True,
-                               rule=ENDED_RULE))
+                               rule=ENDED_RULE, qualifiers=_now(triple)))
         return out
 
 
-_OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of"})
+_OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of",
+                         "date", "be engaged to", "be married to", "be in relationship with"})
 """``[[ends_state]]`` states named by their relation alone: every value of it ends."""
 
 

@@ -162,6 +162,17 @@ class CopulaRules:
                     out.append(self._make(subject, "be " + words, value, surface,
                                           negated=neg, clause=cop, rule="prep_object",
                                           qualifiers=places))
+                    if words == "in" and value_token.lemma_.lower() == "relationship":
+                        # "is in a long-distance relationship with Ethan": a partner
+                        for partner in (p for w in value_token.children if w.dep_ == "prep"
+                                        and w.lower_ == "with" for p in w.children
+                                        if p.dep_ == "pobj"):
+                            who = self._entity(partner)
+                            if who:
+                                out.append(self._make(
+                                    subject, "be in relationship with", who, partner.text,
+                                    negated=neg, clause=cop, rule="prep_object",
+                                    qualifiers=places))
                     if words == "in" and value_token.lemma_.lower() in _GROUP_NOUNS:
                         # "is (not) in the hiking club": a membership
                         out.append(self._make(subject, "member of", value, surface,

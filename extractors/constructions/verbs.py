@@ -89,7 +89,12 @@ class VerbRules:
         neg = negated != _negated(verb)
         lemma = _lemma(verb)
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt" or (
-            c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1)), None)
+            c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1) or (
+            # "stepped down as treasurer": the tagger's adverb before the verb's own
+            # preposition is the verb's particle
+            c.dep_ == "advmod" and c.lower_ in ("down", "up", "out", "off") and c.i == verb.i + 1
+            and c.i + 1 < len(c.doc) and c.nbor(1).dep_ == "prep" and c.nbor(1).head == verb)),
+            None)
         timed = particle in ("over", "through") and any(
             c.dep_ in ("dobj", "obj") and _is_time(c) for c in verb.children)
         if timed:

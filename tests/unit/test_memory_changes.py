@@ -110,6 +110,12 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     ("Yara goes to Pilates at a studio near work.", "Yara cancelled her Pilates membership."),
     # a possessive in the attribute of a copula is not its subject's
     ("Yara's favourite band is Blur.", "Yara says Pulp are her favourite band now."),
+    # an ended relationship named by the object; a role stepped down from; an exchange
+    ("Zoe is in a relationship with Arjun.", "Zoe and Arjun broke up after a year."),
+    ("Zoe is engaged to Arjun.", "Zoe broke off her engagement last spring."),
+    ("Zoe is married to Arjun.", "Zoe and Arjun finalised their divorce."),
+    ("Zoe is the secretary of the allotment society.", "Zoe stepped down as secretary."),
+    ("Zoe drives an old Fiesta.", "Zoe traded the Fiesta in for a bike."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
@@ -122,6 +128,8 @@ def test_update_retires_the_old_memory(extractor, old, update):
 
 
 @pytest.mark.parametrize(("old", "other"), [
+    # a possessive in a time phrase presupposes nothing; giving up an activity is no sale
+    ("Zoe feels calm during her long walks.", "Zoe has given up walking for now."),
     # another food bank is no alternative to the shelter; a past setting is no current one
     ("Priya volunteers at the animal shelter.", "Priya volunteers at the food bank too."),
     ("Mira sold prints at her market stall last spring.", "Mira's market stall has closed down."),
