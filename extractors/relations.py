@@ -45,6 +45,22 @@ SPELLING: dict[str, str] = {
 }
 """British to American spellings, folded token by token before any lookup."""
 
+NOUN_SYNONYMS: dict[str, str] = {
+    "shop": "store",                      # WordNet 3.1 store.n.01 {store, shop}
+    "film": "movie", "flick": "movie",    # movie.n.01 {movie, film, picture, flick}
+    "sax": "saxophone",                   # saxophone.n.01 {saxophone, sax}
+    "bicycle": "bike", "cycle": "bike",   # bicycle.n.01 {bicycle, bike, wheel, cycle}
+    "automobile": "car", "auto": "car",   # car.n.01 {car, auto, automobile, machine}
+    "telephone": "phone",                 # telephone.n.01 {telephone, phone}
+    "cellphone": "phone",                 # cellular_telephone.n.01 {... cellphone ...}
+    "physician": "doctor",                # doctor.n.01 {doctor, doc, physician, MD}
+    "kid": "child",                       # child.n.01 {child, kid, youngster, minor}
+    "flat": "apartment",                  # apartment.n.01 {apartment, flat}
+}
+"""Common nouns folded to one member of their WordNet 3.1 synset (Miller 1995, "WordNet: a
+lexical database for English"): "shut down his Etsy store" ends "runs an Etsy shop". Only
+members of one synset, never a hypernym ("pup" is no "dog"); names keep their words."""
+
 SYNONYMS: dict[str, str] = {
     # preference
     "favorite": "preferred", "fave": "preferred", "preferred": "preferred",

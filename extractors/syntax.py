@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from extractors.pipeline import ISO_DATE
-from extractors.relations import RELATIONSHIP_NOUNS, SPELLING
+from extractors.relations import NOUN_SYNONYMS, RELATIONSHIP_NOUNS, SPELLING
 from extractors.types import Triple
 from extractors.values import normalize_value
 
@@ -294,6 +294,7 @@ def _word(token: Token) -> str:
                                        and token.lemma_.lower() not in NOUN_INDEX)))
     if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
         text = token.lemma_.lower()
+        text = NOUN_SYNONYMS.get(text, text)
     elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:
         text = text[:-1]
     elif token.pos_ in ("VERB",) and token.tag_ == "VBG" and token.dep_ not in ("dobj", "pobj"):

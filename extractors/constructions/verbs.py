@@ -496,7 +496,11 @@ class VerbRules:
         out = []
         for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")):
             after = [c for c in verb.children if c.dep_ == "prep" and c.i > obj.i]
-            for prep in [c for c in obj.children if c.dep_ == "prep"] + after:
+            # "started a new role as a data scientist at a startup": the place of the role
+            within = [p for a in [*obj.children, *after] if a.dep_ == "prep" and a.lower_ == "as"
+                      for r in a.children if r.dep_ == "pobj"
+                      for p in r.children if p.dep_ == "prep"]
+            for prep in [c for c in obj.children if c.dep_ == "prep"] + after + within:
                 phrase = f"{base} {obj.lemma_.lower()} {prep.lower_}"
                 relation = self.state_changes.idioms.get(phrase)
                 if relation is None:

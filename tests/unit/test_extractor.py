@@ -119,7 +119,7 @@ TABLE = [
      [("deploy to production on friday", "be", "allow", True)]),
     ("I am vegetarian.", [(U, "be", "vegetarian", False)]),
     ("The door is closed.", [("door", "be", "open", True)]),
-    ("i am married with two kids.", [(U, "be married with", "2 kid", False)]),
+    ("i am married with two kids.", [(U, "be married with", "2 child", False)]),
     ("I am 34 years old.", [(U, "age", "34", False)]),
     ("Knitting is my passion.", [(U, "passion", "knitting", False)]),
     ("Celadon is my preferred glaze.", [(U, "preferred glaze", "celadon", False)]),

@@ -116,6 +116,10 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     ("Zoe is married to Arjun.", "Zoe and Arjun finalised their divorce."),
     ("Zoe is the secretary of the allotment society.", "Zoe stepped down as secretary."),
     ("Zoe drives an old Fiesta.", "Zoe traded the Fiesta in for a bike."),
+    # synonyms of one WordNet synset; a role taken somewhere is work there
+    ("Zoe runs a small pottery shop in town.", "Zoe shut down her pottery store."),
+    ("Zoe works as a clerk at the county archive.",
+     "Zoe started a new role as an editor at a publishing house."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
@@ -128,6 +132,8 @@ def test_update_retires_the_old_memory(extractor, old, update):
 
 
 @pytest.mark.parametrize(("old", "other"), [
+    # accepting is no rejecting: a new position is no ended plan
+    ("Zoe is considering a position at Initech.", "Zoe accepted a position at Initech."),
     # a possessive in a time phrase presupposes nothing; giving up an activity is no sale
     ("Zoe feels calm during her long walks.", "Zoe has given up walking for now."),
     # another food bank is no alternative to the shelter; a past setting is no current one
