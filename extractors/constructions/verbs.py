@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.state_changes import StateChanges
 from extractors.syntax import (
     _CONTAINER_NOUNS,
     _ROLE_VERBS,
@@ -18,7 +17,6 @@ from extractors.syntax import (
     _OWNED_NOUNS,
     _SETTING_VERBS,
     _of_object,
-    _phrase,
     _event,
     _CHANGE_VERBS,
     _age,

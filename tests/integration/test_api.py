@@ -29,6 +29,7 @@ from scanner.cli import main
 from scanner.client import Contrascan
 from scanner.errors import SidecarError
 from scanner.models import MAX_TEXT_CHARS, MemoryRecord
+from scanner.service import Service
 from scanner.store.memories import object_uuid, tenant_name
 from scanner.store.server import free_port
 from tests.integration.conftest import scoped_service

@@ -28,6 +28,7 @@ from scanner.records import read_jsonl
 from scanner.scan import ScanConfig
 from scanner.service import Service
 from scanner.store import server
+from scanner.store.wiring import weaviate_stores
 from scanner.store.memories import object_uuid, tenant_name
 from tests.integration.conftest import scoped_service
 
