@@ -13,9 +13,11 @@ Entry types (``entry_type``) and their ``status``:
 ====================  =====================================================  ==============
 ``resolution``        a pair resolved; the loser is superseded                ``applied``
 ``quarantine``        a pair left unresolved; carries a re-observation        ``open`` /
-                      request and a clarification question                    ``settled``
+                      request and a clarification question                    ``settled`` /
+                                                                              ``moot``
 ``epoch_change``      a value changed across epochs: old and new value,       ``open`` /
-                      both epochs and sources; re-observation requested       ``settled``
+                      both epochs and sources; re-observation requested       ``settled`` /
+                                                                              ``moot``
 ``escalation``        queued for a person, with a recommended resolution      ``open``
 ``possible``          unknown relation cardinality: reported, never decided   ``open``
 ``settlement``        a later record settled a quarantine or epoch change     ``applied``
@@ -27,7 +29,9 @@ Entry types (``entry_type``) and their ``status``:
                       :mod:`scanner.review`
 ====================  =====================================================  ==============
 
-An open entry a person dismissed has status ``dismissed``; one a person declared several-valued
+A pair nothing settles, one of whose members the settlement of another pair retired, is
+``moot`` (:func:`scanner.policy.is_moot`: a record never settles a pair it belongs to). An open
+entry a person dismissed has status ``dismissed``; one a person declared several-valued
 ("both are true") is ``settled`` by its ``review`` entry.
 
 A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
@@ -48,7 +52,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent
-from scanner.policy import FIRST_PERSON, REOBSERVATION
+from scanner.policy import FIRST_PERSON, REOBSERVATION, is_moot
 
 NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
 """uuid5 namespace of ledger entry ids."""
@@ -68,7 +72,10 @@ STATUS_OPEN = "open"
 STATUS_SETTLED = "settled"
 STATUS_RECORDED = "recorded"
 STATUS_DISMISSED = "dismissed"
-CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED})
+STATUS_MOOT = "moot"
+"""A quarantine or epoch change nothing settles, one of whose members a settlement of another
+pair retired (:func:`scanner.policy.is_moot`)."""
+CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
 """Statuses a scan never turns back to ``open`` (:func:`should_replace`)."""
 
 
@@ -270,8 +277,10 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
         settle_id = settlement_entry_id(user_id, c) if settled else None
         if etype == "resolution":
             status = STATUS_APPLIED
+        elif settled:
+            status = STATUS_SETTLED
         else:
-            status = STATUS_SETTLED if settled else STATUS_OPEN
+            status = STATUS_MOOT if is_moot(c) else STATUS_OPEN
         key = _key_content(c.key)
         inputs = {m: dict(i) for m, i in c.inputs.items()}
         out.append({
@@ -436,11 +445,12 @@ def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
             for loser in c.superseded:
                 fx.retire.setdefault(loser, REOBSERVATION)
     for c in conflicts:
-        if c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by:
+        if (c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by
+                and not is_moot(c)):
             fx.unresolved.update(m for m in c.members if m not in fx.retire)
     for c in conflicts:
-        if c.settled_by:
-            fx.confirmed.update(m for m in (*c.members, c.settled_by)
+        if c.settled_by or is_moot(c):
+            fx.confirmed.update(m for m in (*c.members, *([c.settled_by] if c.settled_by else []))
                                 if m not in fx.retire and m not in fx.unresolved)
     return fx
 
@@ -526,6 +536,10 @@ def _when(entry: LedgerEntry) -> str:
 def _open_tail(entry: LedgerEntry) -> str:
     if entry.status == STATUS_DISMISSED:
         return " — dismissed in review without choosing (review entry below)" + _when(entry)
+    if entry.status == STATUS_MOOT:
+        retired = [r.split(":", 1)[1] for r in entry.reasons if r.startswith("moot:")]
+        return (" — moot: " + ", ".join(m.replace("@", " retired by the re-observation ")
+                                         for m in retired) + _when(entry))
     if entry.status == STATUS_SETTLED:
         since = _when(entry)
         done = (f", settled {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z"

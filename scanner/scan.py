@@ -11,7 +11,14 @@ from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
 from scanner.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
-from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
+from scanner.policy import (
+    PolicyConfig,
+    decide,
+    epoch_event,
+    epoch_of,
+    is_moot,
+    settle_conflicts,
+)
 
 
 @dataclass(frozen=True)
@@ -141,13 +148,14 @@ def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, st
                  rejected: Sequence[RejectedLine] = ()) -> ScanReport:
     """Assemble a report: ``withhold`` = superseded (by a resolution or a settling
     re-observation); ``unresolved`` = members of quarantined, epoch-change and escalated pairs
-    that are neither settled nor withheld; ``cite`` = everything else."""
+    that are neither settled, moot (:func:`scanner.policy.is_moot`) nor withheld; ``cite`` =
+    everything else."""
     conflicts = [by_pair[k] for k in sorted(by_pair)]
     withhold = {rid for c in conflicts if c.verdict == "resolved" or c.settled_by
                 for rid in c.superseded}
     unresolved = {rid for c in conflicts
                   if c.verdict in ("quarantined", "epoch_change", "escalated")
-                  and not c.settled_by for rid in c.members} - withhold
+                  and not c.settled_by and not is_moot(c) for rid in c.members} - withhold
     ids = {r.id for r in records}
     cite = ids - withhold - unresolved
     return ScanReport(scanned=len(records), conflicts=conflicts, duplicates=duplicates,

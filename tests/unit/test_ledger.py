@@ -141,7 +141,8 @@ def test_a_later_observation_settles_a_quarantined_pair_and_both_steps_show():
     assert (settled.verdict, settled.rule) == ("quarantined", "missing_provenance")  # step 1
     assert (settled.settled_by, settled.superseded) == ("m3", ["m1"])                # step 2
     assert any(r == "settled:reobservation@m3" for r in settled.reasons)
-    assert by_members[("m1", "m3")].settled_by == "m3"  # the retired member's pair with m3
+    own = by_members[("m1", "m3")]  # m3 cannot settle its own pair: it is moot (issue 18)
+    assert own.settled_by is None and "moot:m1@m3" in own.reasons
     assert second.withhold == ["m1"] and second.unresolved == [] and second.cite == ["m2", "m3"]
 
 
@@ -288,7 +289,8 @@ def test_stats_by_relation_verdict_rule_import_and_read_time_share():
                                     ("ops-1", "m3"): t2})
     assert stats.conflicts == 2 and stats.by_verdict == {"epoch_change": 2}
     assert stats.by_rule == {"epoch_change": 2} and stats.by_relation == {"preferred glaze": 2}
-    assert (stats.open, stats.settled) == (0, 2)
+    # (m1, m2) settled by m3; (m1, m3) moot: m3 cannot settle its own pair (issue 18)
+    assert (stats.open, stats.settled) == (0, 1)
     rates = {i.imported_at: (i.memories, i.conflicts) for i in stats.imports}
     assert rates == {t1: (2, 1), t2: (1, 1)}  # m1/m2 came first; m1/m3 arrived with m3
     assert (stats.read_scans, stats.read_scans_with_conflict) == (10, 3)
