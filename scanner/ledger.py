@@ -237,6 +237,44 @@ def _event(events_by_pair: Mapping[tuple[str, ...], EpochChangeEvent],
     return {"from": dict(found.from_), "to": dict(found.to)}
 
 
+def _key_of(key: ConflictKey) -> tuple:
+    return (key.user_id, key.group, tuple(sorted(key.properties.items())), key.subject,
+            key.relation)
+
+
+def deciding_resolutions(conflicts: Iterable[Conflict]) -> dict[tuple[str, ...], Conflict]:
+    """The resolutions a key's decision is recorded by: one per superseded member and key.
+
+    A key holding ``n`` values observed one after another resolves ``n(n-1)/2`` pairs (each
+    later value beats every earlier one), but its decision is the current value and each
+    superseded member once (issue 18: 17,105 ledger entries for 500 memories of one key).
+    Of the resolved pairs in which a member lost on a key, the one won by its *first
+    successor* records it: the winner observed earliest (then the lowest id). Each value is
+    then retired by the one that replaced it, so the ledger and the ``supersedes`` edges
+    form the chain "what changed, and when" (SPEC §3), and a new value adds one entry
+    instead of rewriting the others. The other resolved pairs stay in the scan report
+    (SPEC §5 lists every pair), and decide nothing more: their losers are retired anyway.
+
+    Args:
+        conflicts: a scan's conflicts (any verdicts; only ``resolved`` ones count).
+
+    Returns:
+        Sorted member ids -> the deciding resolution, at most one per ``(key, loser)``.
+    """
+    best: dict[tuple, tuple[tuple[str, str], Conflict]] = {}
+    for c in conflicts:
+        if c.verdict != "resolved" or not c.winner:
+            continue
+        rank = (c.inputs.get(c.winner, {}).get("observed_at") or "", c.winner)
+        key = _key_of(c.key)
+        for loser in c.superseded:
+            slot = (key, loser)
+            found = best.get(slot)
+            if found is None or rank < found[0]:
+                best[slot] = (rank, c)
+    return {tuple(c.members): c for _, c in best.values()}
+
+
 def entries_for(user_id: str, conflicts: Sequence[Conflict],
                 events: Sequence[EpochChangeEvent] = ()) -> list[LedgerEntry]:
     """The ledger entries of one tenant's scan report.
@@ -247,8 +285,9 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
         events: the report's epoch-change events (matched to their pairs).
 
     Returns:
-        One entry per conflict, plus one settlement entry per settled pair; sorted by id
-        (:func:`entry_contents`, validated).
+        One entry per conflict that is not a resolution, one per deciding resolution
+        (:func:`deciding_resolutions`: each superseded member of a key once), plus one
+        settlement entry per settled pair; sorted by id (:func:`entry_contents`, validated).
     """
     return [LedgerEntry.model_validate(c) for c in entry_contents(user_id, conflicts, events)]
 
@@ -269,9 +308,12 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
         for m, v in c.values.items():
             known_values[(c.key.subject, c.key.relation, m)] = v
         known_inputs.update(c.inputs)
+    deciding = deciding_resolutions(conflicts)
     out = []
     for c in conflicts:
         etype = _TYPE_OF_VERDICT[c.verdict]
+        if etype == "resolution" and tuple(c.members) not in deciding:
+            continue
         own_id = conflict_entry_id(user_id, c)
         settled = bool(c.settled_by)
         settle_id = settlement_entry_id(user_id, c) if settled else None
@@ -428,14 +470,16 @@ class Effects:
 def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
     """Edges and statuses implied by verdicts.
 
-    Resolutions first, in member order (a memory retired twice keeps the rule of the last
-    resolution, as one-by-one application did), then settlements (rule ``reobservation``,
-    unless a resolution already retired the member).
+    Resolutions first: the deciding ones (:func:`deciding_resolutions`), each a ``supersedes``
+    edge from a loser's first successor and the loser retired with that resolution's rule
+    (one retired twice, on two keys, keeps the rule of the last in member order); then
+    settlements (rule ``reobservation``, unless a resolution already retired the member).
     """
     conflicts = sorted(conflicts, key=lambda c: c.members)
+    deciding = deciding_resolutions(conflicts)
     fx = Effects()
     for c in conflicts:
-        if c.verdict == "resolved" and c.winner:
+        if c.verdict == "resolved" and c.winner and tuple(c.members) in deciding:
             fx.edges.setdefault(c.winner, set()).update(c.superseded)
             for loser in c.superseded:
                 fx.retire[loser] = c.rule or ""

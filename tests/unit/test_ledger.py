@@ -333,3 +333,22 @@ def test_stored_digest_is_the_entry_digest(text):
     stored = LedgerStore._properties(e, T0, T0)
     assert stored["digest"] == e.digest()
     assert json.loads(stored["body_json"]) == e.content()
+
+
+# -- a key's decision in O(values) (issue 18, item 11) -----------------------------------------
+
+@pytest.mark.parametrize("n", [2, 10, 50])
+def test_a_key_with_n_values_records_each_superseded_member_once(n):
+    """``n`` values of one key, one after another: ``n(n-1)/2`` resolved pairs in the report,
+    ``n - 1`` ledger entries and ``supersedes`` edges, each from the value that replaced it."""
+    items = [(record(f"m{i:03d}", value=f"glaze {i}", days=i), f"glaze {i}") for i in range(n)]
+    report = scan(*items)
+    assert len(report.conflicts) == n * (n - 1) // 2  # the report lists every pair (SPEC §5)
+    entries = entries_for("potter-1", report.conflicts, report.events)
+    assert len(entries) == n - 1 and {e.entry_type for e in entries} == {"resolution"}
+    assert sorted((e.winner, *e.superseded) for e in entries) == [
+        (f"m{i + 1:03d}", f"m{i:03d}") for i in range(n - 1)]
+    fx = verdict_effects(report.conflicts)
+    assert fx.edges == {f"m{i + 1:03d}": {f"m{i:03d}"} for i in range(n - 1)}
+    assert set(fx.retire) == set(report.withhold) == {f"m{i:03d}" for i in range(n - 1)}
+    assert report.cite == [f"m{n - 1:03d}"]
