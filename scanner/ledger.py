@@ -75,8 +75,13 @@ STATUS_DISMISSED = "dismissed"
 STATUS_MOOT = "moot"
 """A quarantine or epoch change nothing settles, one of whose members a settlement of another
 pair retired (:func:`scanner.policy.is_moot`)."""
+STATUS_WITHDRAWN = "withdrawn"
+"""An entry of a scan type that a full-view scan (a batch scan of the whole tenant) no longer
+makes: its pair is gone, decided under another rule, or no longer the one that records a
+key's decision. Kept as history, never deleted; the state it described is undone
+(:func:`withdrawals`)."""
 CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
-"""Statuses a scan never turns back to ``open`` (:func:`should_replace`)."""
+"""Statuses a partial-view scan never turns back to ``open`` (:func:`should_replace`)."""
 
 
 _NAMESPACE_BYTES = NAMESPACE.bytes
@@ -249,10 +254,12 @@ def deciding_resolutions(conflicts: Iterable[Conflict]) -> dict[tuple[str, ...],
     later value beats every earlier one), but its decision is the current value and each
     superseded member once (issue 18: 17,105 ledger entries for 500 memories of one key).
     Of the resolved pairs in which a member lost on a key, the one won by its *first
-    successor* records it: the winner observed earliest (then the lowest id). Each value is
-    then retired by the one that replaced it, so the ledger and the ``supersedes`` edges
-    form the chain "what changed, and when" (SPEC §3), and a new value adds one entry
-    instead of rewriting the others. The other resolved pairs stay in the scan report
+    successor* records it: the winner observed earliest after it (then the lowest id); when
+    every winner was observed no later than the loser (a higher source class, or a value
+    represented by a later record), the earliest of them. Each value is then retired by the
+    one that replaced it, so the ledger and the ``supersedes`` edges form the chain "what
+    changed, and when" (SPEC §3), and a new value adds one entry instead of rewriting the
+    others. The other resolved pairs stay in the scan report
     (SPEC §5 lists every pair), and decide nothing more: their losers are retired anyway.
 
     Args:
@@ -261,13 +268,15 @@ def deciding_resolutions(conflicts: Iterable[Conflict]) -> dict[tuple[str, ...],
     Returns:
         Sorted member ids -> the deciding resolution, at most one per ``(key, loser)``.
     """
-    best: dict[tuple, tuple[tuple[str, str], Conflict]] = {}
+    best: dict[tuple, tuple[tuple[bool, str, str], Conflict]] = {}
     for c in conflicts:
         if c.verdict != "resolved" or not c.winner:
             continue
-        rank = (c.inputs.get(c.winner, {}).get("observed_at") or "", c.winner)
+        won = c.inputs.get(c.winner, {}).get("observed_at") or ""
         key = _key_of(c.key)
         for loser in c.superseded:
+            lost = c.inputs.get(loser, {}).get("observed_at") or ""
+            rank = (not won > lost, won, c.winner)
             slot = (key, loser)
             found = best.get(slot)
             if found is None or rank < found[0]:
@@ -397,15 +406,34 @@ def _settler_rank(entry: LedgerEntry) -> tuple[str, str]:
     return (seen, entry.settler or "")
 
 
-def should_replace(new: LedgerEntry, old: LedgerEntry) -> bool:
+def closed_by_person(entry: LedgerEntry) -> bool:
+    """Whether a person closed the entry in review (``dismissed``, or ``settled`` by a
+    ``review`` entry rather than by the scan's own settlement of the pair)."""
+    if entry.status == STATUS_DISMISSED:
+        return True
+    return (entry.status == STATUS_SETTLED and entry.entry_type in CONFLICT_TYPES
+            and entry.settled_by is not None
+            and entry.settled_by != entry_id(entry.user_id, "settlement", *entry.members,
+                                             REOBSERVATION))
+
+
+def should_replace(new: LedgerEntry, old: LedgerEntry, *, full_view: bool = False) -> bool:
     """Whether ``new`` should overwrite the stored ``old`` entry of the same id.
 
-    Not when nothing changed (equal digests); never from ``settled`` back to ``open`` (a scan
-    that did not see the settler, such as a read-time scan of a few hits, must not reopen
-    a settled pair, nor one a person dismissed); a settlement only for a settler observed no
-    earlier than the stored one.
+    Not when nothing changed (equal digests). A scan with a partial view (a read-time or
+    write-time scan of a few memories) never turns a ``settled``, ``moot`` or dismissed entry
+    back to ``open``, never overwrites a ``withdrawn`` one, and replaces a settlement only for
+    a settler observed no earlier than the stored one: it may not have seen the records that
+    decided. A full-view scan (a batch scan of the whole tenant) decides from every record, so
+    what it makes replaces what is stored (issue 18: the stored state after any sequence of
+    imports and scans is that of one scan over the final set), except an entry a person
+    closed in review (:func:`closed_by_person`) that the scan would reopen.
     """
     if new.digest() == old.digest():
+        return False
+    if full_view:
+        return not (closed_by_person(old) and new.status == STATUS_OPEN)
+    if old.status == STATUS_WITHDRAWN and not closed_by_person(new):
         return False
     if old.status in CLOSED_STATUSES and new.status == STATUS_OPEN:
         return False
@@ -458,10 +486,16 @@ class Effects:
     retire: dict[str, str] = field(default_factory=dict)
     unresolved: set[str] = field(default_factory=set)
     confirmed: set[str] = field(default_factory=set)
+    exact: set[str] = field(default_factory=set)
+    """Memories whose ``supersedes`` edges are set to exactly ``edges.get(id, set())``: the
+    stored edges no verdict holds any more are removed (only a full-view scan sets it, with
+    every member and settler of its verdicts and of the entries it withdraws:
+    :func:`exact_edges`, :func:`withdrawals`)."""
 
     def memory_ids(self) -> set[str]:
         """Every memory id the effects touch."""
         ids = set(self.edges) | set(self.retire) | self.unresolved | self.confirmed
+        ids |= self.exact
         for losers in self.edges.values():
             ids |= losers
         return ids
@@ -499,6 +533,50 @@ def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
     return fx
 
 
+def exact_edges(effects: Effects, conflicts: Iterable[Conflict]) -> Effects:
+    """Mark every member and settler of ``conflicts`` for exact edges (:attr:`Effects.exact`).
+
+    For a scan of every memory of a tenant: edges are only ever written between members of a
+    pair and its settler, and a pair, once formed, stays formed as memories are added (they
+    are never changed nor deleted), so these memories hold every edge a verdict of this
+    tenant ever wrote, including those of partial-view scans (read-time, write-time) and of
+    verdicts since decided otherwise. Returns ``effects``.
+    """
+    for c in conflicts:
+        effects.exact.update(c.members)
+        if c.settled_by:
+            effects.exact.add(c.settled_by)
+    return effects
+
+
+def withdrawals(stale: Iterable[LedgerEntry], effects: Effects) -> list[LedgerEntry]:
+    """What a full-view scan does with stored entries it no longer makes (issue 18).
+
+    Args:
+        stale: stored entries of the tenant whose ids the scan's entries do not include.
+        effects: the scan's effects; the winners and settlers of the withdrawn resolutions
+            and settlements join :attr:`Effects.exact`, so the edges they implied and no
+            current verdict holds are removed.
+
+    Returns:
+        The entries to write: each stale entry of a scan type, not yet ``withdrawn`` and not
+        closed by a person (:func:`closed_by_person`; a review's decision stands), with
+        status ``withdrawn``. Withdrawn entries stay in the ledger, so ``history`` still
+        shows what was decided then; the edges and statuses go back to what the current
+        verdicts say.
+    """
+    out = []
+    for e in sorted(stale, key=lambda x: x.entry_id):
+        if (e.entry_type not in SCAN_TYPES or e.status == STATUS_WITHDRAWN
+                or closed_by_person(e)):
+            continue
+        by = e.winner if e.entry_type == "resolution" else e.settler
+        if by and e.entry_type in ("resolution", "settlement"):
+            effects.exact.add(by)
+        out.append(e.model_copy(update={"status": STATUS_WITHDRAWN, "question": None}))
+    return out
+
+
 # -- narration ---------------------------------------------------------------------------------
 
 def _side(entry: LedgerEntry, mid: str) -> str:
@@ -513,6 +591,15 @@ def _side(entry: LedgerEntry, mid: str) -> str:
 
 def narrate(entry: LedgerEntry) -> str:
     """One plain sentence saying what the entry records (for ``contrascan history``)."""
+    text = _narrate(entry)
+    if entry.status == STATUS_WITHDRAWN:
+        text += (" — withdrawn: a later scan of every memory no longer decides this" +
+                 (f" (since {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z)"
+                  if entry.updated_at is not None else ""))
+    return text
+
+
+def _narrate(entry: LedgerEntry) -> str:
     key = f"{entry.key.subject} · {entry.key.relation}" if entry.key else ""
     t = entry.entry_type
     if t == "resolution":
@@ -623,6 +710,10 @@ class Stats:
         by_relation, by_verdict, by_rule: counts of those pairs.
         open: pairs still open (quarantines, epoch changes, escalations, possibles).
         settled: pairs settled by re-observation.
+        moot: pairs nothing settles whose member the settlement of another pair retired.
+
+    Resolutions count once per superseded member and key
+    (:func:`deciding_resolutions`); withdrawn entries (:data:`STATUS_WITHDRAWN`) not at all.
         imports: per import, the pairs it introduced.
         read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
             incompatible values for one key.
@@ -635,6 +726,7 @@ class Stats:
     by_rule: dict[str, int] = field(default_factory=dict)
     open: int = 0
     settled: int = 0
+    moot: int = 0
     imports: list[ImportRate] = field(default_factory=list)
     read_scans: int = 0
     read_scans_with_conflict: int = 0
@@ -649,6 +741,7 @@ class Stats:
         return {"users": self.users, "conflicts": self.conflicts,
                 "by_relation": self.by_relation, "by_verdict": self.by_verdict,
                 "by_rule": self.by_rule, "open": self.open, "settled": self.settled,
+                "moot": self.moot,
                 "imports": [{"user_id": i.user_id, "imported_at": i.imported_at,
                              "memories": i.memories, "conflicts": i.conflicts,
                              "rate": round(i.rate, 6)} for i in self.imports],
@@ -678,7 +771,7 @@ def compute_stats(entries: Iterable[LedgerEntry],
     users = {u for u, _ in imported_at}
     for e in entries:
         users.add(e.user_id)
-        if e.entry_type in CONFLICT_TYPES:
+        if e.entry_type in CONFLICT_TYPES and e.status != STATUS_WITHDRAWN:
             stats.conflicts += 1
             by_relation[e.key.relation if e.key else "?"] += 1
             by_verdict[e.verdict or "?"] += 1
@@ -687,6 +780,8 @@ def compute_stats(entries: Iterable[LedgerEntry],
                 stats.open += 1
             elif e.status == STATUS_SETTLED:
                 stats.settled += 1
+            elif e.status == STATUS_MOOT:
+                stats.moot += 1
             times = [imported_at.get((e.user_id, m)) for m in e.members]
             times = [t for t in times if t]
             if times:

@@ -44,8 +44,10 @@ from scanner.ledger import (
     import_entry,
     narrate,
     read_scans_entry,
+    exact_edges,
     reconcile_settled,
     verdict_effects,
+    withdrawals,
 )
 from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore, LedgerWrite
@@ -61,7 +63,6 @@ from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
     STATUS_SUPERSEDED,
-    STATUS_UNRESOLVED,
     AppliedEffects,
     ImportResult,
     MemoryStore,
@@ -178,7 +179,6 @@ class _TenantDecision:
     effects: Effects | None = None
     entries: list[LedgerEntry] = field(default_factory=list)
     unchanged: set[str] = field(default_factory=set)
-    edges_stored: dict[str, set[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -754,21 +754,30 @@ class Service:
             scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
             decided = _TenantDecision(user_id=user_id, scanned=scanned, report=report,
                                       states=states, stored=None, apply=apply)
-            if apply and (report.conflicts or any(status == STATUS_UNRESOLVED
-                                                  for status, _ in states.values())):
-                # (no conflicts: memories left unresolved by pairs that are gone return to
-                # active, see MemoryStore.apply_effects' full_view)
-                decided.effects = verdict_effects(report.conflicts)
+            stored = decided.stored = digests.result() if apply and digests is not None \
+                else None
+            if apply and (report.conflicts or states or stored):
+                # (no conflicts: memories left unresolved or superseded by verdicts that are
+                # gone return to active, see MemoryStore.apply_effects' full_view, and their
+                # entries are withdrawn)
+                # every edge of the memories in a verdict set to what the verdicts say
+                decided.effects = exact_edges(verdict_effects(report.conflicts),
+                                              report.conflicts)
                 # contents and digests are compared; models are built only to be written
                 contents = entry_contents(user_id, report.conflicts, report.events)
-                stored = decided.stored = digests.result() if digests is not None else None
                 if stored:
                     decided.unchanged = {c["entry_id"] for c in contents
                                          if c["entry_id"] in stored
                                          and stored[c["entry_id"]] == content_digest(c)}
                 decided.entries = [LedgerEntry.model_validate(c) for c in contents
                                    if c["entry_id"] not in decided.unchanged]
-                decided.edges_stored = _edges_recorded(contents, decided.unchanged)
+                # entries this scan of every memory no longer makes: withdrawn, and the
+                # edges they implied removed (issue 18: one stored set, one state)
+                current = {c["entry_id"] for c in contents}
+                stale = [eid for eid in (stored or {}) if eid not in current]
+                if stale:
+                    decided.entries.extend(withdrawals(
+                        self.ledger.fetch(user_id, stale).values(), decided.effects))
         return decided
 
     def _write_tenant(self, d: _TenantDecision, *, started: float,
@@ -780,11 +789,10 @@ class Service:
         if d.effects is not None:
             with self.writes:
                 applied = self.store.apply_effects(d.user_id, d.effects, states=d.states,
-                                                   full_view=True,
-                                                   edges_stored=d.edges_stored)
+                                                   full_view=True)
                 written = self.ledger.write(d.user_id, d.entries,
                                             batch_size=ledger_batch_size, digests=d.stored,
-                                            on_written=on_written)
+                                            on_written=on_written, full_view=True)
             written.unchanged += len(d.unchanged)
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
@@ -1004,35 +1012,6 @@ def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list
             continue
         lines.append(narrate(entry))
     return lines
-
-
-def _edges_recorded(contents: Sequence[Mapping[str, Any]],
-                    unchanged: set[str]) -> dict[str, set[str]]:
-    """winner or settler -> losers whose ``supersedes`` edges are stored for certain: those of
-    conflicts whose ledger entries (the conflict's, and its settlement's when settled) are
-    stored unchanged. Every writer records a verdict's entries only after its edges and
-    statuses (``scan_tenant``, ``scan``, ``add_memories``), and edges are never removed.
-
-    Args:
-        contents: the entries of the scan's conflicts, as :func:`scanner.ledger.entry_contents`
-            gives them.
-        unchanged: ids of those entries that are stored unchanged.
-    """
-    settlements = {c["entry_id"]: c for c in contents if c["entry_type"] == "settlement"}
-    out: dict[str, set[str]] = {}
-    for c in contents:
-        if c["entry_type"] == "settlement" or c["entry_id"] not in unchanged:
-            continue
-        settled_by = c["settled_by"]
-        if settled_by and settled_by not in unchanged:
-            continue
-        if c["verdict"] == "resolved" and c["winner"]:
-            out.setdefault(c["winner"], set()).update(c["superseded"])
-        if settled_by:
-            done = settlements[settled_by]
-            if done["superseded"]:
-                out.setdefault(done["settler"], set()).update(done["superseded"])
-    return out
 
 
 def _remember(memo: OrderedDict, keys: Iterable[Any]) -> None:
