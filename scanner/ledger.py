@@ -36,6 +36,10 @@ entry a person dismissed has status ``dismissed``; one a person declared several
 
 A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
 (``settles``): the ledger shows both steps.
+
+A key's resolutions are recorded once per superseded member (:func:`deciding_resolutions`), not
+once per pair. An entry of a scan type that a batch scan of the whole tenant no longer makes
+keeps its content with status ``withdrawn`` (:func:`withdrawals`): history, not state.
 """
 
 from __future__ import annotations
@@ -451,12 +455,18 @@ def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
     the settled entries name) lets the scan report what the ledger knows.
 
     Returns:
-        The conflicts, with such pairs carrying ``settled_by`` and their retired members.
+        The conflicts, with such pairs carrying ``settled_by`` and their retired members, and
+        pairs the ledger records as ``moot`` moot (:func:`scanner.policy.is_moot`: the
+        settlement that retired a member may lie outside the hits too).
     """
     out = []
     for c in conflicts:
         entry = stored.get(conflict_entry_id(user_id, c)) if c.verdict in _TYPE_OF_VERDICT \
             else None
+        if (entry is not None and entry.status == STATUS_MOOT and c.settled_by is None
+                and not is_moot(c)):
+            c = c.model_copy(update={"question": None, "reasons": [
+                *c.reasons, *(r for r in entry.reasons if r.startswith("moot:"))]})
         done = stored.get(entry.settled_by) if entry is not None and entry.settled_by else None
         if (c.settled_by is None and entry is not None and entry.status == STATUS_SETTLED
                 and done is not None and done.settler):

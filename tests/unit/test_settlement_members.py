@@ -82,3 +82,23 @@ def test_the_settlers_own_pair_with_a_retired_member_is_moot_not_settled():
     assert "moot: m1 retired by the re-observation m3" in narrate(entries[("m1", "m3")])
     assert all(e.settler not in e.members for e in entries_for(
         "potter-1", report.conflicts, report.events) if e.entry_type == "settlement")
+
+
+def test_a_partial_view_keeps_what_the_ledger_records_as_moot():
+    """A read-time scan that sees the moot pair but not the pair whose settlement retired its
+    member reports it moot, as the ledger does (and holds nobody unresolved)."""
+    from scanner.ledger import reconcile_settled
+    from scanner.policy import is_moot
+
+    no_source = record("m1", "celadon", days=0, source=None)
+    other = record("m2", "tenmoku", days=1)
+    fresh = record("m3", "tenmoku", days=5, source="tool:glaze-log",
+                   source_class="observation")
+    full = scan(no_source, other, fresh)
+    stored = {e.entry_id: e for e in entries_for("potter-1", full.conflicts, full.events)}
+    partial = scan(no_source, fresh)  # m2 not among the hits: m1 is retired by nothing
+    (open_pair,) = partial.conflicts
+    assert not is_moot(open_pair) and partial.unresolved == ["m1", "m3"]
+    (kept,) = reconcile_settled("potter-1", partial.conflicts, stored)
+    assert is_moot(kept) and "moot:m1@m3" in kept.reasons and kept.question is None
+    assert verdict_effects([kept]).unresolved == set()
