@@ -37,9 +37,10 @@ entry a person dismissed has status ``dismissed``; one a person declared several
 A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
 (``settles``): the ledger shows both steps.
 
-A key's resolutions are recorded once per superseded member (:func:`deciding_resolutions`), not
-once per pair. An entry of a scan type that a batch scan of the whole tenant no longer makes
-keeps its content with status ``withdrawn`` (:func:`withdrawals`): history, not state.
+A key's resolutions are recorded once per superseded member
+(:func:`scanner.key_decision.deciding_resolutions`), not once per pair. An entry of a scan type
+that a batch scan of the whole tenant no longer makes keeps its content with status
+``withdrawn`` (:func:`scanner.convergence.withdrawals`): history, not state.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scanner.key_decision import deciding_resolutions
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent
 from scanner.policy import FIRST_PERSON, REOBSERVATION, is_moot
 
@@ -83,7 +85,7 @@ STATUS_WITHDRAWN = "withdrawn"
 """An entry of a scan type that a full-view scan (a batch scan of the whole tenant) no longer
 makes: its pair is gone, decided under another rule, or no longer the one that records a
 key's decision. Kept as history, never deleted; the state it described is undone
-(:func:`withdrawals`)."""
+(:func:`scanner.convergence.withdrawals`)."""
 CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
 """Statuses a partial-view scan never turns back to ``open`` (:func:`should_replace`)."""
 
@@ -246,48 +248,6 @@ def _event(events_by_pair: Mapping[tuple[str, ...], EpochChangeEvent],
     return {"from": dict(found.from_), "to": dict(found.to)}
 
 
-def _key_of(key: ConflictKey) -> tuple:
-    return (key.user_id, key.group, tuple(sorted(key.properties.items())), key.subject,
-            key.relation)
-
-
-def deciding_resolutions(conflicts: Iterable[Conflict]) -> dict[tuple[str, ...], Conflict]:
-    """The resolutions a key's decision is recorded by: one per superseded member and key.
-
-    A key holding ``n`` values observed one after another resolves ``n(n-1)/2`` pairs (each
-    later value beats every earlier one), but its decision is the current value and each
-    superseded member once (issue 18: 17,105 ledger entries for 500 memories of one key).
-    Of the resolved pairs in which a member lost on a key, the one won by its *first
-    successor* records it: the winner observed earliest after it (then the lowest id); when
-    every winner was observed no later than the loser (a higher source class, or a value
-    represented by a later record), the earliest of them. Each value is then retired by the
-    one that replaced it, so the ledger and the ``supersedes`` edges form the chain "what
-    changed, and when" (SPEC §3), and a new value adds one entry instead of rewriting the
-    others. The other resolved pairs stay in the scan report
-    (SPEC §5 lists every pair), and decide nothing more: their losers are retired anyway.
-
-    Args:
-        conflicts: a scan's conflicts (any verdicts; only ``resolved`` ones count).
-
-    Returns:
-        Sorted member ids -> the deciding resolution, at most one per ``(key, loser)``.
-    """
-    best: dict[tuple, tuple[tuple[bool, str, str], Conflict]] = {}
-    for c in conflicts:
-        if c.verdict != "resolved" or not c.winner:
-            continue
-        won = c.inputs.get(c.winner, {}).get("observed_at") or ""
-        key = _key_of(c.key)
-        for loser in c.superseded:
-            lost = c.inputs.get(loser, {}).get("observed_at") or ""
-            rank = (not won > lost, won, c.winner)
-            slot = (key, loser)
-            found = best.get(slot)
-            if found is None or rank < found[0]:
-                best[slot] = (rank, c)
-    return {tuple(c.members): c for _, c in best.values()}
-
-
 def entries_for(user_id: str, conflicts: Sequence[Conflict],
                 events: Sequence[EpochChangeEvent] = ()) -> list[LedgerEntry]:
     """The ledger entries of one tenant's scan report.
@@ -299,7 +259,8 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
 
     Returns:
         One entry per conflict that is not a resolution, one per deciding resolution
-        (:func:`deciding_resolutions`: each superseded member of a key once), plus one
+        (:func:`scanner.key_decision.deciding_resolutions`: each superseded member of a key
+        once), plus one
         settlement entry per settled pair; sorted by id (:func:`entry_contents`, validated).
     """
     return [LedgerEntry.model_validate(c) for c in entry_contents(user_id, conflicts, events)]
@@ -500,7 +461,7 @@ class Effects:
     """Memories whose ``supersedes`` edges are set to exactly ``edges.get(id, set())``: the
     stored edges no verdict holds any more are removed (only a full-view scan sets it, with
     every member and settler of its verdicts and of the entries it withdraws:
-    :func:`exact_edges`, :func:`withdrawals`)."""
+    :mod:`scanner.convergence`)."""
 
     def memory_ids(self) -> set[str]:
         """Every memory id the effects touch."""
@@ -514,7 +475,8 @@ class Effects:
 def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
     """Edges and statuses implied by verdicts.
 
-    Resolutions first: the deciding ones (:func:`deciding_resolutions`), each a ``supersedes``
+    Resolutions first: the deciding ones
+    (:func:`scanner.key_decision.deciding_resolutions`), each a ``supersedes``
     edge from a loser's first successor and the loser retired with that resolution's rule
     (one retired twice, on two keys, keeps the rule of the last in member order); then
     settlements (rule ``reobservation``, unless a resolution already retired the member).
@@ -541,50 +503,6 @@ def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
             fx.confirmed.update(m for m in (*c.members, *([c.settled_by] if c.settled_by else []))
                                 if m not in fx.retire and m not in fx.unresolved)
     return fx
-
-
-def exact_edges(effects: Effects, conflicts: Iterable[Conflict]) -> Effects:
-    """Mark every member and settler of ``conflicts`` for exact edges (:attr:`Effects.exact`).
-
-    For a scan of every memory of a tenant: edges are only ever written between members of a
-    pair and its settler, and a pair, once formed, stays formed as memories are added (they
-    are never changed nor deleted), so these memories hold every edge a verdict of this
-    tenant ever wrote, including those of partial-view scans (read-time, write-time) and of
-    verdicts since decided otherwise. Returns ``effects``.
-    """
-    for c in conflicts:
-        effects.exact.update(c.members)
-        if c.settled_by:
-            effects.exact.add(c.settled_by)
-    return effects
-
-
-def withdrawals(stale: Iterable[LedgerEntry], effects: Effects) -> list[LedgerEntry]:
-    """What a full-view scan does with stored entries it no longer makes (issue 18).
-
-    Args:
-        stale: stored entries of the tenant whose ids the scan's entries do not include.
-        effects: the scan's effects; the winners and settlers of the withdrawn resolutions
-            and settlements join :attr:`Effects.exact`, so the edges they implied and no
-            current verdict holds are removed.
-
-    Returns:
-        The entries to write: each stale entry of a scan type, not yet ``withdrawn`` and not
-        closed by a person (:func:`closed_by_person`; a review's decision stands), with
-        status ``withdrawn``. Withdrawn entries stay in the ledger, so ``history`` still
-        shows what was decided then; the edges and statuses go back to what the current
-        verdicts say.
-    """
-    out = []
-    for e in sorted(stale, key=lambda x: x.entry_id):
-        if (e.entry_type not in SCAN_TYPES or e.status == STATUS_WITHDRAWN
-                or closed_by_person(e)):
-            continue
-        by = e.winner if e.entry_type == "resolution" else e.settler
-        if by and e.entry_type in ("resolution", "settlement"):
-            effects.exact.add(by)
-        out.append(e.model_copy(update={"status": STATUS_WITHDRAWN, "question": None}))
-    return out
 
 
 # -- narration ---------------------------------------------------------------------------------
@@ -723,7 +641,8 @@ class Stats:
         moot: pairs nothing settles whose member the settlement of another pair retired.
 
     Resolutions count once per superseded member and key
-    (:func:`deciding_resolutions`); withdrawn entries (:data:`STATUS_WITHDRAWN`) not at all.
+    (:func:`scanner.key_decision.deciding_resolutions`); withdrawn entries
+    (:data:`STATUS_WITHDRAWN`) not at all.
         imports: per import, the pairs it introduced.
         read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
             incompatible values for one key.

@@ -44,11 +44,10 @@ from scanner.ledger import (
     import_entry,
     narrate,
     read_scans_entry,
-    exact_edges,
     reconcile_settled,
     verdict_effects,
-    withdrawals,
 )
+from scanner.convergence import exact_edges, withdrawals
 from scanner.scan import build_report
 from scanner.store.ledger import LedgerStore, LedgerWrite
 from scanner.store.scan_state import ScanStateStore

@@ -23,11 +23,11 @@ from scanner.demo import demo_records_path
 from scanner.engine import Engine
 from scanner.ledger import (
     conflict_entry_id,
-    deciding_resolutions,
     entries_for,
     settlement_entry_id,
     verdict_effects,
 )
+from scanner.key_decision import deciding_resolutions
 from scanner.models import MemoryRecord
 from scanner.policy import PolicyConfig
 from scanner.records import read_jsonl

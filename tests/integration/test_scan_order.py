@@ -5,7 +5,7 @@ writes nothing.
 The stored state compared: every memory's ``status`` and ``retired_rule``, every
 ``supersedes`` edge, and the ledger entries of the scan types that are not ``withdrawn``
 (their ids and full contents; withdrawn entries are the history of decisions a later scan of
-every memory no longer makes, :func:`scanner.ledger.withdrawals`).
+every memory no longer makes, :func:`scanner.convergence.withdrawals`).
 
 The property test is a seeded random-order test over real Weaviate: per seed, a random set of
 records on three keys (values, observation times, source classes and epochs drawn at random;
@@ -143,7 +143,8 @@ def test_any_order_of_imports_and_scans_ends_in_the_state_of_one_scan(services, 
     # and deciding again, in full, finds nothing to write (`batch-scan --full` converges)
     again = svc.scan_tenant(USER, keep_report=False, full=True)
     assert (again.ledger.written, again.ledger.replaced, again.applied.edges_added,
-            getattr(again.applied, "edges_removed", 0), again.applied.statuses_changed) == (0, 0, 0, 0, 0)
+            getattr(again.applied, "edges_removed", 0),
+            again.applied.statuses_changed) == (0, 0, 0, 0, 0)
     assert state(svc) == got
 
 
