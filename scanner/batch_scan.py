@@ -14,11 +14,11 @@ import logging
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scanner import metrics
 from scanner.batch import (
@@ -27,6 +27,7 @@ from scanner.batch import (
     ledger_digest,
     states_digest,
 )
+from scanner.convergence import exact_edges, withdrawals
 from scanner.errors import StoreWriteError, WeaviateUnavailable
 from scanner.ledger import (
     SCAN_TYPES,
@@ -43,7 +44,6 @@ from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
     STATUS_ACTIVE,
     STATUS_SUPERSEDED,
-    STATUS_UNRESOLVED,
     AppliedEffects,
 )
 from scanner.write_memo import remember as _remember
@@ -91,7 +91,6 @@ class _TenantDecision:
     effects: Effects | None = None
     entries: list[LedgerEntry] = field(default_factory=list)
     unchanged: set[str] = field(default_factory=set)
-    edges_stored: dict[str, set[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -367,21 +366,30 @@ class BatchScans:
             scanned, report, states = self._scan_pass(tenant, keep_report=keep_report)
             decided = _TenantDecision(user_id=user_id, scanned=scanned, report=report,
                                       states=states, stored=None, apply=apply)
-            if apply and (report.conflicts or any(status == STATUS_UNRESOLVED
-                                                  for status, _ in states.values())):
-                # (no conflicts: memories left unresolved by pairs that are gone return to
-                # active, see MemoryStore.apply_effects' full_view)
-                decided.effects = verdict_effects(report.conflicts)
+            stored = decided.stored = digests.result() if apply and digests is not None \
+                else None
+            if apply and (report.conflicts or states or stored):
+                # (no conflicts: memories left unresolved or superseded by verdicts that are
+                # gone return to active, see MemoryStore.apply_effects' full_view, and their
+                # entries are withdrawn)
+                # every edge of the memories in a verdict set to what the verdicts say
+                decided.effects = exact_edges(verdict_effects(report.conflicts),
+                                              report.conflicts)
                 # contents and digests are compared; models are built only to be written
                 contents = entry_contents(user_id, report.conflicts, report.events)
-                stored = decided.stored = digests.result() if digests is not None else None
                 if stored:
                     decided.unchanged = {c["entry_id"] for c in contents
                                          if c["entry_id"] in stored
                                          and stored[c["entry_id"]] == content_digest(c)}
                 decided.entries = [LedgerEntry.model_validate(c) for c in contents
                                    if c["entry_id"] not in decided.unchanged]
-                decided.edges_stored = _edges_recorded(contents, decided.unchanged)
+                # entries this scan of every memory no longer makes: withdrawn, and the
+                # edges they implied removed (issue 18: one stored set, one state)
+                current = {c["entry_id"] for c in contents}
+                stale = [eid for eid in (stored or {}) if eid not in current]
+                if stale:
+                    decided.entries.extend(withdrawals(
+                        self.ledger.fetch(user_id, stale).values(), decided.effects))
         return decided
 
     def _write_tenant(self, d: _TenantDecision, *, started: float,
@@ -393,11 +401,10 @@ class BatchScans:
         if d.effects is not None:
             with self.writes:
                 applied = self.store.apply_effects(d.user_id, d.effects, states=d.states,
-                                                   full_view=True,
-                                                   edges_stored=d.edges_stored)
+                                                   full_view=True)
                 written = self.ledger.write(d.user_id, d.entries,
                                             batch_size=ledger_batch_size, digests=d.stored,
-                                            on_written=on_written)
+                                            on_written=on_written, full_view=True)
             written.unchanged += len(d.unchanged)
             metrics.PROCESS.observe_writes(entries=written.by_type, edges=applied.edges_added,
                                            statuses=applied.statuses_changed)
@@ -453,32 +460,3 @@ class _GcPaused:
             _GC_HOLDERS -= 1
             if _GC_HOLDERS == 0 and _GcPaused._restore:
                 gc.enable()
-
-
-def _edges_recorded(contents: Sequence[Mapping[str, Any]],
-                    unchanged: set[str]) -> dict[str, set[str]]:
-    """winner or settler -> losers whose ``supersedes`` edges are stored for certain: those of
-    conflicts whose ledger entries (the conflict's, and its settlement's when settled) are
-    stored unchanged. Every writer records a verdict's entries only after its edges and
-    statuses (``scan_tenant``, ``scan``, ``add_memories``), and edges are never removed.
-
-    Args:
-        contents: the entries of the scan's conflicts, as :func:`scanner.ledger.entry_contents`
-            gives them.
-        unchanged: ids of those entries that are stored unchanged.
-    """
-    settlements = {c["entry_id"]: c for c in contents if c["entry_type"] == "settlement"}
-    out: dict[str, set[str]] = {}
-    for c in contents:
-        if c["entry_type"] == "settlement" or c["entry_id"] not in unchanged:
-            continue
-        settled_by = c["settled_by"]
-        if settled_by and settled_by not in unchanged:
-            continue
-        if c["verdict"] == "resolved" and c["winner"]:
-            out.setdefault(c["winner"], set()).update(c["superseded"])
-        if settled_by:
-            done = settlements[settled_by]
-            if done["superseded"]:
-                out.setdefault(done["settler"], set()).update(done["superseded"])
-    return out

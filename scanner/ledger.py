@@ -13,9 +13,11 @@ Entry types (``entry_type``) and their ``status``:
 ====================  =====================================================  ==============
 ``resolution``        a pair resolved; the loser is superseded                ``applied``
 ``quarantine``        a pair left unresolved; carries a re-observation        ``open`` /
-                      request and a clarification question                    ``settled``
+                      request and a clarification question                    ``settled`` /
+                                                                              ``moot``
 ``epoch_change``      a value changed across epochs: old and new value,       ``open`` /
-                      both epochs and sources; re-observation requested       ``settled``
+                      both epochs and sources; re-observation requested       ``settled`` /
+                                                                              ``moot``
 ``escalation``        queued for a person, with a recommended resolution      ``open``
 ``possible``          unknown relation cardinality: reported, never decided   ``open``
 ``settlement``        a later record settled a quarantine or epoch change     ``applied``
@@ -27,11 +29,18 @@ Entry types (``entry_type``) and their ``status``:
                       :mod:`scanner.review`
 ====================  =====================================================  ==============
 
-An open entry a person dismissed has status ``dismissed``; one a person declared several-valued
+A pair nothing settles, one of whose members the settlement of another pair retired, is
+``moot`` (:func:`scanner.report.is_moot`: a record never settles a pair it belongs to). An open
+entry a person dismissed has status ``dismissed``; one a person declared several-valued
 ("both are true") is ``settled`` by its ``review`` entry.
 
 A settled entry names its ``settlement`` (``settled_by``) and the settlement names it back
 (``settles``): the ledger shows both steps.
+
+A key's resolutions are recorded once per superseded member
+(:func:`scanner.key_decision.deciding_resolutions`), not once per pair. An entry of a scan type
+that a batch scan of the whole tenant no longer makes keeps its content with status
+``withdrawn`` (:func:`scanner.convergence.withdrawals`): history, not state.
 """
 
 from __future__ import annotations
@@ -47,8 +56,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scanner.key_decision import deciding_resolutions
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent
 from scanner.policy import FIRST_PERSON, REOBSERVATION
+from scanner.report import is_moot
 
 NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
 """uuid5 namespace of ledger entry ids."""
@@ -68,8 +79,16 @@ STATUS_OPEN = "open"
 STATUS_SETTLED = "settled"
 STATUS_RECORDED = "recorded"
 STATUS_DISMISSED = "dismissed"
-CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED})
-"""Statuses a scan never turns back to ``open`` (:func:`should_replace`)."""
+STATUS_MOOT = "moot"
+"""A quarantine or epoch change nothing settles, one of whose members a settlement of another
+pair retired (:func:`scanner.report.is_moot`)."""
+STATUS_WITHDRAWN = "withdrawn"
+"""An entry of a scan type that a full-view scan (a batch scan of the whole tenant) no longer
+makes: its pair is gone, decided under another rule, or no longer the one that records a
+key's decision. Kept as history, never deleted; the state it described is undone
+(:func:`scanner.convergence.withdrawals`)."""
+CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
+"""Statuses a partial-view scan never turns back to ``open`` (:func:`should_replace`)."""
 
 
 _NAMESPACE_BYTES = NAMESPACE.bytes
@@ -240,8 +259,10 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
         events: the report's epoch-change events (matched to their pairs).
 
     Returns:
-        One entry per conflict, plus one settlement entry per settled pair; sorted by id
-        (:func:`entry_contents`, validated).
+        One entry per conflict that is not a resolution, one per deciding resolution
+        (:func:`scanner.key_decision.deciding_resolutions`: each superseded member of a key
+        once), plus one
+        settlement entry per settled pair; sorted by id (:func:`entry_contents`, validated).
     """
     return [LedgerEntry.model_validate(c) for c in entry_contents(user_id, conflicts, events)]
 
@@ -262,16 +283,21 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
         for m, v in c.values.items():
             known_values[(c.key.subject, c.key.relation, m)] = v
         known_inputs.update(c.inputs)
+    deciding = deciding_resolutions(conflicts)
     out = []
     for c in conflicts:
         etype = _TYPE_OF_VERDICT[c.verdict]
+        if etype == "resolution" and tuple(c.members) not in deciding:
+            continue
         own_id = conflict_entry_id(user_id, c)
         settled = bool(c.settled_by)
         settle_id = settlement_entry_id(user_id, c) if settled else None
         if etype == "resolution":
             status = STATUS_APPLIED
+        elif settled:
+            status = STATUS_SETTLED
         else:
-            status = STATUS_SETTLED if settled else STATUS_OPEN
+            status = STATUS_MOOT if is_moot(c) else STATUS_OPEN
         key = _key_content(c.key)
         inputs = {m: dict(i) for m, i in c.inputs.items()}
         out.append({
@@ -346,15 +372,34 @@ def _settler_rank(entry: LedgerEntry) -> tuple[str, str]:
     return (seen, entry.settler or "")
 
 
-def should_replace(new: LedgerEntry, old: LedgerEntry) -> bool:
+def closed_by_person(entry: LedgerEntry) -> bool:
+    """Whether a person closed the entry in review (``dismissed``, or ``settled`` by a
+    ``review`` entry rather than by the scan's own settlement of the pair)."""
+    if entry.status == STATUS_DISMISSED:
+        return True
+    return (entry.status == STATUS_SETTLED and entry.entry_type in CONFLICT_TYPES
+            and entry.settled_by is not None
+            and entry.settled_by != entry_id(entry.user_id, "settlement", *entry.members,
+                                             REOBSERVATION))
+
+
+def should_replace(new: LedgerEntry, old: LedgerEntry, *, full_view: bool = False) -> bool:
     """Whether ``new`` should overwrite the stored ``old`` entry of the same id.
 
-    Not when nothing changed (equal digests); never from ``settled`` back to ``open`` (a scan
-    that did not see the settler, such as a read-time scan of a few hits, must not reopen
-    a settled pair, nor one a person dismissed); a settlement only for a settler observed no
-    earlier than the stored one.
+    Not when nothing changed (equal digests). A scan with a partial view (a read-time or
+    write-time scan of a few memories) never turns a ``settled``, ``moot`` or dismissed entry
+    back to ``open``, never overwrites a ``withdrawn`` one, and replaces a settlement only for
+    a settler observed no earlier than the stored one: it may not have seen the records that
+    decided. A full-view scan (a batch scan of the whole tenant) decides from every record, so
+    what it makes replaces what is stored (issue 18: the stored state after any sequence of
+    imports and scans is that of one scan over the final set), except an entry a person
+    closed in review (:func:`closed_by_person`) that the scan would reopen.
     """
     if new.digest() == old.digest():
+        return False
+    if full_view:
+        return not (closed_by_person(old) and new.status == STATUS_OPEN)
+    if old.status == STATUS_WITHDRAWN and not closed_by_person(new):
         return False
     if old.status in CLOSED_STATUSES and new.status == STATUS_OPEN:
         return False
@@ -372,12 +417,18 @@ def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
     the settled entries name) lets the scan report what the ledger knows.
 
     Returns:
-        The conflicts, with such pairs carrying ``settled_by`` and their retired members.
+        The conflicts, with such pairs carrying ``settled_by`` and their retired members, and
+        pairs the ledger records as ``moot`` moot (:func:`scanner.report.is_moot`: the
+        settlement that retired a member may lie outside the hits too).
     """
     out = []
     for c in conflicts:
         entry = stored.get(conflict_entry_id(user_id, c)) if c.verdict in _TYPE_OF_VERDICT \
             else None
+        if (entry is not None and entry.status == STATUS_MOOT and c.settled_by is None
+                and not is_moot(c)):
+            c = c.model_copy(update={"question": None, "reasons": [
+                *c.reasons, *(r for r in entry.reasons if r.startswith("moot:"))]})
         done = stored.get(entry.settled_by) if entry is not None and entry.settled_by else None
         if (c.settled_by is None and entry is not None and entry.status == STATUS_SETTLED
                 and done is not None and done.settler):
@@ -407,10 +458,16 @@ class Effects:
     retire: dict[str, str] = field(default_factory=dict)
     unresolved: set[str] = field(default_factory=set)
     confirmed: set[str] = field(default_factory=set)
+    exact: set[str] = field(default_factory=set)
+    """Memories whose ``supersedes`` edges are set to exactly ``edges.get(id, set())``: the
+    stored edges no verdict holds any more are removed (only a full-view scan sets it, with
+    every member and settler of its verdicts and of the entries it withdraws:
+    :mod:`scanner.convergence`)."""
 
     def memory_ids(self) -> set[str]:
         """Every memory id the effects touch."""
         ids = set(self.edges) | set(self.retire) | self.unresolved | self.confirmed
+        ids |= self.exact
         for losers in self.edges.values():
             ids |= losers
         return ids
@@ -419,14 +476,17 @@ class Effects:
 def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
     """Edges and statuses implied by verdicts.
 
-    Resolutions first, in member order (a memory retired twice keeps the rule of the last
-    resolution, as one-by-one application did), then settlements (rule ``reobservation``,
-    unless a resolution already retired the member).
+    Resolutions first: the deciding ones
+    (:func:`scanner.key_decision.deciding_resolutions`), each a ``supersedes``
+    edge from a loser's first successor and the loser retired with that resolution's rule
+    (one retired twice, on two keys, keeps the rule of the last in member order); then
+    settlements (rule ``reobservation``, unless a resolution already retired the member).
     """
     conflicts = sorted(conflicts, key=lambda c: c.members)
+    deciding = deciding_resolutions(conflicts)
     fx = Effects()
     for c in conflicts:
-        if c.verdict == "resolved" and c.winner:
+        if c.verdict == "resolved" and c.winner and tuple(c.members) in deciding:
             fx.edges.setdefault(c.winner, set()).update(c.superseded)
             for loser in c.superseded:
                 fx.retire[loser] = c.rule or ""
@@ -436,11 +496,12 @@ def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
             for loser in c.superseded:
                 fx.retire.setdefault(loser, REOBSERVATION)
     for c in conflicts:
-        if c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by:
+        if (c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by
+                and not is_moot(c)):
             fx.unresolved.update(m for m in c.members if m not in fx.retire)
     for c in conflicts:
-        if c.settled_by:
-            fx.confirmed.update(m for m in (*c.members, c.settled_by)
+        if c.settled_by or is_moot(c):
+            fx.confirmed.update(m for m in (*c.members, *([c.settled_by] if c.settled_by else []))
                                 if m not in fx.retire and m not in fx.unresolved)
     return fx
 
@@ -459,6 +520,15 @@ def _side(entry: LedgerEntry, mid: str) -> str:
 
 def narrate(entry: LedgerEntry) -> str:
     """One plain sentence saying what the entry records (for ``contrascan history``)."""
+    text = _narrate(entry)
+    if entry.status == STATUS_WITHDRAWN:
+        text += (" — withdrawn: a later scan of every memory no longer decides this" +
+                 (f" (since {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z)"
+                  if entry.updated_at is not None else ""))
+    return text
+
+
+def _narrate(entry: LedgerEntry) -> str:
     key = f"{entry.key.subject} · {entry.key.relation}" if entry.key else ""
     t = entry.entry_type
     if t == "resolution":
@@ -526,6 +596,10 @@ def _when(entry: LedgerEntry) -> str:
 def _open_tail(entry: LedgerEntry) -> str:
     if entry.status == STATUS_DISMISSED:
         return " — dismissed in review without choosing (review entry below)" + _when(entry)
+    if entry.status == STATUS_MOOT:
+        retired = [r.split(":", 1)[1] for r in entry.reasons if r.startswith("moot:")]
+        return (" — moot: " + ", ".join(m.replace("@", " retired by the re-observation ")
+                                         for m in retired) + _when(entry))
     if entry.status == STATUS_SETTLED:
         since = _when(entry)
         done = (f", settled {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z"
@@ -565,6 +639,11 @@ class Stats:
         by_relation, by_verdict, by_rule: counts of those pairs.
         open: pairs still open (quarantines, epoch changes, escalations, possibles).
         settled: pairs settled by re-observation.
+        moot: pairs nothing settles whose member the settlement of another pair retired.
+
+    Resolutions count once per superseded member and key
+    (:func:`scanner.key_decision.deciding_resolutions`); withdrawn entries
+    (:data:`STATUS_WITHDRAWN`) not at all.
         imports: per import, the pairs it introduced.
         read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
             incompatible values for one key.
@@ -577,6 +656,7 @@ class Stats:
     by_rule: dict[str, int] = field(default_factory=dict)
     open: int = 0
     settled: int = 0
+    moot: int = 0
     imports: list[ImportRate] = field(default_factory=list)
     read_scans: int = 0
     read_scans_with_conflict: int = 0
@@ -591,6 +671,7 @@ class Stats:
         return {"users": self.users, "conflicts": self.conflicts,
                 "by_relation": self.by_relation, "by_verdict": self.by_verdict,
                 "by_rule": self.by_rule, "open": self.open, "settled": self.settled,
+                "moot": self.moot,
                 "imports": [{"user_id": i.user_id, "imported_at": i.imported_at,
                              "memories": i.memories, "conflicts": i.conflicts,
                              "rate": round(i.rate, 6)} for i in self.imports],
@@ -620,7 +701,7 @@ def compute_stats(entries: Iterable[LedgerEntry],
     users = {u for u, _ in imported_at}
     for e in entries:
         users.add(e.user_id)
-        if e.entry_type in CONFLICT_TYPES:
+        if e.entry_type in CONFLICT_TYPES and e.status != STATUS_WITHDRAWN:
             stats.conflicts += 1
             by_relation[e.key.relation if e.key else "?"] += 1
             by_verdict[e.verdict or "?"] += 1
@@ -629,6 +710,8 @@ def compute_stats(entries: Iterable[LedgerEntry],
                 stats.open += 1
             elif e.status == STATUS_SETTLED:
                 stats.settled += 1
+            elif e.status == STATUS_MOOT:
+                stats.moot += 1
             times = [imported_at.get((e.user_id, m)) for m in e.members]
             times = [t for t in times if t]
             if times:

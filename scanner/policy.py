@@ -34,7 +34,8 @@ contradiction and re-observed against the live world before any write"). A later
 same key with intact provenance, at least as trusted as both members and observed after both
 (in the later member's epoch), is that re-observation: it settles the pair, retiring the members
 it contradicts with rule ``reobservation``. The pair keeps its verdict, so both steps stay
-visible.
+visible. A record never settles a pair it belongs to: a pair nothing settles whose member a
+settlement of another pair retired is *moot* (:func:`scanner.report.is_moot`), neither settled nor open.
 
 ``decide`` and ``settle_conflicts`` are pure: they read frozen records and return new
 :class:`Conflict` objects.
@@ -55,6 +56,7 @@ from extractors import Cardinality
 from scanner.detect import CandidatePair, Stance, contested, stances
 from scanner.keys import Assertion, GroupKey
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
+from scanner.report import MOOT
 
 REOBSERVATION = "reobservation"
 """The rule recorded when a later record settles a quarantined or epoch-change pair."""
@@ -602,10 +604,14 @@ def settle_conflicts(by_pair: Mapping[tuple[str, str], Conflict],
 
     Returns:
         A new mapping: settled pairs carry ``settled_by`` and list the retired members in
-        ``superseded``. A settleable pair between a retired member and the record that retired
-        it is settled by the same re-observation; one whose members were both retired by other
-        settlements is moot: it is marked settled (by the settler with the highest id) and
-        retires nothing itself.
+        ``superseded``. A settlement is only ever made by a record outside the pair, observed
+        after both (SPEC: "a later record … observed after both"; issue 18): a settleable
+        pair that nothing settles but one of whose members a settlement of another pair
+        retired (the record that retired it is often the pair's other member, which cannot
+        settle its own pair) is *moot*: it keeps its verdict, is not settled, retires
+        nothing, carries the reason ``moot:<retired member>@<settler>`` for each such
+        member, and holds neither member ``unresolved`` (:func:`scanner.report.is_moot`): the retired
+        member is withheld, and its question no longer stands.
     """
     config = config or PolicyConfig()
     first: dict[tuple[str, str], CandidatePair] = {}
@@ -633,14 +639,9 @@ def settle_conflicts(by_pair: Mapping[tuple[str, str], Conflict],
                 or config.strategies.get(conflict.key.relation) is Strategy.manual_review
                 or (ids in first and first[ids].subject_unconfirmed)):
             continue
-        a, b = ids
-        if retired_by.get(a) and retired_by.get(b):  # both retired elsewhere: moot
-            by = max(retired_by[a] | retired_by[b])
-            out[ids] = _settled(conflict, Settlement(by=by, retired=(), confirmed=()))
-            continue
-        for old, new in (ids, ids[::-1]):
-            if new in retired_by.get(old, ()):
-                out[ids] = _settled(conflict, Settlement(by=new, retired=(old,),
-                                                         confirmed=(new,)))
-                break
+        moot = [f"{MOOT}:{member}@{by}" for member in ids
+                for by in sorted(retired_by.get(member, ()))]
+        if moot:
+            out[ids] = conflict.model_copy(update={"question": None,
+                                                   "reasons": [*conflict.reasons, *moot]})
     return out

@@ -25,6 +25,17 @@ UNRESOLVED_VERDICTS = frozenset({"quarantined", "epoch_change", "escalated"})
 """Verdicts whose unsettled members nobody may present as current (SPEC §3)."""
 
 
+MOOT = "moot"
+"""The reason prefix of a pair nothing settles whose member another pair's settlement
+retired (``moot:<member>@<settler>``, :func:`scanner.policy.settle_conflicts`)."""
+
+
+def is_moot(conflict: Conflict) -> bool:
+    """Whether an unsettled pair is moot (:func:`scanner.policy.settle_conflicts`): it holds
+    nobody ``unresolved``, and its ledger entry is closed as ``moot``."""
+    return not conflict.settled_by and any(r.startswith(MOOT + ":") for r in conflict.reasons)
+
+
 def assemble_report(ids: Iterable[str], by_pair: Mapping[tuple[str, ...], Conflict],
                     events: Iterable[EpochChangeEvent] = (),
                     duplicates: Sequence[Sequence[str]] = (),
@@ -57,7 +68,7 @@ def assemble_report(ids: Iterable[str], by_pair: Mapping[tuple[str, ...], Confli
                     for rid in c.superseded} | set(retired)
         unresolved = {rid for c in conflicts
                       if c.verdict in UNRESOLVED_VERDICTS and not c.settled_by
-                      for rid in c.members} - withhold
+                      and not is_moot(c) for rid in c.members} - withhold
         cite = ids - withhold - unresolved
     return ScanReport(scanned=len(ids) if scanned is None else scanned, conflicts=conflicts,
                       duplicates=[list(d) for d in duplicates], cite=sorted(cite),

@@ -16,7 +16,13 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from scanner.errors import UnknownMemory
-from scanner.ledger import STATUS_DISMISSED, STATUS_OPEN, STATUS_SETTLED, LedgerEntry
+from scanner.ledger import (
+    STATUS_DISMISSED,
+    STATUS_OPEN,
+    STATUS_SETTLED,
+    STATUS_WITHDRAWN,
+    LedgerEntry,
+)
 from scanner.models import MemoryRecord
 from scanner.review.decisions import (
     OPEN_TYPES,
@@ -236,9 +242,9 @@ class ReviewService:
             svc.scan_tenant(user_id, keep_report=False, full=True)
             if action is ReviewAction.current:
                 after = svc.ledger.fetch(user_id, [entry_id]).get(entry_id)
-                if after is not None and after.status == STATUS_OPEN:
-                    # the scan no longer forms this pair (e.g. a member's key changed): the
-                    # decision closes it
+                if after is not None and after.status in (STATUS_OPEN, STATUS_WITHDRAWN):
+                    # the scan no longer forms this pair (e.g. a member's key changed, or the
+                    # review record decides it under another rule): the decision closes it
                     self._close(user_id, after, STATUS_SETTLED, rid)
             return self._outcome(user_id, review, already=False)
 

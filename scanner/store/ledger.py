@@ -100,7 +100,8 @@ class LedgerStore:
     def write(self, user_id: str, entries: Iterable[LedgerEntry], *, batch_size: int = 500,
               existing: dict[str, LedgerEntry] | None = None,
               digests: Mapping[str, str] | None = None,
-              on_written: Callable[[int], None] | None = None) -> LedgerWrite:
+              on_written: Callable[[int], None] | None = None,
+              full_view: bool = False) -> LedgerWrite:
         """Upsert entries of one tenant in batches; unchanged entries are not written.
 
         An entry replaces a stored one only when :func:`scanner.ledger.should_replace` says
@@ -115,6 +116,8 @@ class LedgerStore:
             digests: entry id -> stored digest for every stored entry of the tenant, when the
                 caller already read them (:meth:`all_digests`).
             on_written: called with the number of objects after each batch request.
+            full_view: the entries come from a scan of every memory of the tenant, whose
+                verdicts replace what is stored (:func:`scanner.ledger.should_replace`).
 
         Returns:
             Counts.
@@ -140,7 +143,7 @@ class LedgerStore:
         rows = []
         for eid in sorted(todo):
             new, old = todo[eid], existing.get(eid)
-            if old is not None and not should_replace(new, old):
+            if old is not None and not should_replace(new, old, full_view=full_view):
                 result.unchanged += 1
                 continue
             rows.append((new, old))

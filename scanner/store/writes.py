@@ -39,6 +39,11 @@ from scanner.store.status_updates import update_many
 from scanner.store.tenants import TenantCollection, object_uuid, tenant_name
 
 
+_EMPTIED_REFS = "is present, but not a ref"
+"""Weaviate's batch-reference error for a reference property emptied by a delete or a
+replace (probed on 1.39.0: a later ``reference_add_many`` fails, ``reference_add`` works)."""
+
+
 @dataclass
 class AppliedEffects:
     """What writing verdict effects changed in the memory collection."""
@@ -46,6 +51,8 @@ class AppliedEffects:
     edges_added: int = 0
     statuses_changed: int = 0
     duplicates_removed: int = 0
+    edges_removed: int = 0
+    """``supersedes`` edges no verdict holds any more, removed (``Effects.unlink``)."""
     statuses: dict[str, str] = field(default_factory=dict)
     """memory id -> the status written, for every status this call changed."""
 
@@ -193,8 +200,10 @@ class MemoryWrites(TenantCollection):
                 fetched, unless ``full_view``.
             full_view: the effects come from a cursor pass over the whole tenant and
                 ``states`` holds every memory of it that was not ``active`` (absent ids are
-                ``active``): a memory left ``unresolved`` that no open pair holds any more
-                (settled, or decided under another configuration) returns to ``active``.
+                ``active``): every memory gets the status the verdicts give it, so one left
+                ``unresolved`` or ``superseded`` that nothing holds or retires any more
+                returns to ``active``, and a ``superseded`` one an open pair holds becomes
+                ``unresolved`` (issue 18: the state of one scan over the final set).
             workers: threads for status updates.
             chunk: ids per query or reference batch.
             edges_stored: winner or settler id -> ids whose ``supersedes`` edge from it is
@@ -215,7 +224,7 @@ class MemoryWrites(TenantCollection):
         if full_view:
             known.update({i: (STATUS_ACTIVE, None) for i in ids if i not in known})
             ids = sorted(set(ids) | {i for i, (st, _) in known.items()
-                                     if st == STATUS_UNRESOLVED})
+                                     if st != STATUS_ACTIVE})
         if not ids:
             return applied
         col = self._tenant(user_id)
@@ -251,17 +260,27 @@ class MemoryWrites(TenantCollection):
         skip = {w: set(losers) for w, losers in (edges_stored or {}).items()}
         unknown = {w: losers - skip.get(w, set()) for w, losers in effects.edges.items()}
         winners = sorted(w for w, losers in unknown.items() if losers)
-        stored = _edges(col, user_id, winners, chunk)
+        stored = _edges(col, user_id, sorted(set(winners) | effects.exact), chunk)
+        applied.edges_removed = _exact_edges(col, user_id, effects, stored)
         refs = [DataReference(from_uuid=object_uuid(user_id, w), from_property="supersedes",
                               to_uuid=object_uuid(user_id, loser))
                 for w in winners for loser in sorted(unknown[w])
                 if object_uuid(user_id, loser) not in stored.get(w, ())]
         for start in range(0, len(refs), chunk):
-            res = col.data.reference_add_many(refs[start:start + chunk])
-            if res.has_errors:
-                raise StoreWriteError([(str(e.reference.from_uuid), e.message)
-                                       for e in res.errors.values()], applied.edges_added)
-            applied.edges_added += len(refs[start:start + chunk])
+            part = refs[start:start + chunk]
+            res = col.data.reference_add_many(part)
+            failed = []
+            for index, e in (res.errors.items() if res.has_errors else ()):
+                if _EMPTIED_REFS in e.message:  # Weaviate 1.39: a reference property whose
+                    # last reference was removed is an empty array the batch endpoint
+                    # rejects; the single-reference endpoint accepts it
+                    col.data.reference_add(from_uuid=part[index].from_uuid,
+                                           from_property="supersedes", to=part[index].to_uuid)
+                else:
+                    failed.append((str(e.reference.from_object_uuid), e.message))
+            if failed:
+                raise StoreWriteError(failed, applied.edges_added)
+            applied.edges_added += len(part)
         if not refs:
             return
         touched = sorted({w for w in winners
@@ -288,11 +307,30 @@ def _status_updates(ids: Sequence[str], known: Mapping[str, tuple[str, str | Non
                 updates.append((mid, {"status": STATUS_SUPERSEDED,
                                       "retired_rule": effects.retire[mid]}))
         elif mid in effects.unresolved:
-            if status == STATUS_ACTIVE:
-                updates.append((mid, {"status": STATUS_UNRESOLVED}))
-        elif full_view and status == STATUS_UNRESOLVED:
-            updates.append((mid, {"status": STATUS_ACTIVE}))
+            if status == STATUS_ACTIVE or (full_view and status != STATUS_UNRESOLVED):
+                updates.append((mid, {"status": STATUS_UNRESOLVED, "retired_rule": ""}))
+        elif full_view and status != STATUS_ACTIVE:
+            updates.append((mid, {"status": STATUS_ACTIVE, "retired_rule": ""}))
     return updates
+
+
+def _exact_edges(col: Any, user_id: str, effects: Effects,
+                 stored: dict[str, list[str]]) -> int:
+    """Remove the stored ``supersedes`` edges of :attr:`Effects.exact` memories that
+    ``effects.edges`` does not hold (``reference_replace`` with what remains, before the
+    missing edges are added); ``stored`` (memory id -> target UUIDs, as read) is updated.
+    Returns how many edges were removed."""
+    removed = 0
+    for w in sorted(effects.exact):
+        targets = stored.get(w, [])
+        wanted = {object_uuid(user_id, loser) for loser in effects.edges.get(w, ())}
+        keep = [t for t in dict.fromkeys(targets) if t in wanted]
+        if len(keep) != len(targets):
+            col.data.reference_replace(from_uuid=object_uuid(user_id, w),
+                                       from_property="supersedes", to=keep)
+            removed += len(targets) - len(keep)
+            stored[w] = keep
+    return removed
 
 
 def _edges(col: Any, user_id: str, memory_ids: Sequence[str],

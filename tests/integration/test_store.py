@@ -129,7 +129,9 @@ def test_history_walks_the_chain(service):
     chain = service.history("m1")
     assert [e.id for e in chain] == ["m1", "m2", "m3"]
     assert chain[0].status == "superseded" and chain[0].retired_rule == "recency"
-    assert chain[0].superseded_by == ["m2", "m3"] and chain[2].supersedes == ["m1", "m2"]
+    # each value superseded once, by the one that replaced it (issue 18)
+    assert chain[0].superseded_by == ["m2"] and chain[1].supersedes == ["m1"]
+    assert chain[1].superseded_by == ["m3"] and chain[2].supersedes == ["m2"]
     assert chain[1].values == ["sam · live in · nice"]
     assert service.history("m3", "potter-1")[-1].id == "m3"
 

@@ -114,33 +114,6 @@ def test_counts_states_and_ids(tenant):
     assert json.loads(json.dumps(sorted(tp.states)))  # plain ids
 
 
-def test_edges_known_only_from_unchanged_entries(engine, tenant):
-    from scanner.ledger import (
-        conflict_entry_id,
-        entry_contents,
-        settlement_entry_id,
-        verdict_effects,
-    )
-    from scanner.batch_scan import _edges_recorded
-
-    records, triples = tenant
-    report = scan_records(records, triples, engine.config)
-    contents = entry_contents(USER, report.conflicts, report.events)
-    every = {c["entry_id"] for c in contents}
-    edges = {w: set(losers) for w, losers in verdict_effects(report.conflicts).edges.items()}
-    assert edges and _edges_recorded(contents, every) == edges
-    assert _edges_recorded(contents, set()) == {}
-    settled = [c for c in report.conflicts if c.settled_by and c.superseded]
-    if settled:  # a settled pair counts only when its settlement entry is stored too
-        c = settled[0]
-        own = entry_contents(USER, [c])
-        known = _edges_recorded(own, {conflict_entry_id(USER, c)})
-        assert known == {}
-        known = _edges_recorded(own, {conflict_entry_id(USER, c),
-                                      settlement_entry_id(USER, c)})
-        assert set(c.superseded) <= known[c.settled_by]
-
-
 # -- what a checkpoint compares (Service.scan_tenant) --------------------------------------
 
 def _digest(rows, **kw) -> str:

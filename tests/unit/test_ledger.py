@@ -141,7 +141,8 @@ def test_a_later_observation_settles_a_quarantined_pair_and_both_steps_show():
     assert (settled.verdict, settled.rule) == ("quarantined", "missing_provenance")  # step 1
     assert (settled.settled_by, settled.superseded) == ("m3", ["m1"])                # step 2
     assert any(r == "settled:reobservation@m3" for r in settled.reasons)
-    assert by_members[("m1", "m3")].settled_by == "m3"  # the retired member's pair with m3
+    own = by_members[("m1", "m3")]  # m3 cannot settle its own pair: it is moot (issue 18)
+    assert own.settled_by is None and "moot:m1@m3" in own.reasons
     assert second.withhold == ["m1"] and second.unresolved == [] and second.cite == ["m2", "m3"]
 
 
@@ -288,7 +289,8 @@ def test_stats_by_relation_verdict_rule_import_and_read_time_share():
                                     ("ops-1", "m3"): t2})
     assert stats.conflicts == 2 and stats.by_verdict == {"epoch_change": 2}
     assert stats.by_rule == {"epoch_change": 2} and stats.by_relation == {"preferred glaze": 2}
-    assert (stats.open, stats.settled) == (0, 2)
+    # (m1, m2) settled by m3; (m1, m3) moot: m3 cannot settle its own pair (issue 18)
+    assert (stats.open, stats.settled) == (0, 1)
     rates = {i.imported_at: (i.memories, i.conflicts) for i in stats.imports}
     assert rates == {t1: (2, 1), t2: (1, 1)}  # m1/m2 came first; m1/m3 arrived with m3
     assert (stats.read_scans, stats.read_scans_with_conflict) == (10, 3)
@@ -331,3 +333,22 @@ def test_stored_digest_is_the_entry_digest(text):
     stored = LedgerStore._properties(e, T0, T0)
     assert stored["digest"] == e.digest()
     assert json.loads(stored["body_json"]) == e.content()
+
+
+# -- a key's decision in O(values) (issue 18, item 11) -----------------------------------------
+
+@pytest.mark.parametrize("n", [2, 10, 50])
+def test_a_key_with_n_values_records_each_superseded_member_once(n):
+    """``n`` values of one key, one after another: ``n(n-1)/2`` resolved pairs in the report,
+    ``n - 1`` ledger entries and ``supersedes`` edges, each from the value that replaced it."""
+    items = [(record(f"m{i:03d}", value=f"glaze {i}", days=i), f"glaze {i}") for i in range(n)]
+    report = scan(*items)
+    assert len(report.conflicts) == n * (n - 1) // 2  # the report lists every pair (SPEC §5)
+    entries = entries_for("potter-1", report.conflicts, report.events)
+    assert len(entries) == n - 1 and {e.entry_type for e in entries} == {"resolution"}
+    assert sorted((e.winner, *e.superseded) for e in entries) == [
+        (f"m{i + 1:03d}", f"m{i:03d}") for i in range(n - 1)]
+    fx = verdict_effects(report.conflicts)
+    assert fx.edges == {f"m{i + 1:03d}": {f"m{i:03d}"} for i in range(n - 1)}
+    assert set(fx.retire) == set(report.withhold) == {f"m{i:03d}" for i in range(n - 1)}
+    assert report.cite == [f"m{n - 1:03d}"]
