@@ -58,7 +58,7 @@ def test_a_record_never_settles_a_pair_it_belongs_to():
 
 
 def test_the_settlers_own_pair_with_a_retired_member_is_moot_not_settled():
-    from scanner.policy import is_moot
+    from scanner.report import is_moot
 
     no_source = record("m1", "celadon", days=0, source=None)
     other = record("m2", "tenmoku", days=1)
@@ -88,7 +88,7 @@ def test_a_partial_view_keeps_what_the_ledger_records_as_moot():
     """A read-time scan that sees the moot pair but not the pair whose settlement retired its
     member reports it moot, as the ledger does (and holds nobody unresolved)."""
     from scanner.ledger import reconcile_settled
-    from scanner.policy import is_moot
+    from scanner.report import is_moot
 
     no_source = record("m1", "celadon", days=0, source=None)
     other = record("m2", "tenmoku", days=1)
