@@ -231,7 +231,12 @@ class VerbRules:
         for prep in self._verb_preps(verb):
             for words, pobj in _prep_objects(prep):
                 if _no_value(pobj):
-                    continue
+                    # "goes to CrossFit five mornings a week": the parser hung the name on
+                    # the time phrase after it; the name is the object
+                    pobj = next((c for c in pobj.children if c.dep_ in ("nmod", "compound")
+                                 and c.pos_ == "PROPN" and c.i == prep.i + 1), None)
+                    if pobj is None:
+                        continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
                     out.append(self._make(subject, f"{base} {words}", value, surface,
@@ -565,8 +570,11 @@ class VerbRules:
                 # never sets one statement apart from another about the same thing)
                 for pobj in child.children:
                     if pobj.dep_ == "pobj" and _is_time(pobj):
+                        named = {t.i for c in pobj.children if c.dep_ in ("nmod", "compound")
+                                 and c.pos_ == "PROPN" and not _is_time(c) for t in c.subtree}
                         words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
-                                 for w in _phrase(pobj.subtree).split()]
+                                 for w in _phrase(t for t in pobj.subtree
+                                                  if t.i not in named).split()]
                         quals.append(("time", " ".join(words)))
         return quals
 
