@@ -105,10 +105,10 @@ def measure(client, n: int, keys: int) -> dict[str, Any]:
     """One tenant with ``keys`` keys of ``n`` values: scan, re-scan, grow by one, scan."""
     from scanner.engine import Engine
     from scanner.service import Service
-    from scanner.store.memories import MemoryStore
+    from scanner.store.wiring import weaviate_stores
 
     name = "BenchLedger" + uuid.uuid4().hex[:8]
-    svc = Service(MemoryStore(client, name), engine=Engine())
+    svc = Service(weaviate_stores(client, name), engine=Engine())
     user = "bench-ledger"
     try:
         records, triples = synthetic(keys, n, user=user)
