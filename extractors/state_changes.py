@@ -174,7 +174,8 @@ class StateChanges:
         out: list[Triple] = []
         if triple.negated:  # "the trip is off" is read as the antonym: not "be on"
             predicate = "not " + predicate
-        owner, _, thing = triple.subject.partition("'s ")
+        # the last possessor owns the thing: "Tariq's neighbour's cat" is the neighbour's
+        owner, _, thing = triple.subject.rpartition("'s ")
         if thing and owner:
             for state in self.possessed.get(predicate, ()):
                 out.append(replace(triple, subject=owner, relation=state, object=thing,

@@ -135,6 +135,8 @@ def test_update_retires_the_old_memory(extractor, old, update):
 
 
 @pytest.mark.parametrize(("old", "other"), [
+    # the last possessor owns the thing: a neighbour's cat is not Zoe's
+    ("Zoe has a cat named Biscuit.", "Zoe's neighbour's cat died last week."),
     # accepting is no rejecting: a new position is no ended plan
     ("Zoe is considering a position at Initech.", "Zoe accepted a position at Initech."),
     # a possessive in a time phrase presupposes nothing; giving up an activity is no sale
