@@ -69,6 +69,7 @@ SYNONYMS: dict[str, str] = {
     "reside in": "live in", "live at": "live in", "be based in": "live in",
     "move to": "live in", "relocate to": "live in",
     "work for": "work at", "be employed by": "work at",
+    "help out at": "volunteer at", "help at": "volunteer at",
     "be married to": "spouse", "be employed at": "work at",
     "work with": "work with",
     # language

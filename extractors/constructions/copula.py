@@ -50,6 +50,11 @@ class CopulaRules:
         if subj is None and cop.dep_ == "conj":
             # "Carlos was retested and is not allergic": the first conjunct's subject
             subj = self._subject_token(cop.head)
+        if subj is None and cop.dep_ == "ccomp":
+            # "Freya says her favourite band these days is Big Thief": the parser made the
+            # reported clause's subject the object of "says"
+            subj = next((c for c in cop.head.children if c.dep_ == "dobj" and c.i < cop.i
+                         and c.pos_ == "NOUN"), None)
         if subj is None:
             return []
         if _IDENTIFIER.match(subj.text):
@@ -69,7 +74,7 @@ class CopulaRules:
         preps = [c for c in cop.children if c.dep_ == "prep" and c.i > subj.i]
         topic = self._topic(cop, subj)
         places = [("place", topic)] if topic else []
-        split = self._split_attribute(subj, topic) if subj.dep_ == "nsubj" else None
+        split = self._split_attribute(subj, topic) if subj.dep_ in ("nsubj", "dobj") else None
         if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
         if split is None and subj.dep_ == "nsubj" and complements and all(

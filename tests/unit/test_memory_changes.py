@@ -123,6 +123,11 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     # a name the parser hung on the time phrase after it; a course completed
     ("Zoe goes to Zumba three evenings a week.", "Zoe cancelled her Zumba membership."),
     ("Zoe is taking evening Welsh classes at the library.", "Zoe completed her Welsh course."),
+    # a reported copula whose subject the parser made the object of "says"; synonyms of
+    # a relation; a participle clause misread as an object
+    ("Zoe's favourite film is Heat.", "Zoe says her favourite film these days is Ran."),
+    ("Zoe volunteers at the hospice every Sunday folding laundry.",
+     "Zoe no longer helps out at the hospice."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
