@@ -26,6 +26,26 @@ from extractors.syntax import (
 )
 
 
+_OWNING_VERBS = frozenset({"run", "own", "have", "manage", "start", "found", "keep"})
+
+
+def _implied_owner(noun: Token) -> Token | None:
+    """The named owner of a subject that says whose it is without a possessive in front:
+    "the pottery studio Ingrid ran" (a relative clause of owning, its subject a name) and
+    "The Lanterns, Nadia's band" (an appositive with a possessor)."""
+    for child in noun.children:
+        if child.dep_ == "relcl" and child.lemma_.lower() in _OWNING_VERBS:
+            subj = next((c for c in child.children if c.dep_ == "nsubj"), None)
+            if subj is not None and subj.pos_ == "PROPN":
+                return subj
+        if child.dep_ == "appos":
+            poss = next((c for c in child.children if c.dep_ == "poss"
+                         and c.pos_ == "PROPN"), None)
+            if poss is not None:
+                return poss
+    return None
+
+
 class SubjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -84,8 +104,12 @@ class SubjectRules:
         if text in ("user", "the user"):
             return USER
         owner = next((c for c in token.children if c.dep_ == "poss"), None)
+        if text and owner is None and token.dep_ in ("nsubj", "nsubjpass"):
+            owner = _implied_owner(token)
         if text and owner is not None and token.pos_ in ("NOUN", "PROPN"):
-            # "my wife", "Bob's wife": the possessor stays part of who is meant
+            # "my wife", "Bob's wife": the possessor stays part of who is meant; so does
+            # the owner a relative clause or an appositive names ("the studio Ingrid ran",
+            # "The Lanterns, Nadia's band")
             who = self._entity(owner)
             return f"{who}'s {text}" if who else None
         return text or None

@@ -128,6 +128,8 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     ("Zoe's favourite film is Heat.", "Zoe says her favourite film these days is Ran."),
     ("Zoe volunteers at the hospice every Sunday folding laundry.",
      "Zoe no longer helps out at the hospice."),
+    # a band named with its owner in an appositive broke up
+    ("Zoe sings in a choir called The Larks.", "The Larks, Zoe's choir, broke up in May."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
