@@ -598,10 +598,21 @@ def setup_weaviate_cmd() -> None:
 @click.option("--sources", "sources_file", default=None,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="TOML file of attached sources, served under /v1/sources/{name}/.")
+@click.option("--header-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds a client has to send its request headers (408 and closed after).")
+@click.option("--body-timeout", default=30.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds a client has to send its request body after the headers.")
+@click.option("--shutdown-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds requests in flight get after SIGTERM; the process exits at most "
+                   "30 s later whatever it is doing.")
 @_store_options(port_flag="--weaviate-port", grpc_port_flag="--weaviate-grpc-port")
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
               recency_override: bool, compute_threads: int | None, sources_file: Path | None,
+              header_timeout: float, body_timeout: float, shutdown_timeout: float,
               weaviate_url: str | None, data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
@@ -623,8 +634,7 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
         os.environ["OMP_NUM_THREADS"] = str(compute_threads)
     else:
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-    import uvicorn
-
+    from scanner import serving
     from scanner.api import ApiSettings, create_app
     from scanner.redaction import redact_access_log
 
@@ -645,8 +655,9 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
         # (leaving the embedded Weaviate running), so that handler exits through Python
         previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
-            uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none",
-                        lifespan="on", server_header=False)
+            serving.run(app, host=host, port=port, log_level=log_level, ws="none",
+                        lifespan="on", server_header=False, header_timeout_s=header_timeout,
+                        body_timeout_s=body_timeout, shutdown_timeout_s=shutdown_timeout)
         finally:
             signal.signal(signal.SIGTERM, previous)
 

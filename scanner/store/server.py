@@ -85,7 +85,7 @@ from weaviate.embedded import EmbeddedOptions
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
-from scanner.store import access
+from scanner.store import access, lifecycle
 
 WEAVIATE_VERSION = "1.39.0"
 """Pinned server version. weaviate-client 4.24.1 defaults to 1.40.2 (client:embedded.py), so it
@@ -122,7 +122,7 @@ IMPORT_LOCK_FILE_NAME = ".contrascan-import.lock"
 """File in the data dir that :func:`import_lock` holds an exclusive ``flock`` on."""
 STATE_FILE_NAME = ".contrascan-server.json"
 """File in the data dir with the owner's ``{pid, server_pid, port, grpc_port, version,
-data_dir}``."""
+data_dir}`` and, once started, ``watchdog_pid`` (:mod:`scanner.store.lifecycle`)."""
 GUEST_WAIT_S = 600.0
 """Default seconds an owner waits for its guests to finish before it stops the server anyway."""
 LOG_FILE_NAME = "weaviate-server.log"
@@ -879,6 +879,7 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
         self._contrascan_data_dir = data_dir
         self._contrascan_guest_wait_s = guest_wait_s
         self._contrascan_log = log
+        self._contrascan_watchdog: lifecycle.Watchdog | None = None
         try:
             super().__init__(**kwargs)  # starts the server
         except BaseException:
@@ -906,6 +907,9 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
                 self._release_data_dir()
                 if guests_fd is not None:
                     os.close(guests_fd)
+                watchdog, self._contrascan_watchdog = self._contrascan_watchdog, None
+                if watchdog is not None:
+                    watchdog.release()
 
     def _release_data_dir(self) -> None:
         fd, self._contrascan_lock_fd = self._contrascan_lock_fd, None
@@ -1059,6 +1063,12 @@ def _start_owned(
     try:
         process = client._server_process()
         state["server_pid"] = process.pid if process is not None else None
+        if process is not None:  # stops the server if this process dies (lifecycle module)
+            client._contrascan_watchdog = lifecycle.watch_server(
+                process.pid, data_dir, guest_wait_s=guest_wait_s,
+                stop_timeout_s=_SERVER_STOP_TIMEOUT_S)
+            if client._contrascan_watchdog is not None:
+                state["watchdog_pid"] = client._contrascan_watchdog.pid
         _write_state(data_dir, state)
         # The client's own wait for /ready is 10 s, after which it kills the server
         # (client:connect/v4.py ``wait_for_weaviate``); a large data dir can take longer.
@@ -1165,7 +1175,8 @@ def connect_embedded(
 
     Process notes (verified on Linux): the server is our child in our process group, so Ctrl-C
     stops it as well (it shuts down cleanly; ``close()`` reaps it); after a SIGKILL of our
-    process it keeps running and the next owner stops it. If the server dies, the client starts
+    process a watchdog process stops it (:mod:`scanner.store.lifecycle`), and should the
+    watchdog be killed too, the next owner stops it. If the server dies, the client starts
     it again on its next REST request (client:embedded.py ``ensure_running``); that restart
     writes to our terminal and skips the readiness wait.
 
