@@ -618,7 +618,9 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
 
     Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
     the embedding model once, before it listens. /openapi.json is the contract; /docs shows it.
-    When CONTRASCAN_API_KEY is set, /v1/* requires it in the X-API-Key header.
+    When CONTRASCAN_API_KEY is set, /v1/* requires it in the X-API-Key header. Clients too
+    slow to send a request are cut off; SIGTERM stops it within --shutdown-timeout + 30 s
+    (scanner.serving).
 
     \b
     Example:
