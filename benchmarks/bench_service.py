@@ -174,8 +174,8 @@ def build_tenant(n_memories: int, copies: int) -> tuple[list, dict[str, str]]:
 
 
 def start_sidecar(weaviate_port: int, grpc_port: int, log_path: Path,
-                  timeout_s: float = 300.0, api_key: str | None = None
-                  ) -> tuple[subprocess.Popen, str]:
+                  timeout_s: float = 300.0, api_key: str | None = None,
+                  extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
     """``contrascan serve`` in a child process on the given Weaviate (``api_key``: the
     server's key; the embedded server refuses anonymous clients); returns it and its URL once
     ``/healthz`` answers 200.
@@ -192,7 +192,7 @@ def start_sidecar(weaviate_port: int, grpc_port: int, log_path: Path,
         env[server.API_KEY_ENV] = api_key
     command = [sys.executable, "-m", "scanner.cli", "serve", "--port", str(port),
                "--weaviate-url", f"http://127.0.0.1:{weaviate_port}?grpc_port={grpc_port}",
-               "--log-level", "warning"]
+               "--log-level", "warning", *extra_args]
     with log_path.open("w") as log:  # the child keeps its own descriptor
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 cwd=REPO)
@@ -470,6 +470,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="clients of the load run: 20 probe /healthz and /metrics, the "
                              "rest scan (0 skips the run)")
     parser.add_argument("--load-seconds", type=float, default=60.0)
+    parser.add_argument("--serve-arg", action="append", default=[],
+                        help="extra argument of `contrascan serve` (repeat), e.g. "
+                             "--serve-arg=--max-in-flight --serve-arg=8")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="keep the store here and reuse what it holds on the next run "
+                             "(default: a temporary directory, deleted)")
     parser.add_argument("--only-load", action="store_true",
                         help="import, build the ledger and run the load run only")
     args = parser.parse_args(argv)
@@ -491,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     if server.ensure_binary(log=say) is None:
         say("no weaviate-server binary: run `make setup`")
         return 1
-    data_dir = Path(tempfile.mkdtemp(prefix="contrascan-bench-"))
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="contrascan-bench-"))
     port, grpc_port = server.free_ports()
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     proc = None
@@ -502,20 +508,24 @@ def main(argv: list[str] | None = None) -> int:
         say(f"importing {len(records)} memories into tenant {USER!r} "
             f"({args.copies} copies of {demo_records_path().name})")
         t0 = time.perf_counter()
-        imported = service.import_records(records)
+        imported = service.import_records(records)  # ids already stored are left as they are
         import_s = time.perf_counter() - t0
         if imported.failures or store.count(USER) != len(records):
             raise RuntimeError(f"import incomplete: {imported.failures[:3]}")
         say(f"  {imported.written} written in {import_s:.1f} s")
 
         ledger = None
-        if args.load_clients:
+        if args.load_clients and service.ledger.count(USER) >= args.ledger_entries:
+            ledger = {"entries": service.ledger.count(USER), "reused": str(data_dir)}
+            say(f"reusing the {ledger['entries']} ledger entries of {data_dir}")
+        elif args.load_clients:
             say(f"writing {args.ledger_entries} ledger entries for the load run")
             ledger = service_load.build_ledger(service.ledger, USER, records,
                                                args.ledger_entries, SEED, say)
             say(f"  {ledger['entries']} entries in {ledger['seconds']:.1f} s")
         proc, url = start_sidecar(port, grpc_port, out_dir / "sidecar.log",
-                                  api_key=access.server_key(data_dir))
+                                  api_key=access.server_key(data_dir),
+                                  extra_args=tuple(args.serve_arg))
         say(f"sidecar up at {url} (contrascan serve --weaviate-url …)")
         if args.only_load:
             return _only_load(args, url, records, original, ledger, out_dir, stamp, say)
@@ -555,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             stop_sidecar(proc)
         client.close()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if args.data_dir is None:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
     load_after = os.getloadavg()
     demo_path = demo_records_path()

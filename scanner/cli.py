@@ -604,6 +604,9 @@ def setup_weaviate_cmd() -> None:
 @click.option("--body-timeout", default=30.0, show_default=True,
               type=click.FloatRange(0, min_open=True),
               help="Seconds a client has to send its request body after the headers.")
+@click.option("--max-in-flight", default=None, type=click.IntRange(1, 10_000),
+              help="/v1/ requests handled at once; more get 503 with Retry-After "
+                   "(default: ApiSettings.max_in_flight).")
 @click.option("--shutdown-timeout", default=10.0, show_default=True,
               type=click.FloatRange(0, min_open=True),
               help="Seconds requests in flight get after SIGTERM; the process exits at most "
@@ -612,8 +615,8 @@ def setup_weaviate_cmd() -> None:
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
               recency_override: bool, compute_threads: int | None, sources_file: Path | None,
-              header_timeout: float, body_timeout: float, shutdown_timeout: float,
-              weaviate_url: str | None, data_dir: Path | None) -> None:
+              max_in_flight: int | None, header_timeout: float, body_timeout: float,
+              shutdown_timeout: float, weaviate_url: str | None, data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
     Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
@@ -642,7 +645,8 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
 
     redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
-    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
+    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes, **(
+        {"max_in_flight": max_in_flight} if max_in_flight is not None else {}))
     from scanner.sources import load_sources
 
     sources = load_sources(sources_file) if sources_file else None
