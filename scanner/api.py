@@ -840,9 +840,12 @@ def create_app(service: Service | None = None, *,
     app.state.metrics = metrics
     app.state.service = service
     app.state.started = False
+    # outermost last: metrics see every answer; the body is read before admission, so a
+    # client slow to send it (cut off after the server's body timeout, scanner.serving)
+    # never holds one of the few places in flight
+    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)
     app.add_middleware(_BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(_RequestMetrics, metrics=metrics)
-    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)  # outermost
     _add_error_handlers(app)
 
     v1 = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -145,13 +145,13 @@ def _slow_body(port: int) -> socket.socket:
 
 
 def test_slow_clients_are_cut_off_while_others_are_served(tmp_path):
-    with sidecar(tmp_path) as running:
-        heads = [_slow_head(running.port) for _ in range(10)]
-        bodies = [_slow_body(running.port) for _ in range(10)]
-        trickle = socket.create_connection(("127.0.0.1", running.port))
+    with sidecar(tmp_path) as running, ExitStack() as sockets:
+        heads = [sockets.enter_context(_slow_head(running.port)) for _ in range(10)]
+        bodies = [sockets.enter_context(_slow_body(running.port)) for _ in range(10)]
+        trickle = sockets.enter_context(socket.create_connection(("127.0.0.1", running.port)))
         trickle.sendall(b"GET /healthz HTTP/1.1\r\n")
         started = time.monotonic()
-        # served while the slow connections are open
+        # served while the slow connections are open (slow bodies hold no place in flight)
         with httpx.Client(base_url=running.url, timeout=5) as http:
             assert http.get("/healthz").status_code == 200
             assert http.post("/v1/scan", json={"user_id": "u1", "query": "glaze"}
@@ -169,8 +169,6 @@ def test_slow_clients_are_cut_off_while_others_are_served(tmp_path):
         for conn in bodies:
             assert _closed_by_server(conn, bound).startswith(b"HTTP/1.1 408 ")
         assert _closed_by_server(trickle, bound).startswith(b"HTTP/1.1 408 ")
-        for conn in (*heads, *bodies, trickle):
-            conn.close()
         with httpx.Client(base_url=running.url, timeout=5) as http:
             assert http.get("/healthz").status_code == 200
         # a kept-alive connection gets a fresh deadline per request
