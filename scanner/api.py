@@ -62,7 +62,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-import anyio
 from fastapi import FastAPI, Path, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -95,7 +94,7 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
-from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT, PROBE_THREADS, InFlightLimit
+from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT, InFlightLimit
 from scanner.health import ReadinessMonitor
 from scanner.embeddings import unit_vector
 from scanner.ledger import LedgerEntry
@@ -820,7 +819,6 @@ def create_app(service: Service | None = None, *,
                                           thread_name_prefix="contrascan-batch")
             stack.callback(executor.shutdown, wait=True, cancel_futures=True)
             app.state.service = opened
-            app.state.probe_limiter = anyio.CapacityLimiter(PROBE_THREADS)
             readiness = ReadinessMonitor(opened.store.ready)  # /healthz never waits on Weaviate
             readiness.start()
             stack.callback(readiness.stop)

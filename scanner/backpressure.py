@@ -7,9 +7,8 @@ seconds) and the stable error code ``overloaded``, instead of queueing behind th
 (issue 18: at 200 concurrent scans p50 was 8.3 s and ``/healthz`` up to 10 s). ``/healthz``,
 ``/metrics`` and the OpenAPI document are never counted.
 
-The health probe's blocking Weaviate check runs on :data:`PROBE_THREADS` worker threads of
-its own (an ``anyio.CapacityLimiter`` per app), so it never waits for a thread behind scans
-(FastAPI runs plain ``def`` endpoints in anyio's default pool of 40 threads).
+The health probe never waits for a worker thread or for Weaviate: it reads the answer of a
+readiness check made each second in the background (:mod:`scanner.health`).
 
 The default limit, :data:`DEFAULT_MAX_IN_FLIGHT`, is two requests per CPU core, at most 32
 (below anyio's 40 worker threads, so admitted requests never wait for a thread). A scan's work
@@ -33,8 +32,6 @@ DEFAULT_MAX_IN_FLIGHT = min(32, 2 * (os.cpu_count() or 1))
 """Requests under ``/v1/`` admitted at once by default (see the module docstring)."""
 RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about one scan's time."""
-PROBE_THREADS = 4
-"""Worker threads reserved for ``/healthz`` checks."""
 
 
 class InFlightLimit:
