@@ -76,6 +76,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from benchmarks import service_load
 from benchmarks.provenance import git_state, package_versions
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -173,21 +174,25 @@ def build_tenant(n_memories: int, copies: int) -> tuple[list, dict[str, str]]:
 
 
 def start_sidecar(weaviate_port: int, grpc_port: int, log_path: Path,
-                  timeout_s: float = 300.0) -> tuple[subprocess.Popen, str]:
-    """``contrascan serve`` in a child process on the given Weaviate; returns it and its URL
-    once ``/healthz`` answers 200.
+                  timeout_s: float = 300.0, api_key: str | None = None,
+                  extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
+    """``contrascan serve`` in a child process on the given Weaviate (``api_key``: the
+    server's key; the embedded server refuses anonymous clients); returns it and its URL once
+    ``/healthz`` answers 200.
 
     Raises:
         RuntimeError: it exited or was not ready within ``timeout_s``.
     """
-    from scanner.store.server import free_port
+    from scanner.store import server
 
-    port = free_port()
+    port = server.free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     env.pop("CONTRASCAN_API_KEY", None)
+    if api_key:
+        env[server.API_KEY_ENV] = api_key
     command = [sys.executable, "-m", "scanner.cli", "serve", "--port", str(port),
                "--weaviate-url", f"http://127.0.0.1:{weaviate_port}?grpc_port={grpc_port}",
-               "--log-level", "warning"]
+               "--log-level", "warning", *extra_args]
     with log_path.open("w") as log:  # the child keeps its own descriptor
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 cwd=REPO)
@@ -468,12 +473,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests-per-client", type=int, default=150)
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/service/<UTC time>)")
+    parser.add_argument("--ledger-entries", type=int, default=200_000,
+                        help="ledger entries written before the load run (issue 18: 200k)")
+    parser.add_argument("--load-clients", type=int, default=200,
+                        help="clients of the load run: 20 probe /healthz and /metrics, the "
+                             "rest scan (0 skips the run)")
+    parser.add_argument("--load-seconds", type=float, default=60.0)
+    parser.add_argument("--serve-arg", action="append", default=[],
+                        help="extra argument of `contrascan serve` (repeat), e.g. "
+                             "--serve-arg=--max-in-flight --serve-arg=8")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="keep the store here and reuse what it holds on the next run "
+                             "(default: a temporary directory, deleted)")
+    parser.add_argument("--only-load", action="store_true",
+                        help="import, build the ledger and run the load run only")
     args = parser.parse_args(argv)
+    if args.load_clients and args.load_clients <= 20:
+        parser.error("--load-clients must exceed the 20 probing clients")
 
     from scanner.demo import demo_records_path
     from scanner.embeddings import DEFAULT_MODEL, DIMENSIONS
     from scanner.service import Service
-    from scanner.store import server
+    from scanner.store import access, server
     from scanner.store.wiring import weaviate_stores
 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -485,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     if server.ensure_binary(log=say) is None:
         say("no weaviate-server binary: run `make setup`")
         return 1
-    data_dir = Path(tempfile.mkdtemp(prefix="contrascan-bench-"))
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="contrascan-bench-"))
     port, grpc_port = server.free_ports()
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     proc = None
@@ -496,14 +517,27 @@ def main(argv: list[str] | None = None) -> int:
         say(f"importing {len(records)} memories into tenant {USER!r} "
             f"({args.copies} copies of {demo_records_path().name})")
         t0 = time.perf_counter()
-        imported = service.import_records(records)
+        imported = service.import_records(records)  # ids already stored are left as they are
         import_s = time.perf_counter() - t0
         if imported.failures or store.count(USER) != len(records):
             raise RuntimeError(f"import incomplete: {imported.failures[:3]}")
         say(f"  {imported.written} written in {import_s:.1f} s")
 
-        proc, url = start_sidecar(port, grpc_port, out_dir / "sidecar.log")
+        ledger = None
+        if args.load_clients and service.ledger.count(USER) >= args.ledger_entries:
+            ledger = {"entries": service.ledger.count(USER), "reused": str(data_dir)}
+            say(f"reusing the {ledger['entries']} ledger entries of {data_dir}")
+        elif args.load_clients:
+            say(f"writing {args.ledger_entries} ledger entries for the load run")
+            ledger = service_load.build_ledger(service.ledger, USER, records,
+                                               args.ledger_entries, SEED, say)
+            say(f"  {ledger['entries']} entries in {ledger['seconds']:.1f} s")
+        proc, url = start_sidecar(port, grpc_port, out_dir / "sidecar.log",
+                                  api_key=access.server_key(data_dir),
+                                  extra_args=tuple(args.serve_arg))
         say(f"sidecar up at {url} (contrascan serve --weaviate-url …)")
+        if args.only_load:
+            return _only_load(args, url, records, original, ledger, out_dir, stamp, say)
         with httpx.Client(base_url=url, timeout=60) as http:
             batch = batch_scan_through_sidecar(http)
             say(f"batch scan through the sidecar: {batch['scanned']} memories, "
@@ -529,13 +563,19 @@ def main(argv: list[str] | None = None) -> int:
                                                args.requests_per_client, rest_vectors)
         bare_throughput = measure_bare_throughput(store, rest, rest_vectors, args.concurrency,
                                                   args.requests_per_client)
+        load = None
+        if args.load_clients:
+            load = service_load.run_load(url, [scan_body(q) for q in queries],
+                                         scan_clients=args.load_clients - 20,
+                                         seconds=args.load_seconds, say=say)
         with httpx.Client(base_url=url, timeout=10) as http:
             server_metrics = http.get("/metrics").text
     finally:
         if proc is not None:
             stop_sidecar(proc)
         client.close()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if args.data_dir is None:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
     load_after = os.getloadavg()
     demo_path = demo_records_path()
@@ -568,6 +608,8 @@ def main(argv: list[str] | None = None) -> int:
         "throughput": {"sidecar": throughput, "sidecar_vector": throughput_vector,
                        "bare": bare_throughput},
         "server_request_count": _request_count(server_metrics),
+        "ledger": ledger,
+        "load": load,
     }
     path = out_dir / "bench_service.json"
     path.write_text(json.dumps(document, indent=2))
@@ -595,10 +637,45 @@ def main(argv: list[str] | None = None) -> int:
             f"{t['latency']['p99_ms']:.1f} ms)")
     say(f"bare query, {args.concurrency} threads: "
         f"{bare_throughput['requests_per_second']:.1f} queries/s")
+    if load is not None:
+        service_load.print_load(load, say)
     say(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
         f"({os.cpu_count()} CPUs)")
     say(f"results: {path}" + (f", {figure}" if figure else ""))
-    return 1 if throughput["failed"] or throughput_vector["failed"] else 0
+    return 1 if throughput["failed"] or throughput_vector["failed"] or (
+        load is not None and not load["meets_targets"]) else 0
+
+
+def _only_load(args: argparse.Namespace, url: str, records: list, original: dict[str, str],
+               ledger: dict[str, Any] | None, out_dir: Path, stamp: str, say: Any) -> int:
+    """``--only-load``: the load run and its JSON, without the latency and throughput runs."""
+    rng = random.Random(SEED)
+    queries = [{"query": original[r.id].rstrip("."), "group": r.group,
+                "properties": dict(r.properties)}
+               for r in rng.sample(records, min(2_000, len(records)))]
+    load_before = os.getloadavg()
+    load = service_load.run_load(url, [scan_body(q) for q in queries],
+                                 scan_clients=args.load_clients - 20,
+                                 seconds=args.load_seconds, say=say)
+    document = {
+        "benchmark": "bench_service", "issue": 18, "created_at": stamp,
+        "primary_metric": "load.ratios.metrics_p99_vs_target",
+        "parameters": {"memories": len(records), "copies": args.copies, "seed": SEED,
+                       "ledger_entries": args.ledger_entries, "load_clients": args.load_clients,
+                       "load_seconds": args.load_seconds, "only_load": True,
+                       "compute_threads": os.environ.get("OMP_NUM_THREADS")},
+        "versions": {"python": platform.python_version(), **_versions()},
+        "git": _git(),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                    "loadavg_before": load_before, "loadavg_after": os.getloadavg()},
+        "ledger": ledger, "load": load}
+    path = out_dir / "bench_service.json"
+    path.write_text(json.dumps(document, indent=2))
+    service_load.print_load(load, say)
+    say(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f} "
+        f"({os.cpu_count()} CPUs)")
+    say(f"results: {path}")
+    return 0 if load["meets_targets"] else 1
 
 
 def _spacy_pipeline() -> str:

@@ -7,27 +7,31 @@ seconds) and the stable error code ``overloaded``, instead of queueing behind th
 (issue 18: at 200 concurrent scans p50 was 8.3 s and ``/healthz`` up to 10 s). ``/healthz``,
 ``/metrics`` and the OpenAPI document are never counted.
 
-The health probe's blocking Weaviate check runs on :data:`PROBE_THREADS` worker threads of
-its own (an ``anyio.CapacityLimiter`` per app), so it never waits for a thread behind scans
-(FastAPI runs plain ``def`` endpoints in anyio's default pool of 40 threads).
+The health probe never waits for a worker thread or for Weaviate: it reads the answer of a
+readiness check made each second in the background (:mod:`scanner.health`).
 
-The default limit, :data:`DEFAULT_MAX_IN_FLIGHT`, is 32: below anyio's 40 worker threads, so
-admitted requests never wait for a thread and the probe's own limiter keeps its slot.
+The default limit, :data:`DEFAULT_MAX_IN_FLIGHT`, is two requests per CPU core, at most 32
+(below anyio's 40 worker threads, so admitted requests never wait for a thread). A scan's work
+is CPU on this machine (embedding, the scan, and Weaviate's search when it runs alongside), so
+more requests in flight than cores add waiting inside the process, where every thread contends
+for the GIL, not throughput: measured with 200 clients on two cores (``benchmarks.bench_service``
+load run, ``docs/benchmarks.md``), a limit of 32 answered 3.8 scans/s at p50 3.6 s with
+``/healthz`` p99 623 ms; a limit of 4 answered 11.7 scans/s at p50 0.27 s with ``/healthz`` p99
+110 ms.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
 
-DEFAULT_MAX_IN_FLIGHT = 32
+DEFAULT_MAX_IN_FLIGHT = min(32, 2 * (os.cpu_count() or 1))
 """Requests under ``/v1/`` admitted at once by default (see the module docstring)."""
 RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about one scan's time."""
-PROBE_THREADS = 4
-"""Worker threads reserved for ``/healthz`` checks."""
 
 
 class InFlightLimit:

@@ -615,16 +615,32 @@ def setup_weaviate_cmd() -> None:
 @click.option("--sources", "sources_file", default=None,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="TOML file of attached sources, served under /v1/sources/{name}/.")
+@click.option("--header-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds a client has to send its request headers (408 and closed after).")
+@click.option("--body-timeout", default=30.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds a client has to send its request body after the headers.")
+@click.option("--max-in-flight", default=None, type=click.IntRange(1, 10_000),
+              help="/v1/ requests handled at once; more get 503 with Retry-After "
+                   "(default: ApiSettings.max_in_flight).")
+@click.option("--shutdown-timeout", default=10.0, show_default=True,
+              type=click.FloatRange(0, min_open=True),
+              help="Seconds requests in flight get after SIGTERM; the process exits at most "
+                   "30 s later whatever it is doing.")
 @_store_options(port_flag="--weaviate-port", grpc_port_flag="--weaviate-grpc-port")
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
               recency_override: bool, compute_threads: int | None, sources_file: Path | None,
-              weaviate_url: str | None, data_dir: Path | None) -> None:
+              max_in_flight: int | None, header_timeout: float, body_timeout: float,
+              shutdown_timeout: float, weaviate_url: str | None, data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
     Opens the store (the embedded default or --weaviate-url) and loads the spaCy pipeline and
     the embedding model once, before it listens. /openapi.json is the contract; /docs shows it.
-    When CONTRASCAN_API_KEY is set, /v1/* requires it in the X-API-Key header.
+    When CONTRASCAN_API_KEY is set, /v1/* requires it in the X-API-Key header. Clients too
+    slow to send a request are cut off; SIGTERM stops it within --shutdown-timeout + 30 s
+    (scanner.serving).
 
     \b
     Example:
@@ -640,14 +656,14 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
         os.environ["OMP_NUM_THREADS"] = str(compute_threads)
     else:
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-    import uvicorn
-
+    from scanner import serving
     from scanner.api import ApiSettings, create_app
     from scanner.redaction import redact_access_log
 
     redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
-    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes)
+    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes, **(
+        {"max_in_flight": max_in_flight} if max_in_flight is not None else {}))
     from scanner.sources import load_sources
 
     sources = load_sources(sources_file) if sources_file else None
@@ -662,8 +678,9 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
         # (leaving the embedded Weaviate running), so that handler exits through Python
         previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
-            uvicorn.run(app, host=host, port=port, log_level=log_level, ws="none",
-                        lifespan="on", server_header=False)
+            serving.run(app, host=host, port=port, log_level=log_level, ws="none",
+                        lifespan="on", server_header=False, header_timeout_s=header_timeout,
+                        body_timeout_s=body_timeout, shutdown_timeout_s=shutdown_timeout)
         finally:
             signal.signal(signal.SIGTERM, previous)
 

@@ -50,6 +50,12 @@ def has_conflict(report: ScanReport) -> bool:
     service writes to the ledger (``read_scans`` entries, :class:`StoreStatsCollector`)."""
     return any(is_decided(c.verdict) for c in report.conflicts)
 
+MAX_REFRESH_SHARE = 0.1
+"""Largest share of wall time the store statistics refresh may run: after a refresh that took
+``d`` seconds the next one starts no sooner than ``d * (1 / share - 1)`` seconds later (issue 18:
+on 200k ledger entries one refresh takes ~20 s of CPU; refreshed every minute it ran a third of
+the time on a two-core machine, next to the requests)."""
+
 
 TOP_RELATIONS = 50
 """Relations reported by name in ``contrascan_store_conflicts_by_relation``; the rest are
@@ -169,11 +175,12 @@ PROCESS = ScanCounters()
 
 
 class StoreStatsCollector(Collector):
-    """Gauges from the ledger of the whole store, cached for ``ttl_s`` seconds.
+    """Gauges from the ledger of the whole store, cached for ``ttl_s`` seconds, or longer
+    when computing them is slow (:data:`MAX_REFRESH_SHARE`).
 
     Args:
         stats: returns :class:`scanner.ledger.Stats` (e.g. ``service.stats``).
-        ttl_s: seconds a computed result is reused.
+        ttl_s: seconds a computed result is reused at least.
     """
 
     def __init__(self, stats: Callable[[], Any], ttl_s: float = 60.0):
@@ -182,6 +189,7 @@ class StoreStatsCollector(Collector):
         self._lock = threading.Lock()
         self._cached: tuple[float, Any] | None = None
         self._refreshing: threading.Thread | None = None
+        self._last_duration_s = 0.0
 
     def _current(self) -> Any:
         """The last computed statistics, or None before the first refresh finished.
@@ -191,7 +199,8 @@ class StoreStatsCollector(Collector):
         scrape meanwhile gets the previous result (issue 18: a scrape of 197k ledger entries
         took 65-81 s, and concurrent scrapes each ran it)."""
         with self._lock:
-            fresh = self._cached is not None and time.monotonic() - self._cached[0] <= self._ttl
+            reuse_s = max(self._ttl, self._last_duration_s * (1 / MAX_REFRESH_SHARE - 1))
+            fresh = self._cached is not None and time.monotonic() - self._cached[0] <= reuse_s
             if not fresh and self._refreshing is None:
                 self._refreshing = threading.Thread(target=self._refresh, daemon=True,
                                                     name="contrascan-store-stats")
@@ -203,11 +212,13 @@ class StoreStatsCollector(Collector):
         self._refresh()
 
     def _refresh(self) -> None:
+        started = time.monotonic()
         try:
             stats = self._stats()
         except Exception:  # noqa: BLE001 - the store may be down; retried on a later scrape
             stats = None
         with self._lock:
+            self._last_duration_s = time.monotonic() - started
             if stats is not None:
                 self._cached = (time.monotonic(), stats)
             self._refreshing = None
@@ -216,6 +227,14 @@ class StoreStatsCollector(Collector):
         stats = self._current()
         if stats is None:
             return
+        cached = self._cached
+        if cached is not None:
+            yield GaugeMetricFamily("contrascan_store_stats_age_seconds",
+                                    "Seconds since the store statistics below were computed.",
+                                    value=time.monotonic() - cached[0])
+            yield GaugeMetricFamily("contrascan_store_stats_refresh_seconds",
+                                    "Duration of the last computation of the store "
+                                    "statistics, seconds.", value=self._last_duration_s)
         verdicts = GaugeMetricFamily("contrascan_store_conflicts_by_verdict",
                                      "Conflicting pairs in the ledger, by verdict.",
                                      labels=["verdict"])

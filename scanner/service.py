@@ -371,14 +371,17 @@ class Service(BatchScans):
     def stats(self, user_id: str | None = None) -> Stats:
         """Conflicts by relation, verdict and rule; conflict rate per import; the share of
         read-time scans whose hits held incompatible values — from the ledger of one tenant
-        or of all (every tenant is streamed with the cursor API)."""
+        or of all (every tenant is streamed with the cursor API).
+
+        The entries are counted as they stream, never held all at once: a list of 200k
+        entries made the collector's full passes stop every thread for up to 2.5 s (issue 18;
+        measured with a 1 ms ticker thread) and the whole call take 57 s instead of 21 s."""
         self.flush_stats()
         users = [user_id] if user_id else self.store.user_ids()
         imported: dict[tuple[str, str], str] = {}
-        entries: list[LedgerEntry] = []
         for uid in users:
             imported.update(((uid, mid), t) for mid, t in self.store.import_times(uid).items())
-            entries.extend(e for e in self.ledger.iterate(uid))
+        entries = (e for uid in users for e in self.ledger.iterate(uid))
         return compute_stats(entries, imported)
 
 

@@ -34,7 +34,7 @@ from weaviate.embedded import EmbeddedOptions
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
-from scanner.store import access
+from scanner.store import access, lifecycle
 from scanner.store.binary import BINARY_ENV, WEAVIATE_VERSION, check_version, embedded_binary_path
 from scanner.store.connection import RestEndpoint, register
 from scanner.store.locks import (
@@ -53,6 +53,7 @@ from scanner.store.processes import (
     DEFAULT_GRPC_PORT,
     DEFAULT_PORT,
     LOG_FILE_NAME,
+    SERVER_STOP_TIMEOUT_S,
     check_ports_free,
     cluster_ports,
     is_ready,
@@ -78,6 +79,7 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
         self._contrascan_data_dir = data_dir
         self._contrascan_guest_wait_s = guest_wait_s
         self._contrascan_log = log
+        self._contrascan_watchdog: lifecycle.Watchdog | None = None
         try:
             super().__init__(**kwargs)  # starts the server
         except BaseException:
@@ -105,6 +107,9 @@ class _OwnedEmbeddedClient(weaviate.WeaviateClient):
                 self._release_data_dir()
                 if guests_fd is not None:
                     os.close(guests_fd)
+                watchdog, self._contrascan_watchdog = self._contrascan_watchdog, None
+                if watchdog is not None:
+                    watchdog.release()
 
     def _release_data_dir(self) -> None:
         fd, self._contrascan_lock_fd = self._contrascan_lock_fd, None
@@ -258,6 +263,12 @@ def _start_owned(
     try:
         process = client._server_process()
         state["server_pid"] = process.pid if process is not None else None
+        if process is not None:  # stops the server if this process dies (lifecycle module)
+            client._contrascan_watchdog = lifecycle.watch_server(
+                process.pid, data_dir, guest_wait_s=guest_wait_s,
+                stop_timeout_s=SERVER_STOP_TIMEOUT_S)
+            if client._contrascan_watchdog is not None:
+                state["watchdog_pid"] = client._contrascan_watchdog.pid
         write_state(data_dir, state)
         _wait_until_ready(process, port, started, startup_timeout_s, log_path)
         try:
@@ -330,7 +341,8 @@ def connect_embedded(
 
     Process notes (verified on Linux): the server is our child in our process group, so Ctrl-C
     stops it as well (it shuts down cleanly; ``close()`` reaps it); after a SIGKILL of our
-    process it keeps running and the next owner stops it. If the server dies, the client starts
+    process a watchdog process stops it (:mod:`scanner.store.lifecycle`), and should the
+    watchdog be killed too, the next owner stops it. If the server dies, the client starts
     it again on its next REST request (client:embedded.py ``ensure_running``); that restart
     writes to our terminal and skips the readiness wait.
 

@@ -51,7 +51,7 @@ IMPORT_LOCK_FILE_NAME = ".contrascan-import.lock"
 
 STATE_FILE_NAME = ".contrascan-server.json"
 """File in the data dir with the owner's ``{pid, server_pid, port, grpc_port, version,
-data_dir}``."""
+data_dir}`` and, once started, ``watchdog_pid`` (:mod:`scanner.store.lifecycle`)."""
 
 
 GUEST_WAIT_S = 600.0

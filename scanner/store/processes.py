@@ -48,7 +48,7 @@ LOG_FILE_NAME = "weaviate-server.log"
 """File in the data dir that receives the embedded server's stdout and stderr."""
 
 
-_SERVER_STOP_TIMEOUT_S = 30.0  # --graceful-timeout defaults to 15 s (repo:…/rest/server.go)
+SERVER_STOP_TIMEOUT_S = 30.0  # --graceful-timeout defaults to 15 s (repo:…/rest/server.go)
 
 
 _LOG_ROTATE_BYTES = 10 * 1024 * 1024
@@ -249,7 +249,7 @@ def _pid_gone(pid: int) -> bool:
     return not _process_args(pid)  # a zombie has no command line
 
 
-def stop_process(pid: int, timeout_s: float = _SERVER_STOP_TIMEOUT_S) -> None:
+def stop_process(pid: int, timeout_s: float = SERVER_STOP_TIMEOUT_S) -> None:
     """SIGTERM ``pid``, wait up to ``timeout_s`` seconds for it to exit, then SIGKILL it."""
     for sig, wait_s in ((signal.SIGTERM, timeout_s), (signal.SIGKILL, 5.0)):
         try:

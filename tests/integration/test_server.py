@@ -119,6 +119,9 @@ def test_a_server_orphaned_by_a_killed_owner_is_stopped_on_the_next_start(tmp_pa
         print("ready", flush=True)
         time.sleep(600)
     """)
+    # its watchdog (scanner.store.lifecycle) would stop the server: kill it first
+    watchdog = json.loads((tmp_path / server.STATE_FILE_NAME).read_text())["watchdog_pid"]
+    os.kill(watchdog, signal.SIGKILL)
     owner.send_signal(signal.SIGKILL)
     _reap(owner)
     (orphan,) = server.server_pids(tmp_path)  # the server outlives its killed parent

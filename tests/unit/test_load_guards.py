@@ -103,3 +103,68 @@ def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_p
                                             b"retry-after": str(RETRY_AFTER_S).encode()})
     assert answers[1][:2] == ("/healthz", 200)
     assert sorted(a[1] for a in answers[2:]) == [200, 200]
+
+
+def test_readiness_is_read_without_waiting_for_a_slow_check_and_expires():
+    from scanner.health import ReadinessMonitor
+
+    answers = iter([True])
+    gate = threading.Event()
+
+    def check() -> bool:
+        try:
+            return next(answers)
+        except StopIteration:
+            gate.wait()  # every later check hangs, as a stalled Weaviate would
+            return True
+
+    monitor = ReadinessMonitor(check, interval_s=0.05, max_age_s=0.5)
+    monitor.start()
+    try:
+        assert monitor.ready  # the first check ran at start
+        reads = []
+        while len(reads) < 1000:
+            reads.append(monitor.ready)  # never blocks on the hung check
+        import time
+
+        time.sleep(0.7)
+        assert not monitor.ready  # no successful check for longer than max_age_s
+    finally:
+        gate.set()
+        monitor.stop()
+    assert not monitor.ready
+
+
+def test_a_failing_check_is_not_ready():
+    from scanner.health import ReadinessMonitor
+
+    def broken() -> bool:
+        raise ConnectionError("refused")
+
+    monitor = ReadinessMonitor(broken)
+    assert monitor.check_now() is False and not monitor.ready
+
+
+def test_a_slow_refresh_is_not_started_again_before_nine_times_its_duration():
+    import time
+
+    from scanner.metrics import MAX_REFRESH_SHARE
+
+    calls = []
+
+    def slow_stats():
+        calls.append(time.monotonic())
+        time.sleep(0.2)
+        return compute_stats([], {})
+
+    collector = StoreStatsCollector(slow_stats, ttl_s=0)
+    registry = CollectorRegistry()
+    registry.register(collector)
+    collector.refresh_now()
+    wait_s = 0.2 * (1 / MAX_REFRESH_SHARE - 1)
+    until = time.monotonic() + wait_s * 0.5
+    while time.monotonic() < until:
+        assert b"contrascan_store_open_pairs 0.0" in generate_latest(registry)
+        time.sleep(0.02)
+    assert len(calls) == 1  # ttl 0, yet no refresh while the last one's share would exceed
+    assert b"contrascan_store_stats_refresh_seconds 0.2" in generate_latest(registry)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import anyio
 from fastapi import Request
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.routing import APIRouter
@@ -19,11 +18,10 @@ router = APIRouter()
                                                                      "answer."}})
 async def healthz(request: Request) -> Response:
     """Ready (200) only while the service is started and Weaviate answers; else 503."""
-    svc = getattr(request.app.state, "service", None)
-    # its own threads: the probe never waits behind scans for a worker thread
-    ok = bool(svc is not None and request.app.state.started
-              and await anyio.to_thread.run_sync(
-                  svc.store.ready, limiter=request.app.state.probe_limiter))
+    # Weaviate's readiness as checked in the background at most a second ago
+    # (scanner.health): the probe never waits behind scans, nor on a busy Weaviate
+    readiness = getattr(request.app.state, "readiness", None)
+    ok = bool(request.app.state.started and readiness is not None and readiness.ready)
     return json_response(HealthResponse(status="ready" if ok else "unavailable", weaviate=ok),
                          200 if ok else 503)
 
@@ -31,7 +29,9 @@ async def healthz(request: Request) -> Response:
 @router.get("/metrics", response_class=PlainTextResponse, tags=["operations"],
             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "Prometheus text exposition format."}})
-def metrics_endpoint(request: Request) -> Response:
+async def metrics_endpoint(request: Request) -> Response:
     """Prometheus metrics (see :class:`SidecarMetrics`)."""
+    # on the event loop: a few ms of counters and cached figures (scanner.metrics never
+    # computes in the scrape), so no wait for a worker thread behind scans
     return Response(generate_latest(request.app.state.metrics.registry),
                     media_type=CONTENT_TYPE_LATEST)
