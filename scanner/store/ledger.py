@@ -32,6 +32,7 @@ from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import StoreWriteError, WeaviateUnavailable
 from scanner.ledger import LedgerEntry, content_digest, should_replace
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.memories import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
 
@@ -81,6 +82,7 @@ class LedgerStore:
         exist first, since ``concerns`` points at it)."""
         try:
             if self.client.collections.exists(self.name):
+                replication.check_collection(self.client, self.name)
                 return
             field_text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD,
                               index_searchable=False)
@@ -91,6 +93,7 @@ class LedgerStore:
                 vector_config=Configure.Vectors.self_provided(),
                 multi_tenancy_config=Configure.multi_tenancy(enabled=True,
                                                              auto_tenant_creation=False),
+                replication_config=replication.replication_config(self.client),
                 properties=[
                     Property(name="entry_type", **field_text),
                     Property(name="status", **field_text),
@@ -193,7 +196,8 @@ class LedgerStore:
                     uuid=new.entry_id,
                     references={"concerns": [object_uuid(user_id, m) for m in new.concerns()]})
                 for new, old in part]
-            failed = insert_objects(col, objects, batch_size=batch_size)
+            failed = insert_objects(replication.for_writes(self.client, col), objects,
+                                    batch_size=batch_size)
             if failed:
                 raise StoreWriteError(failed, result.written + result.replaced)
             result.digests.update((str(o.uuid), o.properties["digest"]) for o in objects)

@@ -41,6 +41,7 @@ from scanner.batch import record_from_properties, stored_utc
 from scanner.errors import StoreWriteError, UnknownMemory, WeaviateUnavailable
 from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.failures import translate_unreachable
 from scanner.store.server import RestEndpoint, import_lock, rest_endpoint
@@ -111,7 +112,7 @@ def open_tenant(client: weaviate.WeaviateClient, collection: str, user_id: str,
             handles.move_to_end(key)
             return col
     # building a handle costs ~0.4 ms (measured): once per tenant, not once per query
-    col = client.collections.use(collection).with_tenant(name)
+    col = replication.for_reads(client, client.collections.use(collection).with_tenant(name))
     with _TENANT_HANDLES_LOCK:
         handles[key] = col
         while len(handles) > _TENANT_HANDLES_KEPT:
@@ -228,6 +229,7 @@ class MemoryStore:
         """Create the collection if it does not exist (idempotent)."""
         try:
             if self.client.collections.exists(self.name):
+                replication.check_collection(self.client, self.name)
                 return
             text = dict(data_type=DataType.TEXT, tokenization=Tokenization.FIELD)
             self.client.collections.create(
@@ -236,6 +238,7 @@ class MemoryStore:
                 multi_tenancy_config=Configure.multi_tenancy(enabled=True,
                                                              auto_tenant_creation=False),
                 inverted_index_config=Configure.inverted_index(index_timestamps=True),
+                replication_config=replication.replication_config(self.client),
                 properties=[
                     Property(name="memory_id", **text),
                     Property(name="text", data_type=DataType.TEXT,
@@ -325,7 +328,7 @@ class MemoryStore:
                     # check is reported differing when its text or provenance differs
                     existing = self._stored_bodies(col, uuids)
                     todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
-                    failed = dict(insert_objects(col, [
+                    failed = dict(insert_objects(replication.for_writes(self.client, col), [
                         DataObject(properties=self._properties(records[i], triples[i], now),
                                    vector=vectors[i].tolist(), uuid=u) for i, u in todo],
                         batch_size=batch_size)) if todo else {}
@@ -467,8 +470,9 @@ class MemoryStore:
                               to_uuid=object_uuid(user_id, loser))
                 for w in winners for loser in sorted(unknown[w])
                 if object_uuid(user_id, loser) not in stored.get(w, ())]
+        writes = replication.for_writes(self.client, col)
         for start in range(0, len(refs), chunk):
-            res = col.data.reference_add_many(refs[start:start + chunk])
+            res = writes.data.reference_add_many(refs[start:start + chunk])
             if res.has_errors:
                 raise StoreWriteError([(str(e.reference.from_uuid), e.message)
                                        for e in res.errors.values()], applied.edges_added)
@@ -479,7 +483,7 @@ class MemoryStore:
                                      for x in effects.edges[w])})
             for w, targets in self._edges(col, user_id, touched, chunk).items():
                 if len(targets) != len(set(targets)):  # a concurrent scanner added it too
-                    col.data.reference_replace(from_uuid=object_uuid(user_id, w),
+                    writes.data.reference_replace(from_uuid=object_uuid(user_id, w),
                                                from_property="supersedes",
                                                to=list(dict.fromkeys(targets)))
                     applied.duplicates_removed += len(targets) - len(set(targets))
@@ -497,7 +501,7 @@ class MemoryStore:
                     updates.append((mid, {"status": STATUS_UNRESOLVED}))
             elif full_view and status == STATUS_UNRESOLVED:
                 updates.append((mid, {"status": STATUS_ACTIVE}))
-        self._update_many(col, user_id, updates, workers)
+        self._update_many(replication.for_writes(self.client, col), user_id, updates, workers)
         applied.statuses_changed = len(updates)
         applied.statuses = {mid: props["status"] for mid, props in updates}
         return applied
@@ -532,8 +536,10 @@ class MemoryStore:
             return
         failures: list[tuple[str, str]] = []
         endpoint = rest_endpoint(self.client)
-        patch = _Patcher(endpoint, col.name, col.tenant, user_id, failures) \
-            if endpoint is not None and getattr(col, "consistency_level", None) is None else None
+        level = getattr(col, "consistency_level", None)
+        patch = _Patcher(endpoint, col.name, col.tenant, user_id, failures,
+                         consistency_level=level.value if level is not None else None) \
+            if endpoint is not None else None
 
         def one(item: tuple[str, dict[str, Any]]) -> None:
             mid, props = item
@@ -831,8 +837,10 @@ class _Patcher:
     once more on a new one (setting the same properties twice is the same update)."""
 
     def __init__(self, endpoint: RestEndpoint, collection: str, tenant: str | None,
-                 user_id: str, failures: list[tuple[str, str]], timeout_s: float = 90.0):
+                 user_id: str, failures: list[tuple[str, str]], timeout_s: float = 90.0,
+                 consistency_level: str | None = None):
         self.endpoint = endpoint
+        self.query = f"?consistency_level={consistency_level}" if consistency_level else ""
         self.collection = collection
         self.tenant = tenant
         self.user_id = user_id
@@ -862,7 +870,7 @@ class _Patcher:
         if self.tenant is not None:
             body["tenant"] = self.tenant
         payload = json.dumps(body).encode()
-        path = f"/v1/objects/{self.collection}/{object_uuid(self.user_id, mid)}"
+        path = f"/v1/objects/{self.collection}/{object_uuid(self.user_id, mid)}{self.query}"
         reused = getattr(self._local, "conn", None) is not None
         for attempt in (0, 1):
             conn = self._connection(fresh=attempt > 0)

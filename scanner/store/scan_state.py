@@ -26,6 +26,7 @@ from weaviate.util import generate_uuid5
 
 from scanner.batch import ScanCheckpoint
 from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.memories import DEFAULT_COLLECTION, open_tenant, tenant_name
 
@@ -70,6 +71,7 @@ class ScanStateStore:
                     vector_config=Configure.Vectors.self_provided(),
                     multi_tenancy_config=Configure.multi_tenancy(enabled=True,
                                                                  auto_tenant_creation=False),
+                    replication_config=replication.replication_config(self.client),
                     properties=[Property(name="user_id", **stored),
                                 Property(name="checkpoint_json", **stored),
                                 Property(name="recorded_at", data_type=DataType.DATE,
@@ -130,8 +132,8 @@ class ScanStateStore:
             col = open_tenant(self.client, self.name, user_id, self._known_tenants,
                               create=True)
             # a batch insert replaces an object of the same uuid: two scanners both succeed
-            failed = insert_objects(col, [DataObject(properties=props,
-                                                     uuid=self._uuid(user_id))])
+            failed = insert_objects(replication.for_writes(self.client, col),
+                                    [DataObject(properties=props, uuid=self._uuid(user_id))])
         except WeaviateBaseError as err:
             raise WeaviateUnavailable(f"cannot write {self.name}: {err}") from err
         if failed:
