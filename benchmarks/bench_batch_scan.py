@@ -493,6 +493,10 @@ def main(argv: list[str] | None = None) -> int:
         owner = server.connect_embedded(tmp, port=port, grpc_port=grpc_port)
         client = owner
         url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
+        # anonymous access is off: the measurements connect by URL with the server's own key
+        from scanner.store import access
+
+        os.environ[server.API_KEY_ENV] = access.server_key(tmp)
         SERVER_PIDS.update({"embedded": pid for pid in server.server_pids(tmp)})
     replication.configure(client, settings)
     load_before = os.getloadavg()

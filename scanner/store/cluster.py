@@ -140,8 +140,14 @@ class LocalCluster:
         raise WeaviateUnavailable("found no free ports for a cluster node")
 
     # -- environment ----------------------------------------------------------------------
-    def environment(self, node: ClusterNode) -> dict[str, str]:
+    def environment(self, node: ClusterNode, join: list[ClusterNode] | None = None
+                    ) -> dict[str, str]:
         """The full environment of ``node``'s server process.
+
+        Args:
+            node: the node.
+            join: the nodes whose gossip ports ``CLUSTER_JOIN`` lists; default node0 (none for
+                node0 itself, which founds the cluster).
 
         Returns:
             ``os.environ`` with contrascan's own variables and cloud credentials blanked
@@ -174,8 +180,9 @@ class LocalCluster:
             "LOG_LEVEL": "warning",
             "LOG_FORMAT": "text",
         }
-        if node is not first:
-            env["CLUSTER_JOIN"] = f"127.0.0.1:{first.ports.gossip}"
+        peers = join if join is not None else ([] if node is first else [first])
+        if peers:
+            env["CLUSTER_JOIN"] = ",".join(f"127.0.0.1:{n.ports.gossip}" for n in peers)
         if self.gomemlimit:
             env["GOMEMLIMIT"] = self.gomemlimit
         env.update(self.extra_env)
@@ -196,7 +203,7 @@ class LocalCluster:
         self.wait_ready(timeout_s=timeout_s)
         return self
 
-    def _spawn(self, node: ClusterNode) -> None:
+    def _spawn(self, node: ClusterNode, join: list[ClusterNode] | None = None) -> None:
         binary = server.embedded_binary_path(self.version)
         if not os.access(binary, os.X_OK):
             raise WeaviateUnavailable(f"no weaviate-server binary at {binary}",
@@ -208,7 +215,7 @@ class LocalCluster:
             node.process = subprocess.Popen(
                 [str(binary), "--host", "127.0.0.1", "--port", str(node.ports.rest),
                  "--scheme", "http", "--read-timeout=600s", "--write-timeout=600s"],
-                env=self.environment(node), stdin=subprocess.DEVNULL, stdout=log,
+                env=self.environment(node, join), stdin=subprocess.DEVNULL, stdout=log,
                 stderr=subprocess.STDOUT,
                 # own session: a Ctrl-C in the terminal reaches the test runner, not the nodes
                 start_new_session=True)
@@ -282,11 +289,12 @@ class LocalCluster:
             node.process = None
 
     def restart(self, index: int, timeout_s: float = 180.0) -> None:
-        """Start node ``index`` again on its data directory and ports; wait until the cluster
-        sees it healthy."""
+        """Start node ``index`` again on its data directory and ports, joining the gossip of
+        the nodes that are running (node0 too, which founded the cluster without a join
+        address); wait until the cluster sees it healthy."""
         node = self.nodes[index]
         if not node.running:
-            self._spawn(node)
+            self._spawn(node, join=[n for n in self.nodes if n is not node and n.running])
         self.wait_ready(timeout_s=timeout_s)
 
     def stop(self, timeout_s: float = 30.0) -> None:

@@ -6,9 +6,10 @@ write is acknowledged once ``write_consistency`` replicas stored it; a read is a
 repaired on the way: *read repair*). Weaviate also repairs in the background (*async
 replication*: replicas compare hash trees of their objects every ``frequency`` ms and send each
 other what differs), on by default for every collection with a factor > 1 since 1.38
-(weaviate-client 4.24.1, ``Configure.replication`` docstring). Sources: Weaviate's replication
-architecture docs (https://docs.weaviate.io/deploy/configuration/replication,
-"consistency", "read repair", "async replication").
+(weaviate-client 4.24.1, ``Configure.replication`` docstring). Sources: Weaviate's docs,
+https://docs.weaviate.io/deploy/configuration/replication (a factor cannot be changed by
+updating the collection; ``REPLICATION_MINIMUM_FACTOR``) and
+https://docs.weaviate.io/deploy/configuration/async-rep (async replication, per tenant).
 
 The levels count replicas: ``ONE`` = 1, ``QUORUM`` = ``factor // 2 + 1``, ``ALL`` = ``factor``.
 A read sees the last acknowledged write when read and write replicas overlap, i.e. when
@@ -160,5 +161,5 @@ def check_collection(client: Any, name: str) -> None:
         raise ConfigurationError(
             "replication.factor",
             f"collection {name} exists with replication factor {stored}, configured "
-            f"{wanted}; raise it with Weaviate's schema update (Reconfigure.replication) or "
-            "use a new collection")
+            f"{wanted}; a collection's factor cannot be changed by updating its definition "
+            "(add replicas with Weaviate's replica movement, >= 1.32) or use a new collection")

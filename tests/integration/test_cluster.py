@@ -28,8 +28,10 @@ from scanner.records import read_jsonl
 from scanner.service import Service
 from scanner.store import replication, server
 from scanner.store.cluster import LocalCluster
+from scanner.store.ledger import ledger_collection_name
 from scanner.store.memories import MemoryStore, object_uuid, tenant_name
 from scanner.store.replication import ReplicationSettings
+from scanner.store.scan_state import scan_state_collection_name
 
 pytestmark = [pytest.mark.integration, pytest.mark.cluster]
 
@@ -205,3 +207,60 @@ def test_read_time_scan_answers_with_one_node_down(cluster_service, cluster, rec
     found = svc.scan(USERS[0], probe.text)
     assert probe.id in [h.record.id for h in found.hits]
     assert found.report.scanned >= 1
+
+
+def test_coordinator_killed_mid_batch_scan_fails_in_one_line_and_another_node_converges(
+        cluster, engine, records, reference):
+    """The node contrascan talks to dies: the scan fails with a one-line error; the same
+    collection scanned again through another node ends in the reference state."""
+    name = "Cl" + uuid.uuid4().hex[:12]
+    first, second = connect(cluster, 0), connect(cluster, 1)
+    try:
+        svc = Service(MemoryStore(first, name), engine=engine)
+        svc.import_records(records)
+        seen = [0]
+
+        def kill_midway(n: int) -> None:
+            seen[0] += n
+            if seen[0] >= len(records) // 2 and cluster.nodes[0].running:
+                cluster.kill(0)
+
+        with pytest.raises(ScannerError) as failure:
+            svc.batch_scan(progress=kill_midway)
+        assert "\n" not in str(failure.value) and str(failure.value)
+        print(f"batch scan with its own node killed midway: {failure.value}")
+        rerun = Service(MemoryStore(second, name), engine=engine)
+        rerun.batch_scan()
+        assert state(rerun) == reference["state"]
+    finally:
+        if not cluster.nodes[0].running:
+            cluster.restart(0)
+        for col in (ledger_collection_name(name), scan_state_collection_name(name), name):
+            if second.collections.exists(col):
+                second.collections.delete(col)
+        first.close()
+        second.close()
+
+
+def test_writes_at_all_fail_while_a_replica_is_down(cluster, engine, records):
+    client = connect(cluster)
+    replication.configure(client, ReplicationSettings(factor=3, write_consistency="ALL"))
+    name = "Cl" + uuid.uuid4().hex[:12]
+    svc = Service(MemoryStore(client, name), engine=engine)
+    try:
+        svc.import_records(records[:5])
+        cluster.kill(2)
+        try:
+            result = svc.import_records(records[5:10])
+            failures = [message for _, message in result.failures]
+        except ScannerError as err:
+            failures = [str(err)]
+        print(f"write at ALL with node2 down: {failures[:1]}")
+        assert failures and all("\n" not in f for f in failures)
+        assert svc.store.count() == 5  # nothing acknowledged that a replica lacks
+    finally:
+        cluster.restart(2)
+        for col in (svc.scan_state.name, svc.ledger.name, name):
+            if client.collections.exists(col):
+                client.collections.delete(col)
+        client.close()
