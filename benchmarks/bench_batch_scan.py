@@ -613,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
     figure = plot(rows, out_dir / "batch_scan.png")
     print(f"{'memories':>9} {'tenants':>7} {'raw/s':>8} {'scan/s':>8} {'rescan/s':>9} "
           f"{'full/s':>8} {'ratio':>6} {'re-ratio':>8} {'full-ratio':>10} {'peak MiB':>9} "
-          f"{'re-peak':>8} {'full-peak':>9}")
+          f"{'re-peak':>8} {'full-peak':>9} {'server MiB':>10}")
     for r in rows:
         f = r["figures"]
         print(f"{r['memories']:>9} {r['tenants']:>7} {f['raw_per_s']:>8.0f} "
@@ -621,7 +621,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{f['rescan_full_per_s']:>8.0f} {f['first_scan_ratio']:>6.2f} "
               f"{f['rescan_ratio']:>8.2f} {f['rescan_full_ratio']:>10.2f} "
               f"{r['first']['peak_rss_mb']:>9.1f} {r['rescan']['peak_rss_mb']:>8.1f} "
-              f"{r['rescan_full']['peak_rss_mb']:>9.1f}")
+              f"{r['rescan_full']['peak_rss_mb']:>9.1f} "
+              f"{r['first'].get('server_peak_rss_mb', float('nan')):>10.1f}")
     say(f"results: {path}" + (f", {figure}" if figure else ""))
     return 0
 

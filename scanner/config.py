@@ -33,7 +33,7 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     [replication]                           # on a Weaviate cluster (docs/cluster.md)
     factor = 3                              # replicas of every tenant (new collections)
     write_consistency = "QUORUM"            # QUORUM | ALL: imports, verdicts, statuses
-    read_consistency = "QUORUM"             # ONE | QUORUM | ALL: the reads scans decide on
+    read_consistency = "QUORUM"             # QUORUM | ALL: the reads scans decide on
     async_frequency_ms = 5000               # replicas compare hash trees this often
 """
 

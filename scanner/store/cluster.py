@@ -279,6 +279,22 @@ class LocalCluster:
             return set()
         return {n.get("name") for n in body.get("nodes", []) if n.get("status") == "HEALTHY"}
 
+    def leader(self) -> int | None:
+        """Index of the node the cluster reports as its Raft leader (``GET
+        /v1/cluster/statistics`` on the first running node), or ``None``."""
+        for node in self.nodes:
+            if not node.running:
+                continue
+            try:
+                with self._get(node, "/v1/cluster/statistics") as response:
+                    stats = json.loads(response.read()).get("statistics", [])
+            except (OSError, ValueError):
+                continue
+            names = [n.name for n in self.nodes]
+            leaders = {s.get("leaderId") for s in stats} & set(names)
+            return names.index(leaders.pop()) if len(leaders) == 1 else None
+        return None
+
     def kill(self, index: int) -> None:
         """SIGKILL node ``index`` and reap it (no shutdown, as in a crash or an OOM kill)."""
         node = self.nodes[index]

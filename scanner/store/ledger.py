@@ -129,7 +129,7 @@ class LedgerStore:
 
     def tenants(self) -> list[str]:
         """Tenant names that have a ledger, sorted."""
-        return sorted(self.client.collections.use(self.name).tenants.get().keys())
+        return replication.tenant_names(self.client.collections.use(self.name))
 
     def _has(self, user_id: str) -> bool:
         name = tenant_name(user_id)

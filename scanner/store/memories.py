@@ -102,7 +102,8 @@ def open_tenant(client: weaviate.WeaviateClient, collection: str, user_id: str,
     """
     name = tenant_name(user_id)
     if create and name not in known:
-        client.collections.use(collection).tenants.create([Tenant(name=name)])
+        replication.through_election(client.collections.use(collection).tenants.create,
+                                     [Tenant(name=name)])
         known.add(name)
     key = (collection, name)
     with _TENANT_HANDLES_LOCK:
@@ -276,7 +277,7 @@ class MemoryStore:
     def tenants(self) -> list[str]:
         """Tenant names, sorted."""
         col = self.client.collections.use(self.name)
-        return sorted(col.tenants.get().keys())
+        return replication.tenant_names(col)
 
     def user_ids(self) -> list[str]:
         """User ids that have memories, sorted (read back from each tenant)."""
@@ -472,7 +473,8 @@ class MemoryStore:
                 if object_uuid(user_id, loser) not in stored.get(w, ())]
         writes = replication.for_writes(self.client, col)
         for start in range(0, len(refs), chunk):
-            res = writes.data.reference_add_many(refs[start:start + chunk])
+            res = replication.through_election(writes.data.reference_add_many,
+                                               refs[start:start + chunk])
             if res.has_errors:
                 raise StoreWriteError([(str(e.reference.from_uuid), e.message)
                                        for e in res.errors.values()], applied.edges_added)
@@ -483,9 +485,9 @@ class MemoryStore:
                                      for x in effects.edges[w])})
             for w, targets in self._edges(col, user_id, touched, chunk).items():
                 if len(targets) != len(set(targets)):  # a concurrent scanner added it too
-                    writes.data.reference_replace(from_uuid=object_uuid(user_id, w),
-                                               from_property="supersedes",
-                                               to=list(dict.fromkeys(targets)))
+                    replication.through_election(
+                        writes.data.reference_replace, from_uuid=object_uuid(user_id, w),
+                        from_property="supersedes", to=list(dict.fromkeys(targets)))
                     applied.duplicates_removed += len(targets) - len(set(targets))
 
         updates: list[tuple[str, dict[str, Any]]] = []

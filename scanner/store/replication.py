@@ -14,7 +14,12 @@ https://docs.weaviate.io/deploy/configuration/async-rep (async replication, per 
 The levels count replicas: ``ONE`` = 1, ``QUORUM`` = ``factor // 2 + 1``, ``ALL`` = ``factor``.
 A read sees the last acknowledged write when read and write replicas overlap, i.e. when
 ``R + W > factor`` (the quorum rule of Dynamo, DeCandia et al., SOSP 2007, §4.5);
-:class:`ReplicationSettings` refuses levels that break it. Verdict and status writes default
+:class:`ReplicationSettings` refuses levels that break it. A write at ``ALL`` counts as a
+majority there, not as every replica: Weaviate 1.39 refuses ``ALL`` only until the cluster
+has marked a dead node as gone (~3 s after a SIGKILL, measured on the loopback cluster),
+then acknowledges it from the live replicas alone ("cannot reach enough replicas: required 3
+replicas, got 2" before, success after), so ``ALL`` guarantees no more than ``QUORUM`` while a
+node is down. Verdict and status writes default
 to ``QUORUM`` (a cluster of 3 keeps accepting them with one node down); ``ALL`` waits for every
 replica and fails while one is down. Decision reads (the cursor pass of a batch scan, the
 hybrid search and key lookups of a read-time scan, the stored statuses and edges read before
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import enum
 import threading
+import time
 import weakref
 from typing import Any
 
@@ -63,7 +69,9 @@ class ReplicationSettings(BaseModel):
         write_consistency: ``QUORUM`` or ``ALL`` for imports, verdicts, statuses, ledger
             entries and checkpoints (``ONE`` is refused: an acknowledged verdict could sit on
             one node only and be lost with it).
-        read_consistency: ``ONE``, ``QUORUM`` or ``ALL`` for the reads scans decide on.
+        read_consistency: ``QUORUM`` or ``ALL`` for the reads scans decide on (``ONE`` only
+            with a factor of 1 or 2: with ``ALL`` writes counted as a majority, see the module
+            docstring, a read of one replica could miss a verdict).
         async_frequency_ms: how often replicas compare their hash trees (Weaviate's
             ``asyncConfig.frequency``, milliseconds); ``None`` keeps the server's default.
     """
@@ -81,12 +89,13 @@ class ReplicationSettings(BaseModel):
             raise ValueError("write_consistency ONE could lose an acknowledged verdict with "
                              "the one node that holds it; use QUORUM or ALL")
         r = self.read_consistency.replicas(self.factor)
-        w = self.write_consistency.replicas(self.factor)
+        w = Consistency.QUORUM.replicas(self.factor)  # ALL, too, once a node is marked dead
         if r + w <= self.factor:
             raise ValueError(
                 f"read_consistency {self.read_consistency.value} ({r} of {self.factor}) and "
-                f"write_consistency {self.write_consistency.value} ({w} of {self.factor}) do "
-                "not overlap (R + W must exceed the factor): a read could miss a verdict")
+                f"write_consistency {self.write_consistency.value} (acknowledged by {w} of "
+                f"{self.factor} when a node is down) do not overlap (R + W must exceed the "
+                "factor): a read could miss a verdict")
         return self
 
 
@@ -163,3 +172,58 @@ def check_collection(client: Any, name: str) -> None:
             f"collection {name} exists with replication factor {stored}, configured "
             f"{wanted}; a collection's factor cannot be changed by updating its definition "
             "(add replicas with Weaviate's replica movement, >= 1.32) or use a new collection")
+
+
+LEADER_WAIT_S = 30.0
+"""Seconds :func:`tenant_names` keeps retrying while the cluster has no Raft leader."""
+_NO_LEADER = ("failed to execute query", "leader", "the client connection is closing",
+              "deadline exceeded")
+"""Fragments of the errors a schema read gets while the cluster elects a new Raft leader.
+Measured on Weaviate 1.39 with the leader SIGKILLed: ``get tenants: failed to execute query:
+rpc error: code = Canceled desc = grpc: the client connection is closing``, or the node keeps
+waiting on the dead leader until the client's query timeout (30 s) ends the call with
+``Deadline Exceeded``; a new leader was elected within ~7 s and the next call succeeded."""
+
+
+def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwargs: Any
+                     ) -> Any:
+    """``call(*args, **kwargs)``, retried while the cluster has no Raft leader.
+
+    Schema reads (listing tenants), schema writes (creating a tenant) and batch reference
+    writes (which check their target against the schema) go to the cluster's Raft leader. When
+    the leader has just died they fail until the remaining nodes elect a new one (~7 s
+    measured, three nodes on loopback). Failures whose message says so (:data:`_NO_LEADER`)
+    are retried with backoff for up to ``wait_s`` seconds, and at least once (the first attempt
+    may itself have waited out the client's timeout); any other failure, and one still there
+    after that, is raised at once. Only for idempotent calls, or calls whose repetition the
+    caller repairs (a duplicated ``supersedes`` edge is found and removed by
+    :meth:`scanner.store.memories.MemoryStore.apply_effects`).
+
+    Raises:
+        weaviate.exceptions.WeaviateBaseError: the call failed for another reason, or the
+            cluster had no leader for ``wait_s`` seconds.
+    """
+    deadline = time.monotonic() + wait_s
+    pause = 0.2
+    attempts = 0
+    while True:
+        attempts += 1
+        try:
+            return call(*args, **kwargs)
+        except WeaviateBaseError as err:
+            text = str(err).lower()
+            if not any(f in text for f in _NO_LEADER) or (
+                    attempts > 1 and time.monotonic() > deadline):
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 2.0)
+
+
+def tenant_names(collection: Any, *, wait_s: float = LEADER_WAIT_S) -> list[str]:
+    """Tenant names of ``collection`` (a collection handle), sorted; a schema read, retried
+    through a leader election (:func:`through_election`).
+
+    Raises:
+        weaviate.exceptions.WeaviateBaseError: see :func:`through_election`.
+    """
+    return sorted(through_election(collection.tenants.get, wait_s=wait_s).keys())

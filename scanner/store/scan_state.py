@@ -102,7 +102,7 @@ class ScanStateStore:
                 if self._listed:  # created since by another process: decided in full once
                     return None
                 self._known_tenants.update(
-                    self.client.collections.use(self.name).tenants.get())
+                    replication.tenant_names(self.client.collections.use(self.name)))
                 self._listed = True
                 if tenant_name(user_id) not in self._known_tenants:
                     return None

@@ -20,7 +20,9 @@ def test_levels_count_replicas(level, factor, replicas):
 
 @pytest.mark.parametrize("factor, read, write, ok", [
     (3, "QUORUM", "QUORUM", True),   # 2 + 2 > 3
-    (3, "ONE", "ALL", True),         # 1 + 3 > 3
+    (3, "ONE", "ALL", False),        # ALL is acknowledged by 2 of 3 once a node is dead
+    (3, "QUORUM", "ALL", True),
+    (2, "ONE", "QUORUM", True),      # 1 + 2 > 2
     (3, "ONE", "QUORUM", False),     # 1 + 2 = 3: a read may miss the write
     (4, "QUORUM", "QUORUM", True),   # 3 + 3 > 4
     (1, "ONE", "QUORUM", True),      # one node: every level is the one replica
