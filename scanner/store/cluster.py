@@ -353,7 +353,8 @@ class LocalCluster:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m scanner.store.cluster ROOT [NODES]``: run a loopback cluster until Ctrl-C.
+    """``python -m scanner.store.cluster ROOT [NODES]``: run a loopback cluster until Ctrl-C
+    or SIGTERM (or until a node exits).
 
     Prints each node's ``--weaviate-url`` and the API key to put in
     ``$CONTRASCAN_WEAVIATE_API_KEY``.
@@ -368,6 +369,13 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no weaviate-server binary; run `make setup`", file=sys.stderr)
         return 1
     cluster = LocalCluster(Path(args[0]), nodes=int(args[1]) if len(args) > 1 else 3)
+
+    def interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    # SIGTERM (and SIGINT, which a shell ignores in background jobs) stop the nodes too
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
     with cluster:
         for node in cluster.nodes:
             print(f"{node.name}: --weaviate-url '{node.url}'  (log {node.log_path})")

@@ -6,7 +6,7 @@ contrascan talks to node0; its collections are created with replication factor 3
 QUORUM, decision reads at QUORUM (:mod:`scanner.store.replication`). The reference state comes
 from the session's single embedded server, fed the same records.
 
-Run only this tier: ``make test ARGS="-m cluster"``; skip it: ``-m "not cluster"``.
+Run only this tier: ``.venv/bin/python -m pytest -m cluster``; skip it: ``-m "not cluster"``.
 """
 
 from __future__ import annotations
