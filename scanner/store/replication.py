@@ -19,9 +19,8 @@ majority there, not as every replica: Weaviate 1.39 refuses ``ALL`` only until t
 has marked a dead node as gone (~3 s after a SIGKILL, measured on the loopback cluster),
 then acknowledges it from the live replicas alone ("cannot reach enough replicas: required 3
 replicas, got 2" before, success after), so ``ALL`` guarantees no more than ``QUORUM`` while a
-node is down. Verdict and status writes default
-to ``QUORUM`` (a cluster of 3 keeps accepting them with one node down); ``ALL`` waits for every
-replica and fails while one is down. Decision reads (the cursor pass of a batch scan, the
+node is down. Verdict and status writes default to ``QUORUM`` (a cluster of 3 keeps
+accepting them with one node down). Decision reads (the cursor pass of a batch scan, the
 hybrid search and key lookups of a read-time scan, the stored statuses and edges read before
 writing) default to ``QUORUM``.
 
