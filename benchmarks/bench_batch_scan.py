@@ -53,13 +53,23 @@ figures show whether it grows with the number of memories. Each size gets its ow
 are written with :meth:`~scanner.store.memories.MemoryStore.import_memories` directly.
 
 Weaviate is a throw-away embedded server (the pinned version) in a temporary directory on
-free ports, stopped and deleted at the end, unless ``--weaviate-url`` names one (then a
-collection ``BenchBatch<random>`` is used and left in place). The machine may be shared: the
+free ports, stopped and deleted at the end; or, with ``--cluster N``, a throw-away cluster of N
+nodes on loopback (:class:`scanner.store.cluster.LocalCluster`, same binary, API key on, each
+node's ``GOMEMLIMIT`` from ``--gomemlimit``) with collections of replication factor N; or
+``--weaviate-url`` names one (its API key from ``$CONTRASCAN_WEAVIATE_API_KEY``; collections
+``BenchBatch<random>`` are used and dropped unless ``--keep``). ``--replication-factor``,
+``--write-consistency`` and ``--read-consistency`` set :mod:`scanner.store.replication` for
+every measurement. For the throw-away servers the resident set size of the Weaviate
+process(es) is sampled every 100 ms during each measurement (``server_peak_rss_mb``: the peak
+of the sum over nodes; ``server_rss_mb_by_node`` at that peak). The machine may be shared: the
 load average is recorded before and after.
 
 Usage::
 
     python -m benchmarks.bench_batch_scan [--sizes 10000 100000] [--million] [--workers 1] [--rounds 3]
+    python -m benchmarks.bench_batch_scan --cluster 3 --sizes 10000     # a loopback cluster
+    python -m benchmarks.bench_batch_scan --weaviate-url 'http://host:8080?grpc_port=50051' \
+        --replication-factor 3
 
 Output: ``results/batch_scan/<UTC time>/bench_batch_scan.json`` (figures, parameters,
 versions, data hash, git commit) and ``batch_scan.png`` when matplotlib is installed.
@@ -259,14 +269,19 @@ def cursor_count(store: Any, user_id: str, *, cache_size: int = 1000,
 
 
 def measure(url: str, collection: str, users: list[str], mode: str, workers: int,
-            cache_size: int) -> dict[str, Any]:
+            cache_size: int, replication_json: str | None = None) -> dict[str, Any]:
     """One measurement in this process (run it in a fresh child, see :func:`child`); ``mode``
-    ``raw``, ``scan`` or ``scan_full`` (``run_batch_scan(full=True)``)."""
+    ``raw``, ``scan`` or ``scan_full`` (``run_batch_scan(full=True)``); ``replication_json``
+    the :class:`~scanner.store.replication.ReplicationSettings` as JSON."""
     from scanner.service import Service
+    from scanner.store import replication
     from scanner.store.wiring import weaviate_stores
     from scanner.store.server import connect_url
 
     client = connect_url(url)
+    if replication_json:
+        replication.configure(client, replication.ReplicationSettings.model_validate_json(
+            replication_json))
     try:
         service = Service(weaviate_stores(client, collection))
         service.store.tenants()  # warm the connection before the baseline
@@ -300,16 +315,71 @@ def measure(url: str, collection: str, users: list[str], mode: str, workers: int
         client.close()
 
 
+class ServerRss:
+    """Samples the resident set size of server processes (``/proc/<pid>/statm``) every
+    ``period_s`` while a measurement runs: the peak of their sum, and each at that peak."""
+
+    def __init__(self, pids: dict[str, int], period_s: float = 0.1):
+        self.pids = pids
+        self.period_s = period_s
+        self.page = os.sysconf("SC_PAGE_SIZE")
+        self.peak = 0
+        self.at_peak: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self) -> None:
+        now = {}
+        for name, pid in self.pids.items():
+            try:
+                with open(f"/proc/{pid}/statm", encoding="ascii") as f:
+                    now[name] = int(f.read().split()[1]) * self.page
+            except OSError:
+                continue
+        total = sum(now.values())
+        if total > self.peak:
+            self.peak = total
+            self.at_peak = {k: round(v / 2 ** 20, 1) for k, v in now.items()}
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._sample()
+            self._stop.wait(self.period_s)
+
+    def __enter__(self) -> ServerRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+
+SERVER_PIDS: dict[str, int] = {}
+"""Name -> pid of the throw-away Weaviate process(es), when this run started them."""
+REPLICATION_JSON: str | None = None
+"""The replication settings every measurement uses (JSON), set by :func:`main`."""
+
+
 def child(url: str, collection: str, users: list[str], mode: str, workers: int,
           cache_size: int) -> dict[str, Any]:
-    """Run :func:`measure` in a fresh Python process; returns its JSON."""
+    """Run :func:`measure` in a fresh Python process; returns its JSON, with the servers'
+    memory (:class:`ServerRss`) when this run started them."""
     cmd = [sys.executable, "-m", "benchmarks.bench_batch_scan", "--measure", mode,
            "--weaviate-url", url, "--collection", collection, "--users", ",".join(users),
            "--workers", str(workers), "--cache-size", str(cache_size)]
-    out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
+    if REPLICATION_JSON:
+        cmd += ["--replication-json", REPLICATION_JSON]
+    with ServerRss(SERVER_PIDS) as servers:
+        out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"measurement {mode} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if SERVER_PIDS:
+        result["server_peak_rss_mb"] = round(servers.peak / 2 ** 20, 1)
+        result["server_rss_mb_by_node"] = servers.at_peak
+    return result
 
 
 # --------------------------------------------------------------------------- provenance
@@ -372,6 +442,17 @@ def main(argv: list[str] | None = None) -> int:
                              "round with the median ratio is reported")
     parser.add_argument("--weaviate-url", default=None,
                         help="use this Weaviate instead of a throw-away embedded one")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="use a throw-away loopback cluster of N nodes (replication "
+                             "factor N unless --replication-factor)")
+    parser.add_argument("--gomemlimit", default="384MiB",
+                        help="GOMEMLIMIT of each --cluster node (default 384MiB)")
+    parser.add_argument("--replication-factor", type=int, default=None,
+                        help="replication factor of the collections (default 1, or N)")
+    parser.add_argument("--write-consistency", choices=("QUORUM", "ALL"), default="QUORUM")
+    parser.add_argument("--read-consistency", choices=("ONE", "QUORUM", "ALL"),
+                        default="QUORUM")
+    parser.add_argument("--replication-json", help=argparse.SUPPRESS)
     parser.add_argument("--keep", action="store_true",
                         help="keep each size's collections (default: drop them when measured)")
     parser.add_argument("--out", type=Path, default=None,
@@ -383,8 +464,22 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.measure:
         print(json.dumps(measure(args.weaviate_url, args.collection, args.users.split(","),
-                                 args.measure, args.workers, args.cache_size)))
+                                 args.measure, args.workers, args.cache_size,
+                                 args.replication_json)))
         return 0
+    if args.cluster and args.weaviate_url:
+        parser.error("--cluster starts its own Weaviate; drop --weaviate-url")
+
+    from scanner.store import replication
+
+    try:
+        settings = replication.ReplicationSettings(
+            factor=args.replication_factor or max(args.cluster, 1),
+            write_consistency=args.write_consistency, read_consistency=args.read_consistency)
+    except ValueError as err:
+        parser.error(str(err).splitlines()[-1])
+    global REPLICATION_JSON
+    REPLICATION_JSON = settings.model_dump_json()
 
     sizes = sorted(set(args.sizes) | ({MILLION} if args.million else set()))
     tenant_size = min(args.tenant_size, sizes[0])
@@ -404,15 +499,33 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = None
     owner = None
+    cluster = None
     if args.weaviate_url:
         url = args.weaviate_url
         client = server.connect_url(url)
+    elif args.cluster:
+        from scanner.store.cluster import LocalCluster
+
+        tmp = Path(tempfile.mkdtemp(prefix="contrascan-bench-cluster-"))
+        cluster = LocalCluster(tmp, nodes=args.cluster, gomemlimit=args.gomemlimit)
+        cluster.start()
+        # the measurements connect by URL and read the key from the environment
+        os.environ[server.API_KEY_ENV] = cluster.api_key
+        url = cluster.nodes[0].url
+        client = server.connect_url(url)
+        SERVER_PIDS.update({n.name: n.process.pid for n in cluster.nodes})
     else:
         tmp = Path(tempfile.mkdtemp(prefix="contrascan-bench-batch-"))
         port, grpc_port = server.free_ports()
         owner = server.connect_embedded(tmp, port=port, grpc_port=grpc_port)
         client = owner
         url = f"http://127.0.0.1:{port}?grpc_port={grpc_port}"
+        # anonymous access is off: the measurements connect by URL with the server's own key
+        from scanner.store import access
+
+        os.environ[server.API_KEY_ENV] = access.server_key(tmp)
+        SERVER_PIDS.update({"embedded": pid for pid in server.server_pids(tmp)})
+    replication.configure(client, settings)
     load_before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     try:
@@ -487,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
             owner.close()
         elif client is not None:
             client.close()
+        if cluster is not None:
+            cluster.stop()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -496,7 +611,10 @@ def main(argv: list[str] | None = None) -> int:
         "target_ratio": TARGET_RATIO,
         "parameters": {"sizes": sizes, "tenant_size": tenant_size,
                        "workers": args.workers, "cache_size": args.cache_size,
-                       "weaviate": "url" if args.weaviate_url else "embedded (temporary)",
+                       "weaviate": "url" if args.weaviate_url else
+                       f"loopback cluster of {args.cluster} nodes (temporary, GOMEMLIMIT "
+                       f"{args.gomemlimit} each)" if args.cluster else "embedded (temporary)",
+                       "replication": settings.model_dump(mode="json"),
                        "processes": "one process per measurement; tenants scanned by "
                                     "--workers threads of it",
                        "status_updates": status_updates},
@@ -522,7 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     figure = plot(rows, out_dir / "batch_scan.png")
     print(f"{'memories':>9} {'tenants':>7} {'raw/s':>8} {'scan/s':>8} {'rescan/s':>9} "
           f"{'full/s':>8} {'ratio':>6} {'re-ratio':>8} {'full-ratio':>10} {'peak MiB':>9} "
-          f"{'re-peak':>8} {'full-peak':>9}")
+          f"{'re-peak':>8} {'full-peak':>9} {'server MiB':>10}")
     for r in rows:
         f = r["figures"]
         print(f"{r['memories']:>9} {r['tenants']:>7} {f['raw_per_s']:>8.0f} "
@@ -530,7 +648,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{f['rescan_full_per_s']:>8.0f} {f['first_scan_ratio']:>6.2f} "
               f"{f['rescan_ratio']:>8.2f} {f['rescan_full_ratio']:>10.2f} "
               f"{r['first']['peak_rss_mb']:>9.1f} {r['rescan']['peak_rss_mb']:>8.1f} "
-              f"{r['rescan_full']['peak_rss_mb']:>9.1f}")
+              f"{r['rescan_full']['peak_rss_mb']:>9.1f} "
+              f"{r['first'].get('server_peak_rss_mb', float('nan')):>10.1f}")
     say(f"results: {path}" + (f", {figure}" if figure else ""))
     return 0
 

@@ -160,13 +160,18 @@ def _store_failure(err: Exception) -> ScannerError | None:
     return as_unavailable(err)
 
 
-def _engine(single_epoch: bool = False, recency_override: bool = False):
+def _settings():
     from scanner.config import Settings, load_settings
-    from scanner.engine import Engine
 
     ctx = click.get_current_context(silent=True)
     path = (ctx.find_root().params.get("config_path") if ctx is not None else None)
-    settings = load_settings(path) if path else Settings()
+    return load_settings(path) if path else Settings()
+
+
+def _engine(single_epoch: bool = False, recency_override: bool = False):
+    from scanner.engine import Engine
+
+    settings = _settings()
     return Engine(settings.scan_config(single_epoch=single_epoch,
                                        recency_override=recency_override))
 
@@ -324,6 +329,9 @@ def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: boo
     def opened():
         with open_client(weaviate_url=weaviate_url, data_dir=data_dir, port=port,
                          grpc_port=grpc_port, log=say) as client:
+            from scanner.store import replication
+
+            replication.configure(client, _settings().replication)
             try:
                 yield Service(weaviate_stores(client), engine=_engine(single_epoch, recency_override))
             except Exception as err:

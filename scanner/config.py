@@ -29,6 +29,12 @@ default (SPEC §1 "the table is configurable", §3 epoch declarations and named 
     [[patterns]]                            # extra extraction patterns, ParaRel slot syntax
     relation = "place of birth"
     pattern = "[X] hails from [Y]."
+
+    [replication]                           # on a Weaviate cluster (docs/cluster.md)
+    factor = 3                              # replicas of every tenant (new collections)
+    write_consistency = "QUORUM"            # QUORUM | ALL: imports, verdicts, statuses
+    read_consistency = "QUORUM"             # QUORUM | ALL: the reads scans decide on
+    async_frequency_ms = 5000               # replicas compare hash trees this often
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from scanner.errors import ConfigurationError
 from scanner.keys import AliasTable
 from scanner.policy import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.scan import ScanConfig
+from scanner.store.replication import ReplicationSettings
 
 
 class _Strict(BaseModel):
@@ -110,6 +117,8 @@ class Settings(_Strict):
     epochs: EpochSettings = Field(default_factory=EpochSettings)
     patterns: list[PatternSetting] = Field(default_factory=list)
     extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
+    replication: ReplicationSettings = Field(default_factory=ReplicationSettings)
+    """Replication factor and consistency levels (:mod:`scanner.store.replication`)."""
 
     def scan_config(self, *, single_epoch: bool = False,
                     recency_override: bool = False) -> ScanConfig:

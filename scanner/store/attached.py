@@ -32,6 +32,7 @@ from extractors import Triple
 from scanner.errors import ConfigurationError, StoreWriteError
 from scanner.models import MemoryRecord
 from scanner.sources.mapping import SourceMapping, text_digest
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (
     SCAN_PROPERTIES,
@@ -281,7 +282,8 @@ class TripleCache(MemoryStore):
                 props["source_uuid"] = records[i].id
                 objects.append(DataObject(properties=props,
                                           uuid=object_uuid(user_id, records[i].id)))
-            failed = insert_objects(col, objects, batch_size=batch_size)
+            failed = insert_objects(replication.for_writes(self.client, col), objects,
+                                    batch_size=batch_size)
             if failed:
                 raise StoreWriteError(failed, written)
             written += len(objects)

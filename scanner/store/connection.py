@@ -148,7 +148,8 @@ def import_lock(client: weaviate.WeaviateClient) -> Iterator[None]:
         yield
 
 
-def connect_url(url: str, *, api_key_env: str = API_KEY_ENV) -> weaviate.WeaviateClient:
+def connect_url(url: str, *, api_key_env: str = API_KEY_ENV,
+                api_key: str | None = None) -> weaviate.WeaviateClient:
     """Connect to a Weaviate server by URL (scale-out, SPEC §7).
 
     Args:
@@ -156,6 +157,7 @@ def connect_url(url: str, *, api_key_env: str = API_KEY_ENV) -> weaviate.Weaviat
             80/443; ``grpc_port`` to 50051 (Weaviate's default); ``grpc_host`` to ``host``
             (Weaviate Cloud uses ``grpc-<host>``). gRPC uses TLS when the URL is https.
         api_key_env: name of the env var holding an API key; unset or empty = anonymous.
+        api_key: the API key itself (wins over ``api_key_env``).
 
     Returns:
         A connected client. The client's init checks ran: REST ``/v1/meta``, a gRPC health
@@ -178,7 +180,7 @@ def connect_url(url: str, *, api_key_env: str = API_KEY_ENV) -> weaviate.Weaviat
         grpc_port = int(query.get("grpc_port", [str(DEFAULT_URL_GRPC_PORT)])[0])
     except ValueError as err:
         raise ConfigurationError("weaviate-url", f"{url!r}: grpc_port is not a number") from err
-    api_key = os.environ.get(api_key_env) or None
+    api_key = api_key or os.environ.get(api_key_env) or None
     shown = urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], "", "", ""))
     try:
         with warnings.catch_warnings():

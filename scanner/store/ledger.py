@@ -30,6 +30,7 @@ from weaviate.classes.query import Filter, QueryReference
 
 from scanner.errors import StoreWriteError
 from scanner.ledger import LedgerEntry, content_digest, should_replace
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.schema import create_ledger_collection
 from scanner.store.tenants import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name
@@ -85,7 +86,7 @@ class LedgerStore:
 
     def tenants(self) -> list[str]:
         """Tenant names that have a ledger, sorted."""
-        return sorted(self.client.collections.use(self.name).tenants.get().keys())
+        return replication.tenant_names(self.client.collections.use(self.name))
 
     def _has(self, user_id: str) -> bool:
         name = tenant_name(user_id)
@@ -155,7 +156,8 @@ class LedgerStore:
                     uuid=new.entry_id,
                     references={"concerns": [object_uuid(user_id, m) for m in new.concerns()]})
                 for new, old in part]
-            failed = insert_objects(col, objects, batch_size=batch_size)
+            failed = insert_objects(replication.for_writes(self.client, col), objects,
+                                    batch_size=batch_size)
             if failed:
                 raise StoreWriteError(failed, result.written + result.replaced)
             result.digests.update((str(o.uuid), o.properties["digest"]) for o in objects)

@@ -31,10 +31,11 @@ def _entry(obj) -> LedgerEntry:
 
 
 def _tenant(ledger: LedgerStore, user_id: str):
-    name = tenant_name(user_id)
-    if name not in set(ledger.tenants()):
+    # a tenant the ledger store has seen is not listed again: listing is a schema read, which
+    # on a cluster waits for the Raft leader (scanner.store.replication.tenant_names)
+    if not ledger._has(user_id):
         return None
-    return ledger.client.collections.use(ledger.name).with_tenant(name)
+    return ledger.client.collections.use(ledger.name).with_tenant(tenant_name(user_id))
 
 
 def open_entries(ledger: LedgerStore, user_id: str, entry_types: Sequence[str], *,

@@ -24,6 +24,7 @@ from weaviate.util import generate_uuid5
 
 from scanner.batch import ScanCheckpoint
 from scanner.errors import StoreWriteError
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.failures import classify, store_failure
 from scanner.store.schema import create_scan_state_collection
@@ -86,7 +87,7 @@ class ScanStateStore:
                 if self._listed:  # created since by another process: decided in full once
                     return None
                 self._known_tenants.update(
-                    self.client.collections.use(self.name).tenants.get())
+                    replication.tenant_names(self.client.collections.use(self.name)))
                 self._listed = True
                 if tenant_name(user_id) not in self._known_tenants:
                     return None
@@ -118,7 +119,7 @@ class ScanStateStore:
             col = open_tenant(self.client, self.name, user_id, self._known_tenants,
                               create=True)
             # a batch insert replaces an object of the same uuid: two scanners both succeed
-            failed = insert_objects(col, [DataObject(properties=props,
-                                                     uuid=self._uuid(user_id))])
+            failed = insert_objects(replication.for_writes(self.client, col),
+                                    [DataObject(properties=props, uuid=self._uuid(user_id))])
         if failed:
             raise StoreWriteError(failed, 0)

@@ -25,6 +25,7 @@ from typing import Any
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, ReferenceProperty, Tokenization
 
+from scanner.store import replication
 from scanner.store.failures import store_failure
 
 
@@ -32,12 +33,14 @@ def _create(client: weaviate.WeaviateClient, name: str, **config: Any) -> None:
     """Create multi-tenant collection ``name`` with self-provided vectors unless it exists."""
     with store_failure(f"cannot create collection {name}"):
         if client.collections.exists(name):
+            replication.check_collection(client, name)
             return
         client.collections.create(
             name,
             vector_config=Configure.Vectors.self_provided(),
             multi_tenancy_config=Configure.multi_tenancy(enabled=True,
                                                          auto_tenant_creation=False),
+            replication_config=replication.replication_config(client),
             **config,
         )
 

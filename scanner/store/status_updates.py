@@ -52,8 +52,10 @@ def update_many(client: weaviate.WeaviateClient, col: Any, user_id: str,
         return
     failures: list[tuple[str, str]] = []
     endpoint = rest_endpoint(client)
-    patch = LoopbackPatcher(endpoint, col.name, col.tenant, user_id, failures) \
-        if endpoint is not None and getattr(col, "consistency_level", None) is None else None
+    level = getattr(col, "consistency_level", None)
+    patch = LoopbackPatcher(endpoint, col.name, col.tenant, user_id, failures,
+                            consistency_level=level.value if level is not None else None) \
+        if endpoint is not None else None
 
     def one(item: tuple[str, dict[str, Any]]) -> None:
         mid, props = item
@@ -85,8 +87,10 @@ class LoopbackPatcher:
     once more on a new one (setting the same properties twice is the same update)."""
 
     def __init__(self, endpoint: RestEndpoint, collection: str, tenant: str | None,
-                 user_id: str, failures: list[tuple[str, str]], timeout_s: float = 90.0):
+                 user_id: str, failures: list[tuple[str, str]], timeout_s: float = 90.0,
+                 consistency_level: str | None = None):
         self.endpoint = endpoint
+        self.query = f"?consistency_level={consistency_level}" if consistency_level else ""
         self.collection = collection
         self.tenant = tenant
         self.user_id = user_id
@@ -116,7 +120,7 @@ class LoopbackPatcher:
         if self.tenant is not None:
             body["tenant"] = self.tenant
         payload = json.dumps(body).encode()
-        path = f"/v1/objects/{self.collection}/{object_uuid(self.user_id, mid)}"
+        path = f"/v1/objects/{self.collection}/{object_uuid(self.user_id, mid)}{self.query}"
         reused = getattr(self._local, "conn", None) is not None
         for attempt in (0, 1):
             conn = self._connection(fresh=attempt > 0)

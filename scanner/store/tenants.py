@@ -20,6 +20,7 @@ import weaviate
 from weaviate.classes.tenants import Tenant
 from weaviate.util import generate_uuid5
 
+from scanner.store import replication
 from scanner.store.failures import translate_unreachable
 
 DEFAULT_COLLECTION = "ContrascanMemory"
@@ -67,7 +68,8 @@ def open_tenant(client: weaviate.WeaviateClient, collection: str, user_id: str,
     """
     name = tenant_name(user_id)
     if create and name not in known:
-        client.collections.use(collection).tenants.create([Tenant(name=name)])
+        replication.through_election(client.collections.use(collection).tenants.create,
+                                     [Tenant(name=name)])
         known.add(name)
     key = (collection, name)
     with _TENANT_HANDLES_LOCK:
@@ -77,7 +79,7 @@ def open_tenant(client: weaviate.WeaviateClient, collection: str, user_id: str,
             handles.move_to_end(key)
             return col
     # building a handle costs ~0.4 ms (measured): once per tenant, not once per query
-    col = client.collections.use(collection).with_tenant(name)
+    col = replication.for_reads(client, client.collections.use(collection).with_tenant(name))
     with _TENANT_HANDLES_LOCK:
         handles[key] = col
         while len(handles) > _TENANT_HANDLES_KEPT:
@@ -121,7 +123,7 @@ class TenantCollection:
     def tenants(self) -> list[str]:
         """Tenant names, sorted."""
         col = self.client.collections.use(self.name)
-        return sorted(col.tenants.get().keys())
+        return replication.tenant_names(col)
 
     def has_tenant(self, user_id: str) -> bool:
         """Whether ``user_id``'s tenant exists. A tenant once seen is remembered (nothing is

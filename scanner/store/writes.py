@@ -23,6 +23,7 @@ from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory
 from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
+from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (
     BODY_PROPERTIES,
@@ -125,7 +126,7 @@ class MemoryWrites(TenantCollection):
                     # check is reported differing when its text or provenance differs
                     existing = stored_bodies(col, uuids)
                     todo = [(i, u) for i, u in zip(chunk, uuids) if u not in existing]
-                    failed = dict(insert_objects(col, [
+                    failed = dict(insert_objects(replication.for_writes(self.client, col), [
                         DataObject(properties=encode_memory(records[i], triples[i], now),
                                    vector=vectors[i].tolist(), uuid=u) for i, u in todo],
                         batch_size=batch_size)) if todo else {}
@@ -234,7 +235,8 @@ class MemoryWrites(TenantCollection):
             raise UnknownMemory(absent[0], user_id)
         self._add_edges(col, user_id, effects, edges_stored, chunk, applied)
         updates = _status_updates(ids, known, effects, full_view)
-        update_many(self.client, col, user_id, updates, workers)
+        update_many(self.client, replication.for_writes(self.client, col), user_id, updates,
+                    workers)
         applied.statuses_changed = len(updates)
         applied.statuses = {mid: props["status"] for mid, props in updates}
         return applied
@@ -266,16 +268,18 @@ class MemoryWrites(TenantCollection):
                               to_uuid=object_uuid(user_id, loser))
                 for w in winners for loser in sorted(unknown[w])
                 if object_uuid(user_id, loser) not in stored.get(w, ())]
+        writes = replication.for_writes(self.client, col)
         for start in range(0, len(refs), chunk):
             part = refs[start:start + chunk]
-            res = col.data.reference_add_many(part)
+            res = replication.through_election(writes.data.reference_add_many, part)
             failed = []
             for index, e in (res.errors.items() if res.has_errors else ()):
                 if _EMPTIED_REFS in e.message:  # Weaviate 1.39: a reference property whose
                     # last reference was removed is an empty array the batch endpoint
                     # rejects; the single-reference endpoint accepts it
-                    col.data.reference_add(from_uuid=part[index].from_uuid,
-                                           from_property="supersedes", to=part[index].to_uuid)
+                    writes.data.reference_add(from_uuid=part[index].from_uuid,
+                                              from_property="supersedes",
+                                              to=part[index].to_uuid)
                 else:
                     failed.append((str(e.reference.from_object_uuid), e.message))
             if failed:
@@ -288,9 +292,9 @@ class MemoryWrites(TenantCollection):
                                  for x in effects.edges[w])})
         for w, targets in _edges(col, user_id, touched, chunk).items():
             if len(targets) != len(set(targets)):  # a concurrent scanner added it too
-                col.data.reference_replace(from_uuid=object_uuid(user_id, w),
-                                           from_property="supersedes",
-                                           to=list(dict.fromkeys(targets)))
+                replication.through_election(
+                    writes.data.reference_replace, from_uuid=object_uuid(user_id, w),
+                    from_property="supersedes", to=list(dict.fromkeys(targets)))
                 applied.duplicates_removed += len(targets) - len(set(targets))
 
 
