@@ -39,8 +39,8 @@ import weakref
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from weaviate.classes.config import Configure, ConsistencyLevel
-from weaviate.exceptions import WeaviateBaseError
+# (weaviate is imported where it is used: scanner.config reads ReplicationSettings, and a
+# command that connects to nothing, such as scan-file, never loads the client)
 
 from scanner.errors import ConfigurationError
 
@@ -123,7 +123,9 @@ def settings_of(client: Any) -> ReplicationSettings:
         return DEFAULT
 
 
-def _level(value: Consistency) -> ConsistencyLevel:
+def _level(value: Consistency) -> Any:
+    from weaviate.classes.config import ConsistencyLevel
+
     return ConsistencyLevel(value.value)
 
 
@@ -144,6 +146,8 @@ def replication_config(client: Any) -> Any:
     s = settings_of(client)
     if s.factor == 1 and s.async_frequency_ms is None:
         return None
+    from weaviate.classes.config import Configure
+
     async_config = (Configure.Replication.async_config(frequency=s.async_frequency_ms)
                     if s.async_frequency_ms is not None else None)
     return Configure.replication(factor=s.factor, async_config=async_config)
@@ -161,6 +165,8 @@ def check_collection(client: Any, name: str) -> None:
     wanted = settings_of(client).factor
     if wanted == 1:
         return
+    from weaviate.exceptions import WeaviateBaseError
+
     try:
         stored = client.collections.use(name).config.get().replication_config.factor
     except WeaviateBaseError:
@@ -202,6 +208,8 @@ def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwa
         weaviate.exceptions.WeaviateBaseError: the call failed for another reason, or the
             cluster had no leader for ``wait_s`` seconds.
     """
+    from weaviate.exceptions import WeaviateBaseError
+
     deadline = time.monotonic() + wait_s
     pause = 0.2
     attempts = 0
