@@ -444,13 +444,27 @@ def _own_setting(poss: Token) -> bool:
 
 
 def _nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
-    """Read as nouns the "-ing" forms the parser made a preposition's clausal complement
-    although a noun modifies them ("looking for Marley flooring"): a verb takes no compound
-    modifier, so the form is a noun; so is a form the lemmatizer knows as a noun right after
-    a name the parser took for its subject ("looking for Ikea shelving"). A gerund keeps its
-    verb reading otherwise ("dreams of moving"). Returns its argument."""
+    """Tag repairs after the parse, in place; returns its argument.
+
+    Merged quoted titles are names. An "-ing" form the parser made a preposition's clausal
+    complement although a noun modifies it is a noun ("looking for Marley flooring": a verb
+    takes no compound modifier); so is a form the lemmatizer knows as a noun right after a name
+    the parser took for its subject ("looking for Ikea shelving"). A gerund keeps its verb
+    reading otherwise ("dreams of moving")."""
     doc = parsed[0] if isinstance(parsed, tuple) else parsed
     for token in doc:
+        if " " in token.text and token.text[:1].isupper():
+            # a quoted title merged into one token (extractors.pipeline.quoted_titles): a
+            # name, and the complement of a copula or the object of a verb the parser left
+            # it hanging from ("is now 'Harry Potter and the Prisoner of Azkaban'")
+            token.tag_, token.pos_ = "NNP", "PROPN"
+            head = token.head
+            if token.dep_ in ("intj", "dep", "npadvmod", "appos", "nsubj") and head.i < token.i:
+                taken = {c.dep_ for c in head.children if c != token}
+                if head.lemma_ == "be" and "attr" not in taken:
+                    token.dep_ = "attr"
+                elif head.pos_ == "VERB" and "dobj" not in taken:
+                    token.dep_ = "dobj"
         if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
                 (c.dep_ == "compound" and c.i < token.i) or (
                     c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"

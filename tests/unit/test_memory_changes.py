@@ -54,6 +54,11 @@ U = "user"
     ("Raf plays drums in a band called The Low Tides.",
      [("raf", "position played", "low tides", False)]),
     ("Raf and Ola split up in the spring.", [("raf", "date", "ola", True)]),
+    # a quoted title is one name, whatever the small model makes of its words
+    ("Pia's favourite novel is 'Becoming Nicole' by Amy Ellis Nutt.",
+     [("pia", "preferred novel", "becoming nicole", False)]),
+    ("Pia's favourite film is now 'Harry Potter and the Prisoner of Azkaban'.",
+     [("pia", "preferred movie", "harry potter and the prisoner of azkaban", False)]),
     # a name with a colon is one name
     ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
     # a noun the tagger read as a verb after a name and adverb
@@ -68,6 +73,8 @@ def test_change_sentences_to_triples(extractor, sentence, facts):
 
 
 @pytest.mark.parametrize(("sentence", "unwanted"), [
+    # quoted speech is no title: its clause is read as written
+    ("Tom told me 'I quit' and laughed.", ("tom", "say", "i quit", False)),
     # a past event's possessed setting presupposes nothing about now
     ("Mira sold prints at her market stall last spring.", ("mira", "have", "market stall", False)),
     # an idiomatic possessive is no possession
