@@ -52,6 +52,16 @@ from extractors.state_changes import GROUP_NOUNS
 from extractors.types import Triple
 
 
+_AGENT_ROLES = {"found": "founder", "co-found": "founder", "develop": "developer",
+                "manufacture": "manufacturer", "make": "manufacturer", "create": "creator",
+                "perform": "performer", "write": "author", "direct": "director",
+                "compose": "composer", "design": "designer", "invent": "inventor"}
+"""Passive verbs whose agent is a role of the patient (Wikidata's founded by P112, developer
+P178, manufacturer P176, creator P170, performer P175, author P50, director P57, composer P86,
+designer P287, discoverer or inventor P61): "X was founded by Y" -> (x, founder, y). The
+relation table decides which roles hold one value."""
+
+
 _CONTINUATION = frozenset({"continue", "keep"})
 """Aspectual verbs whose complement holds when they are used ("keep running")."""
 
@@ -314,6 +324,19 @@ class VerbRules:
                         value, surface = self._value(obj)
                     out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
                                           clause=verb, rule="passive", qualifiers=times))
+            role = _AGENT_ROLES.get(_lemma(verb))
+            # (a named patient only: "the company was founded by …" names no one company)
+            patient_entity = self._entity(patient) if role and patient.pos_ == "PROPN" \
+                else None
+            if patient_entity:
+                # "Turner Entertainment was founded by Ted Turner": a work or organisation has
+                # one founder, maker, developer: keyed on the patient, as "its founder is …"
+                for doer in self._objects(agent):
+                    value, surface = self._value(doer)
+                    if value:
+                        out.append(self._make(patient_entity, role, value, surface,
+                                              negated=neg, clause=verb, rule="passive",
+                                              qualifiers=times))
             return out
         setting = self._setting_change(verb, patient, neg)
         if setting:

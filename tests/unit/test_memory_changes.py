@@ -59,6 +59,9 @@ U = "user"
      [("pia", "preferred novel", "becoming nicole", False)]),
     ("Pia's favourite film is now 'Harry Potter and the Prisoner of Azkaban'.",
      [("pia", "preferred movie", "harry potter and the prisoner of azkaban", False)]),
+    # a passive's agent is a role of a named patient, keyed on the patient
+    ("Turner Entertainment was founded by Ted Turner.",
+     [("turner entertainment", "founder", "ted turner", False)]),
     # a name with a colon is one name
     ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
     # a noun the tagger read as a verb after a name and adverb
@@ -73,6 +76,8 @@ def test_change_sentences_to_triples(extractor, sentence, facts):
 
 
 @pytest.mark.parametrize(("sentence", "unwanted"), [
+    # a generic patient names no one thing
+    ("The company was founded by Ted Turner.", ("company", "founder", "ted turner", False)),
     # quoted speech is no title: its clause is read as written
     ("Tom told me 'I quit' and laughed.", ("tom", "say", "i quit", False)),
     # a past event's possessed setting presupposes nothing about now
@@ -137,6 +142,9 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
      "Zoe no longer helps out at the hospice."),
     # a band named with its owner in an appositive broke up
     ("Zoe sings in a choir called The Larks.", "The Larks, Zoe's choir, broke up in May."),
+    # two memories name two founders of one named company
+    ("Turner Entertainment was founded by Ted Turner.",
+     "Turner Entertainment was founded by James Cook."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
