@@ -72,8 +72,14 @@ class ObjectRules:
                 words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
                 return words, _surface(sorted((t for m in mods for t in m.subtree),
                                               key=lambda t: t.i))
+        # a name keeps a name's "of" phrase: "Giselle of Bavaria", "Bank of England"
+        named_of = token.pos_ == "PROPN" and token.text[:1].isupper() and any(
+            c.dep_ == "prep" and c.lower_ == "of" and any(
+                p.dep_ == "pobj" and p.pos_ == "PROPN" and p.text[:1].isupper()
+                for p in c.children)
+            for c in token.children)
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"},
-                              keep_of=lemma in _RELATIONAL_NOUNS)
+                              keep_of=lemma in _RELATIONAL_NOUNS or named_of)
         tokens += [t for c in token.children if c.dep_ == "conj" and _ampersand_name(c)
                    for t in (c.doc[c.i - 1], *c.subtree)]
         # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"

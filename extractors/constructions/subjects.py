@@ -84,7 +84,9 @@ class SubjectRules:
         low = token.lower_
         if token.text == "i" and self._name_internal(token):
             return None  # "Josep Tarradellas i Joan": Catalan "and", not the pronoun
-        if low in _FIRST_PERSON:
+        regnal = token.text == "I" and any(c.dep_ == "compound" and c.pos_ == "PROPN"
+                                           and c.i == token.i - 1 for c in token.children)
+        if low in _FIRST_PERSON and not regnal:  # "Stephen I of Hungary" names a king
             return USER
         if token.tag_ in ("WP", "WP$", "WDT"):
             return self._relative_antecedent(token)
@@ -99,7 +101,7 @@ class SubjectRules:
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
             return _phrase(t for t in token.subtree)
         # names keep their "of" phrase: "Bank of America", "Club of Queensland"
-        tokens = _span_tokens(token, drop=_NP_DROP, keep_of=token.pos_ == "PROPN")
+        tokens = _span_tokens(token, drop=_NP_DROP, keep_of=token.pos_ == "PROPN" or regnal)
         text = _phrase(tokens)
         if text in ("user", "the user"):
             return USER

@@ -62,6 +62,9 @@ U = "user"
     # a passive's agent is a role of a named patient, keyed on the patient
     ("Turner Entertainment was founded by Ted Turner.",
      [("turner entertainment", "founder", "ted turner", False)]),
+    # a regnal numeral is no first person; a name keeps a name's "of" phrase
+    ("Stephen I of Hungary is married to Giselle of Bavaria.",
+     [("stephen i of hungary", "spouse", "giselle of bavaria", False)]),
     # a name with a colon is one name
     ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
     # a noun the tagger read as a verb after a name and adverb
