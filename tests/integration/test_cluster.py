@@ -17,7 +17,6 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -29,7 +28,8 @@ from scanner.service import Service
 from scanner.store import replication, server
 from scanner.store.cluster import LocalCluster
 from scanner.store.ledger import ledger_collection_name
-from scanner.store.memories import MemoryStore, object_uuid, tenant_name
+from scanner.store.memories import object_uuid, tenant_name
+from scanner.store.wiring import weaviate_stores
 from scanner.store.replication import ReplicationSettings
 from scanner.store.scan_state import scan_state_collection_name
 from scanner.store.server import one_line
@@ -67,7 +67,7 @@ def records():
 @pytest.fixture()
 def cluster_service(cluster, engine) -> Iterator[Service]:
     client = connect(cluster)
-    svc = Service(MemoryStore(client, "Cl" + uuid.uuid4().hex[:12]), engine=engine)
+    svc = Service(weaviate_stores(client, "Cl" + uuid.uuid4().hex[:12]), engine=engine)
     try:
         yield svc
     finally:
@@ -84,7 +84,7 @@ def cluster_service(cluster, engine) -> Iterator[Service]:
 def reference(weaviate_server, engine, records) -> dict:
     """The state a single node ends in after importing ``records`` and one batch scan."""
     name = "Ref" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(weaviate_server, name), engine=engine)
+    svc = Service(weaviate_stores(weaviate_server, name), engine=engine)
     try:
         svc.import_records(records)
         report = svc.batch_scan()
@@ -240,7 +240,7 @@ def test_read_time_scan_answers_with_the_raft_leader_down(cluster, engine, recor
     via = 1 if leader == 0 else 0
     client = connect(cluster, via)
     name = "Cl" + uuid.uuid4().hex[:12]
-    svc = Service(MemoryStore(client, name), engine=engine)
+    svc = Service(weaviate_stores(client, name), engine=engine)
     try:
         svc.import_records(records)
         probe = next(r for r in records if r.user_id == USERS[0])
@@ -266,7 +266,7 @@ def test_coordinator_killed_mid_batch_scan_fails_in_one_line_and_another_node_co
     name = "Cl" + uuid.uuid4().hex[:12]
     first, second = connect(cluster, 0), connect(cluster, 1)
     try:
-        svc = Service(MemoryStore(first, name), engine=engine)
+        svc = Service(weaviate_stores(first, name), engine=engine)
         svc.import_records(records)
         seen = [0]
 
@@ -280,7 +280,7 @@ def test_coordinator_killed_mid_batch_scan_fails_in_one_line_and_another_node_co
             svc.batch_scan(progress=kill_midway)
         print(f"batch scan with its own node killed midway: {one_line(str(failure.value))}")
         wait_for_leader(cluster)  # node0 may have been the Raft leader too
-        rerun = Service(MemoryStore(second, name), engine=engine)
+        rerun = Service(weaviate_stores(second, name), engine=engine)
         rerun.batch_scan()
         assert state(rerun) == reference["state"]
     finally:
