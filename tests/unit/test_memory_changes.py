@@ -148,6 +148,8 @@ def _record(rid: str, text: str, month: int) -> MemoryRecord:
     # two memories name two founders of one named company
     ("Turner Entertainment was founded by Ted Turner.",
      "Turner Entertainment was founded by James Cook."),
+    # a dismissal ends every job
+    ("Zoe works as a porter at the Grand Hotel.", "Zoe was laid off in the spring."),
     # a group named in quotes or after "called", and the same name with a group noun
     ("Noor joined a walking group called 'Canal Striders' in spring.",
      "Noor is no longer part of the Canal Striders club."),
