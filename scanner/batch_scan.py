@@ -27,18 +27,12 @@ from scanner.batch import (
     ledger_digest,
     states_digest,
 )
-from scanner.convergence import exact_edges, withdrawals
+from scanner.core.convergence import exact_edges, withdrawals
 from scanner.errors import StoreWriteError, WeaviateUnavailable
-from scanner.ledger import (
-    SCAN_TYPES,
-    Effects,
-    LedgerEntry,
-    content_digest,
-    entry_contents,
-    verdict_effects,
-)
+from scanner.core.effects import Effects, verdict_effects
+from scanner.core.ledger import SCAN_TYPES, LedgerEntry, content_digest, entry_contents
 from scanner.models import ScanReport
-from scanner.report import assemble_report, by_members, merge_reports
+from scanner.core.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerWrite
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
@@ -233,7 +227,7 @@ class BatchScans:
 
         A scan that wrote (``apply``) records a :class:`~scanner.batch.ScanCheckpoint` of the
         state it left: digests of the memories it read, of the statuses and of the ledger's
-        verdict entries (:data:`scanner.ledger.SCAN_TYPES`) after its writes, and of the
+        verdict entries (:data:`scanner.core.ledger.SCAN_TYPES`) after its writes, and of the
         configuration and code. A later scan with ``apply``, without ``keep_report`` and
         ``full``, that finds all four unchanged after its cursor pass would decide the same
         verdicts and find nothing to write, so it reports the checkpoint's counts instead

@@ -41,8 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from extractors import DEFAULT_TABLE
 from scanner.errors import ConfigurationError
-from scanner.keys import AliasTable
-from scanner.policy import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
+from scanner.core.keys import AliasTable
+from scanner.core.policy_config import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.scan import ScanConfig
 
 

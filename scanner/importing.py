@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
-from scanner.ledger import import_entry
+from scanner.core.ledger import import_entry
 from scanner.models import MemoryRecord
 from scanner.store.ledger import LedgerStore
 from scanner.store.memories import ImportResult, MemoryStore

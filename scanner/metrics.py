@@ -172,7 +172,7 @@ class StoreStatsCollector(Collector):
     """Gauges from the ledger of the whole store, cached for ``ttl_s`` seconds.
 
     Args:
-        stats: returns :class:`scanner.ledger.Stats` (e.g. ``service.stats``).
+        stats: returns :class:`scanner.core.ledger.Stats` (e.g. ``service.stats``).
         ttl_s: seconds a computed result is reused.
     """
 

@@ -56,7 +56,7 @@ from scanner.api.errors import ErrorCode, ErrorField, ErrorResponse
 from scanner.api.errors import Problem as _Problem
 from scanner.api.settings import MAX_ID_CHARS, ApiSettings
 from scanner.errors import ScannerError, UnknownMemory
-from scanner.ledger import LedgerEntry
+from scanner.core.ledger import LedgerEntry
 from scanner.review.decisions import (
     EntryClosed,
     ReviewAction,

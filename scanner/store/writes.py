@@ -21,7 +21,7 @@ from weaviate.classes.query import Filter, QueryReference
 
 from extractors import Triple
 from scanner.errors import StoreWriteError, UnknownMemory
-from scanner.ledger import Effects, verdict_effects
+from scanner.core.effects import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (
@@ -184,7 +184,7 @@ class MemoryWrites(TenantCollection):
                       chunk: int = 1000,
                       edges_stored: Mapping[str, Iterable[str]] | None = None
                       ) -> AppliedEffects:
-        """Write the edges and statuses of :func:`scanner.ledger.verdict_effects`, in batches.
+        """Write the edges and statuses of :func:`scanner.core.effects.verdict_effects`, in batches.
 
         Edges go in one ``reference_add_many`` request per chunk (only those not stored yet;
         every member was read first, so no edge points at a missing object, which batch

@@ -21,15 +21,11 @@ from click.testing import CliRunner
 from scanner.cli import main
 from scanner.demo import demo_records_path
 from scanner.engine import Engine
-from scanner.ledger import (
-    conflict_entry_id,
-    entries_for,
-    settlement_entry_id,
-    verdict_effects,
-)
-from scanner.key_decision import deciding_resolutions
+from scanner.core.effects import verdict_effects
+from scanner.core.ledger import conflict_entry_id, entries_for, settlement_entry_id
+from scanner.core.key_decision import deciding_resolutions
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig
+from scanner.core.policy_config import PolicyConfig
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig
 from scanner.service import Service

@@ -11,7 +11,7 @@ from extractors import Cardinality
 from scanner.cli import main
 from scanner.config import load_settings
 from scanner.errors import ConfigurationError
-from scanner.policy import Strategy
+from scanner.core.policy_config import Strategy
 
 TOML = """
 [relations]

@@ -10,7 +10,7 @@ import torch
 from prometheus_client import CollectorRegistry, generate_latest
 
 from scanner.embeddings import Embedder, compute_threads
-from scanner.ledger import compute_stats
+from scanner.core.ledger_stats import compute_stats
 from scanner.metrics import StoreStatsCollector
 
 
