@@ -214,7 +214,7 @@ def agreeing_pairs(records: Sequence[MemoryRecord], triples: Sequence[Sequence[T
 
 def shipped_engine() -> Engine:
     """The engine of ``contrascan scan-file`` without ``--config``: ``Engine(Settings()
-    .scan_config())`` (``scanner.cli._engine``), whose extractor reads the curated tables and
+    .scan_config())`` (``scanner.cli.base._engine``), whose extractor reads the curated tables and
     the ParaRel lexicon, and no pattern pack."""
     from scanner.config import Settings
 

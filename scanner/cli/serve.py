@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from scanner.cli import _errors_to_exit, _open_service, _store_options, main
+from scanner.cli.base import _errors_to_exit, _open_service, _store_options, main
 from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 
 
