@@ -1,6 +1,7 @@
 """What a set of verdicts does to the memories of one tenant: ``supersedes`` edges, retired
 members, unresolved and confirmed members (SPEC §3: nothing is deleted, the loser is kept and
-linked). Pure; the memory store applies it (:meth:`scanner.store.writes.MemoryWrites.apply_effects`).
+linked). Pure; the memory store applies it
+(:meth:`scanner.store.writes.MemoryWrites.apply_effects`).
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ retired (``moot:<member>@<settler>``, :func:`scanner.core.settlement.settle_conf
 
 
 def is_moot(conflict: Conflict) -> bool:
-    """Whether an unsettled pair is moot (:func:`scanner.core.settlement.settle_conflicts`): it holds
-    nobody ``unresolved``, and its ledger entry is closed as ``moot``."""
+    """Whether an unsettled pair is moot (:func:`scanner.core.settlement.settle_conflicts`): it
+    holds nobody ``unresolved``, and its ledger entry is closed as ``moot``."""
     return not conflict.settled_by and any(r.startswith(MOOT + ":") for r in conflict.reasons)
 
 

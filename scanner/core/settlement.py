@@ -153,8 +153,9 @@ def settle_conflicts(by_pair: Mapping[tuple[str, str], Conflict],
         retired (the record that retired it is often the pair's other member, which cannot
         settle its own pair) is *moot*: it keeps its verdict, is not settled, retires
         nothing, carries the reason ``moot:<retired member>@<settler>`` for each such
-        member, and holds neither member ``unresolved`` (:func:`scanner.core.report.is_moot`): the retired
-        member is withheld, and its question no longer stands.
+        member, and holds neither member ``unresolved``
+        (:func:`scanner.core.report.is_moot`): the retired member is withheld, and its
+        question no longer stands.
     """
     config = config or PolicyConfig()
     first: dict[tuple[str, str], CandidatePair] = {}

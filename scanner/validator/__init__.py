@@ -26,7 +26,7 @@ from scanner.validator.adapters import (
     from_mem0_history,
     read_contrascan,
 )
-from scanner.validator.checks import run_checks
+from scanner.validator.walk import run_checks
 from scanner.validator.errors import LogInputError, OutputError, ValidatorError
 from scanner.validator.intake import read_bodies, read_log, read_rows
 from scanner.validator.models import (
