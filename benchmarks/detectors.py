@@ -22,8 +22,8 @@ import numpy as np
 from benchmarks.pairs import Pair
 from extractors import Triple
 from scanner.core.detect import stances
-from scanner.engine import Engine
 from scanner.core.keys import AliasTable, group_by_key
+from scanner.engine import Engine
 from scanner.models import MemoryRecord, ScanReport
 
 FLAGGED = "flagged"

@@ -40,9 +40,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from extractors import DEFAULT_TABLE
-from scanner.errors import ConfigurationError
 from scanner.core.keys import AliasTable
 from scanner.core.policy_config import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
+from scanner.errors import ConfigurationError
 from scanner.scan import ScanConfig
 
 

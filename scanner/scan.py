@@ -10,11 +10,11 @@ from datetime import datetime, timezone
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.core.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
-from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of
-from scanner.core.settlement import settle_conflicts
 from scanner.core.report import assemble_report
+from scanner.core.settlement import settle_conflicts
+from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from scanner.errors import ScannerError
 from scanner.core.ledger import STATUS_RECORDED, LedgerEntry, entry_id
+from scanner.errors import ScannerError
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent, MemoryRecord, SourceClass
 
 REVIEW_SOURCE_PREFIX = "review:"

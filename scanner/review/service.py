@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from scanner.errors import UnknownMemory
 from scanner.core.ledger import (
     STATUS_DISMISSED,
     STATUS_OPEN,
@@ -23,6 +22,7 @@ from scanner.core.ledger import (
     STATUS_WITHDRAWN,
     LedgerEntry,
 )
+from scanner.errors import UnknownMemory
 from scanner.models import MemoryRecord
 from scanner.review.decisions import (
     OPEN_TYPES,

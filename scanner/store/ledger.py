@@ -28,8 +28,8 @@ import weaviate
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, QueryReference
 
-from scanner.errors import StoreWriteError
 from scanner.core.ledger import LedgerEntry, content_digest, should_replace
+from scanner.errors import StoreWriteError
 from scanner.store.batching import insert_objects
 from scanner.store.schema import create_ledger_collection
 from scanner.store.tenants import DEFAULT_COLLECTION, object_uuid, open_tenant, tenant_name

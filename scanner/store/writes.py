@@ -20,8 +20,8 @@ from weaviate.classes.data import DataObject, DataReference
 from weaviate.classes.query import Filter, QueryReference
 
 from extractors import Triple
-from scanner.errors import StoreWriteError, UnknownMemory
 from scanner.core.effects import Effects, verdict_effects
+from scanner.errors import StoreWriteError, UnknownMemory
 from scanner.models import Conflict, MemoryRecord
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (

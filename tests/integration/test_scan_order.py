@@ -26,8 +26,8 @@ import numpy as np
 import pytest
 
 from extractors import Triple
-from scanner.engine import Engine
 from scanner.core.ledger import SCAN_TYPES
+from scanner.engine import Engine
 from scanner.models import MemoryRecord
 from scanner.service import Service
 from scanner.store.memories import BATCH_SCAN_PROPERTIES, MemoryStore

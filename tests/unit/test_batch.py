@@ -15,9 +15,9 @@ from scanner.batch import (
     ledger_digest,
     states_digest,
 )
-from scanner.demo import demo_records_path
 from scanner.core.keys import AliasTable
 from scanner.core.policy_config import PolicyConfig
+from scanner.demo import demo_records_path
 from scanner.models import MemoryRecord
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig, scan_records

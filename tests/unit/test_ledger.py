@@ -11,8 +11,8 @@ import pytest
 
 from extractors import Cardinality, Triple
 from scanner.core.detect import CandidatePair, stances
-from scanner.core.keys import Assertion, GroupKey
 from scanner.core.effects import verdict_effects
+from scanner.core.keys import Assertion, GroupKey
 from scanner.core.ledger import (
     NAMESPACE,
     LedgerEntry,
@@ -28,11 +28,11 @@ from scanner.core.ledger import (
     should_replace,
 )
 from scanner.core.ledger_stats import compute_stats
-from scanner.narration import narrate
-from scanner.models import MemoryRecord
 from scanner.core.policy import decide
 from scanner.core.policy_config import PolicyConfig, Strategy
 from scanner.core.questions import clarification_question
+from scanner.models import MemoryRecord
+from scanner.narration import narrate
 from scanner.scan import scan_records
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)

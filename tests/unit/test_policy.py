@@ -9,9 +9,9 @@ import pytest
 from extractors import Cardinality, Triple
 from scanner.core.detect import CandidatePair, stances
 from scanner.core.keys import Assertion, GroupKey
-from scanner.models import MemoryRecord
 from scanner.core.policy import decide, epoch_event, severity
 from scanner.core.policy_config import PolicyConfig, Strategy
+from scanner.models import MemoryRecord
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scanner.models import Conflict, ConflictKey, ScanReport
 from scanner.core.report import assemble_report, by_members, merge_reports
+from scanner.models import Conflict, ConflictKey, ScanReport
 
 KEY = ConflictKey(user_id="u1", subject="user", relation="preferred glaze")
 

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scanner.engine import Engine
 from scanner.core.ledger import STATUS_OPEN, LedgerEntry, entries_for, should_replace
-from scanner.narration import narrate
-from scanner.models import MemoryRecord
 from scanner.core.policy_config import PolicyConfig
+from scanner.engine import Engine
+from scanner.models import MemoryRecord
+from scanner.narration import narrate
 from scanner.review.decisions import (
     ReviewAction,
     ReviewError,

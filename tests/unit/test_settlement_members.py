@@ -9,9 +9,9 @@ from datetime import datetime, timedelta, timezone
 from extractors import Triple
 from scanner.core.effects import verdict_effects
 from scanner.core.ledger import entries_for
-from scanner.narration import narrate
-from scanner.models import MemoryRecord
 from scanner.core.policy_config import PolicyConfig
+from scanner.models import MemoryRecord
+from scanner.narration import narrate
 from scanner.scan import ScanConfig, scan_records
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
