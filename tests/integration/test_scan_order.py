@@ -30,7 +30,8 @@ from scanner.core.ledger import SCAN_TYPES
 from scanner.engine import Engine
 from scanner.models import MemoryRecord
 from scanner.service import Service
-from scanner.store.memories import BATCH_SCAN_PROPERTIES, MemoryStore
+from scanner.store.memories import BATCH_SCAN_PROPERTIES
+from scanner.store.wiring import weaviate_stores
 
 pytestmark = pytest.mark.integration
 
@@ -93,7 +94,7 @@ def services(weaviate_server):
     made: list[Service] = []
 
     def make() -> Service:
-        svc = Service(MemoryStore(weaviate_server, "Order" + uuid.uuid4().hex[:12]),
+        svc = Service(weaviate_stores(weaviate_server, "Order" + uuid.uuid4().hex[:12]),
                       engine=Engine())
         made.append(svc)
         return svc
