@@ -4,7 +4,7 @@ collects (issue 18, item 11: "The ledger grows with pairs, not values").
 A key that collects ``n`` values observed one after another resolves ``n(n-1)/2`` pairs: each
 later value beats every earlier one by recency (SPEC §3). The scan report lists every pair
 (SPEC §5); the ledger records the key's decision, each superseded member once, by the value
-that replaced it (:func:`scanner.key_decision.deciding_resolutions`), so it should hold ``n - 1``
+that replaced it (:func:`scanner.core.key_decision.deciding_resolutions`), so it should hold ``n - 1``
 entries per key, and the edges as many.
 
 The data are synthetic, so that no extractor decides what shares a key: per tenant, ``--keys``

@@ -21,9 +21,9 @@ import numpy as np
 
 from benchmarks.pairs import Pair
 from extractors import Triple
-from scanner.detect import stances
+from scanner.core.detect import stances
+from scanner.core.keys import AliasTable, group_by_key
 from scanner.engine import Engine
-from scanner.keys import AliasTable, group_by_key
 from scanner.models import MemoryRecord, ScanReport
 
 FLAGGED = "flagged"
@@ -45,9 +45,9 @@ records cannot both be true (SPEC §2 and §3):
   multi-valued relation with different values);
 * ``agreement`` 0.0: the two records say the same thing on at least one key — the report
   lists them as duplicates (SPEC §2: restatement, never a conflict), or the scan's own key
-  grouping (:func:`scanner.keys.group_by_key`, with the scan's aliases) puts a triple of
+  grouping (:func:`scanner.core.keys.group_by_key`, with the scan's aliases) puts a triple of
   each under one key and their asserted values overlap, which is exactly the case in which
-  :func:`scanner.detect.pairs_in_group` finds no value mismatch (and no conflict links them).
+  :func:`scanner.core.detect.pairs_in_group` finds no value mismatch (and no conflict links them).
 
 Every level is read off the scan of the two records alone (:func:`outcomes_from_report`,
 :func:`agreeing_pairs`); no number comes from the pairs, and nothing is tuned. A ROC curve
@@ -186,10 +186,10 @@ def agreeing_pairs(records: Sequence[MemoryRecord], triples: Sequence[Sequence[T
     """Pairs whose two records agree on at least one key, by the scan's own grouping.
 
     Triples are grouped as :func:`scanner.scan.scan_records` groups them
-    (:func:`scanner.keys.group_by_key`, scope + aliased subject + relation) and folded into one
-    stance per record (:func:`scanner.detect.stances`); a pair agrees when one key holds a
+    (:func:`scanner.core.keys.group_by_key`, scope + aliased subject + relation) and folded into one
+    stance per record (:func:`scanner.core.detect.stances`); a pair agrees when one key holds a
     stance of each of its records and their asserted values overlap — the condition under
-    which :func:`scanner.detect.pairs_in_group` finds no value mismatch.
+    which :func:`scanner.core.detect.pairs_in_group` finds no value mismatch.
 
     Args:
         records: :func:`pair_records` records (ids ``p<i>-a`` / ``p<i>-b``), any number of pairs.
@@ -214,7 +214,7 @@ def agreeing_pairs(records: Sequence[MemoryRecord], triples: Sequence[Sequence[T
 
 def shipped_engine() -> Engine:
     """The engine of ``contrascan scan-file`` without ``--config``: ``Engine(Settings()
-    .scan_config())`` (``scanner.cli._engine``), whose extractor reads the curated tables and
+    .scan_config())`` (``scanner.cli.base._engine``), whose extractor reads the curated tables and
     the ParaRel lexicon, and no pattern pack."""
     from scanner.config import Settings
 

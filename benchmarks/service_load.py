@@ -61,13 +61,13 @@ def ledger_entries(user_id: str, records: list[Any], n_entries: int, seed: int) 
     """``n_entries`` quarantine entries over pairs of ``records`` (same copy and group).
 
     Returns:
-        :class:`scanner.ledger.LedgerEntry` objects with deterministic ids (uuid5 of the
+        :class:`scanner.core.ledger.LedgerEntry` objects with deterministic ids (uuid5 of the
         pair), open, verdict ``quarantined``, reason ``tie``.
 
     Raises:
         SystemExit: the records cannot form ``n_entries`` distinct pairs.
     """
-    from scanner.ledger import LedgerEntry
+    from scanner.core.ledger import LedgerEntry
     from scanner.models import ConflictKey
 
     groups: dict[tuple, list[Any]] = {}

@@ -10,9 +10,9 @@ memories that can conflict or repeat another:
 * memories holding a key another memory holds (``(scope, canonical subject, relation)``,
   SPEC §1);
 * memories holding a key whose subject may be a short form of another key's subject in the same
-  scope and relation (``subject_unconfirmed``, :func:`scanner.keys.near_key_pairs`);
+  scope and relation (``subject_unconfirmed``, :func:`scanner.core.keys.near_key_pairs`);
 * memories whose normalised text another memory of the same scope repeats
-  (:func:`scanner.detect.duplicate_groups`; equal fact sets already share keys).
+  (:func:`scanner.core.detect.duplicate_groups`; equal fact sets already share keys).
 
 Scanning that subset with :func:`scanner.scan.scan_records` gives the conflicts, events and
 duplicates of scanning the whole tenant: detection only ever compares memories of one key, of
@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from extractors import Triple
-from scanner.detect import normalised_text
-from scanner.keys import AliasTable, GroupKey, near_subject_pairs
+from scanner.core.detect import normalised_text
+from scanner.core.keys import AliasTable, GroupKey, near_subject_pairs
 from scanner.models import MemoryRecord, Scope
 from scanner.store.codec import STATUS_ACTIVE, decode_record
 
@@ -178,7 +178,7 @@ class TenantPass:
         return items
 
     def _near_pairs(self) -> list[tuple[GroupKey, GroupKey]]:
-        """:func:`scanner.keys.near_key_pairs` over every key of the tenant, found on the
+        """:func:`scanner.core.keys.near_key_pairs` over every key of the tenant, found on the
         pass's plain key tuples (keys are built only for the pairs found)."""
         by_relation: dict[tuple[Any, str], list[str]] = {}
         for scope, subject, relation in self._first:

@@ -17,32 +17,20 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from scanner import metrics
-from scanner.batch import (
-    ScanCheckpoint,
-    TenantPass,
-    ledger_digest,
-    states_digest,
-)
-from scanner.convergence import exact_edges, withdrawals
+from scanner.batch import ScanCheckpoint, TenantPass
+from scanner.batch_checkpoint import record_checkpoint, unchanged
+from scanner.core.convergence import exact_edges, withdrawals
+from scanner.core.effects import Effects, verdict_effects
+from scanner.core.ledger import SCAN_TYPES, LedgerEntry, content_digest, entry_contents
+from scanner.core.report import assemble_report, by_members, merge_reports
 from scanner.errors import StoreWriteError, WeaviateUnavailable
-from scanner.ledger import (
-    SCAN_TYPES,
-    Effects,
-    LedgerEntry,
-    content_digest,
-    entry_contents,
-    verdict_effects,
-)
 from scanner.models import ScanReport
-from scanner.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerWrite
 from scanner.store.memories import (
     BATCH_SCAN_PROPERTIES,
-    STATUS_ACTIVE,
     STATUS_SUPERSEDED,
     AppliedEffects,
 )
@@ -233,7 +221,7 @@ class BatchScans:
 
         A scan that wrote (``apply``) records a :class:`~scanner.batch.ScanCheckpoint` of the
         state it left: digests of the memories it read, of the statuses and of the ledger's
-        verdict entries (:data:`scanner.ledger.SCAN_TYPES`) after its writes, and of the
+        verdict entries (:data:`scanner.core.ledger.SCAN_TYPES`) after its writes, and of the
         configuration and code. A later scan with ``apply``, without ``keep_report`` and
         ``full``, that finds all four unchanged after its cursor pass would decide the same
         verdicts and find nothing to write, so it reports the checkpoint's counts instead
@@ -269,8 +257,8 @@ class BatchScans:
                                        cache_size=cache_size, decode_early=last is None)
             if stored is None and apply:
                 stored = read_digests()
-            if last is not None and stored is not None and self._unchanged(tenant, last,
-                                                                           stored):
+            if last is not None and stored is not None and unchanged(tenant, last, stored,
+                                                                     self._decision):
                 return self._unchanged_result(tenant, last, started)
             decided = self._decide_tenant(tenant, stored, keep_report=keep_report,
                                           apply=apply)
@@ -280,7 +268,8 @@ class BatchScans:
                                         keep_report=keep_report,
                                         ledger_batch_size=ledger_batch_size)
             if apply and stored is not None and decided.scanned:
-                self._record_checkpoint(decided, result, inputs, stored)
+                record_checkpoint(self.scan_state, self._decision, decided, result, inputs,
+                                  stored)
             # the per-id lists were for the checkpoint only: a result kept for each of many
             # tenants stays a handful of counts
             result.ledger.digests.clear()
@@ -288,19 +277,6 @@ class BatchScans:
             # released before the collector resumes, which then walks only what is kept
             del decided
         return result
-
-    def _unchanged(self, tenant: TenantPass, last: ScanCheckpoint, stored: Future) -> bool:
-        """Whether the tenant just read is exactly as the scan that recorded ``last`` left
-        it (see :meth:`scan_tenant`); ``stored``: the pending read of the ledger's digests."""
-        if last.scanned != tenant.scanned or last.decision != self._decision \
-                or last.inputs != tenant.inputs_digest \
-                or last.states != states_digest(tenant.states):
-            return False
-        try:
-            ledger = stored.result()
-        except (StoreWriteError, WeaviateUnavailable):
-            return False  # decided in full, which reads the ledger again when it needs it
-        return last.ledger == ledger_digest(ledger)
 
     def _unchanged_result(self, tenant: TenantPass, last: ScanCheckpoint,
                           started: float) -> TenantScan:
@@ -312,32 +288,6 @@ class BatchScans:
                           applied=AppliedEffects(), ledger=LedgerWrite(),
                           seconds=time.perf_counter() - started,
                           unchanged_since_checkpoint=True)
-
-    def _record_checkpoint(self, d: _TenantDecision, result: TenantScan, inputs: str,
-                           stored: Future) -> None:
-        """Record the state a complete scan of one tenant left (see :meth:`scan_tenant`):
-        the statuses and ledger digests it read (``stored``: the pending read of the
-        digests), with its own writes applied. Never raises: without a checkpoint the next
-        scan decides in full."""
-        states = dict(d.states)
-        retire = d.effects.retire if d.effects is not None else {}
-        for mid, status in result.applied.statuses.items():
-            if status == STATUS_ACTIVE:
-                states.pop(mid, None)
-            else:
-                states[mid] = (status, retire.get(mid) if status == STATUS_SUPERSEDED else None)
-        conflicts = Counter((c.verdict, c.rule or "") for c in d.report.conflicts)
-        try:
-            ledger = {**stored.result(), **result.ledger.digests}
-            self.scan_state.put(d.user_id, ScanCheckpoint(
-                decision=self._decision, inputs=inputs, states=states_digest(states),
-                ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
-                datetime.now(timezone.utc))
-        except (StoreWriteError, WeaviateUnavailable) as err:
-            # the scan's own writes are all stored; without a checkpoint the next scan of
-            # this tenant decides in full
-            self.scan_state.forget_schema()
-            logger.warning("checkpoint of tenant %r not recorded: %s", d.user_id, err)
 
     def _read_tenant(self, user_id: str, *, progress: Callable[[int], None] | None,
                      keep_ids: bool, cache_size: int, decode_early: bool = True) -> TenantPass:

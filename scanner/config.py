@@ -46,9 +46,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from extractors import DEFAULT_TABLE
+from scanner.core.keys import AliasTable
+from scanner.core.policy_config import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.errors import ConfigurationError
-from scanner.keys import AliasTable
-from scanner.policy import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
 from scanner.scan import ScanConfig
 from scanner.store.replication import ReplicationSettings
 

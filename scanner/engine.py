@@ -11,7 +11,7 @@ from pathlib import Path
 
 from extractors import Triple, TripleExtractor
 from extractors.state_changes import load_state_changes
-from scanner.keys import GroupKey
+from scanner.core.keys import GroupKey
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig, scan_records

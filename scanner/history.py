@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from scanner.core.ledger import CONFLICT_TYPES, LedgerEntry
 from scanner.errors import UnknownMemory
-from scanner.ledger import CONFLICT_TYPES, LedgerEntry, narrate
+from scanner.narration import narrate
 from scanner.store.ledger import LedgerStore
 from scanner.store.memories import STATUS_SUPERSEDED, MemoryStore, StoredMemory, tenant_name
 

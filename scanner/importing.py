@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 
+from scanner.core.ledger import import_entry
 from scanner.embeddings import Embedder
 from scanner.engine import Engine
-from scanner.ledger import import_entry
 from scanner.models import MemoryRecord
 from scanner.store.ledger import LedgerStore
 from scanner.store.memories import ImportResult, MemoryStore

@@ -179,7 +179,7 @@ class StoreStatsCollector(Collector):
     when computing them is slow (:data:`MAX_REFRESH_SHARE`).
 
     Args:
-        stats: returns :class:`scanner.ledger.Stats` (e.g. ``service.stats``).
+        stats: returns :class:`scanner.core.ledger_stats.Stats` (e.g. ``service.stats``).
         ttl_s: seconds a computed result is reused at least.
     """
 

@@ -88,7 +88,7 @@ def render_history(entries, memory_id: str, console: Console | None = None, *,
 
 
 def render_stats(stats, console: Console | None = None) -> None:
-    """Print :class:`scanner.ledger.Stats`: pairs by verdict, rule and relation, imports and
+    """Print :class:`scanner.core.ledger.Stats`: pairs by verdict, rule and relation, imports and
     the read-time conflict share."""
     console = console or Console()
     console.print(f"users {len(stats.users)}; conflicting pairs {stats.conflicts} (open "

@@ -8,11 +8,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
-from scanner.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
-from scanner.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
+from scanner.core.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
+from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
+from scanner.core.policy import decide, epoch_event
+from scanner.core.policy_config import PolicyConfig, epoch_of
+from scanner.core.report import assemble_report
+from scanner.core.settlement import settle_conflicts
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
-from scanner.policy import PolicyConfig, decide, epoch_event, epoch_of, settle_conflicts
-from scanner.report import assemble_report
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         triples: ``triples[i]`` are the triples of ``records[i]``.
         config: tables and policy.
         rejected: input lines that were not scanned, carried into the report.
-        near_pairs: the pairs of :func:`scanner.keys.near_key_pairs` when the caller already
+        near_pairs: the pairs of :func:`scanner.core.keys.near_key_pairs` when the caller already
             found them over the keys of these records or of a superset of them (a batch scan
             finds them during its pass, :mod:`scanner.batch`); pairs with a key that none of
             ``records`` holds are skipped. None = find them here.
@@ -140,6 +142,6 @@ def _representatives(candidates, policy: PolicyConfig) -> dict[tuple, MemoryReco
 def build_report(records: Sequence[MemoryRecord], by_pair: Mapping[tuple[str, str], Conflict],
                  events: Sequence[EpochChangeEvent], duplicates: list[list[str]],
                  rejected: Sequence[RejectedLine] = ()) -> ScanReport:
-    """The report over ``records`` (see :func:`scanner.report.assemble_report` for the rule)."""
+    """The report over ``records`` (see :func:`scanner.core.report.assemble_report` for the rule)."""
     return assemble_report([r.id for r in records], by_pair, events, duplicates, rejected,
                            scanned=len(records))

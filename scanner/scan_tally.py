@@ -1,8 +1,8 @@
 """This process's tally of read-time scans per user, written to the ledger off the request path.
 
-One ``read_scans`` ledger entry per user and process (:func:`scanner.ledger.read_scans_entry`),
+One ``read_scans`` ledger entry per user and process (:func:`scanner.core.ledger.read_scans_entry`),
 so processes never race on a shared counter; statistics add them up
-(:func:`scanner.ledger.compute_stats`). A scan counts as one with a conflict by
+(:func:`scanner.core.ledger_stats.compute_stats`). A scan counts as one with a conflict by
 :func:`scanner.metrics.has_conflict`.
 """
 
@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 
 from scanner import metrics
-from scanner.ledger import read_scans_entry
+from scanner.core.ledger import read_scans_entry
 from scanner.models import ScanReport
 from scanner.store.ledger import LedgerStore
 

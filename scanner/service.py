@@ -2,7 +2,7 @@
 statistics.
 
 Triples are extracted once at import and stored; scans of stored memories parse nothing.
-Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.ledger`,
+Every verdict a scan writes is also recorded in the ledger (:mod:`scanner.core.ledger`,
 :mod:`scanner.store.ledger`), which history and statistics read back.
 
 :class:`Service` is the one object the CLI and the HTTP API hold. Here: its wiring, the
@@ -11,7 +11,7 @@ responsibility: :mod:`scanner.importing` (extract, embed, store), :mod:`scanner.
 (whole tenants, the :class:`~scanner.batch_scan.BatchScans` base class),
 :mod:`scanner.history` (the chain and ledger around one memory), :mod:`scanner.scan_tally`
 (the read-time scan tally), :mod:`scanner.write_memo` (what this process already wrote) and
-:mod:`scanner.report` (cite / withhold / unresolved).
+:mod:`scanner.core.report` (cite / withhold / unresolved).
 """
 
 from __future__ import annotations
@@ -30,16 +30,15 @@ import numpy as np
 from scanner import metrics
 from scanner.batch import decision_digest
 from scanner.batch_scan import BatchScanResult, BatchScans, TenantScan
-from scanner.ledger import (
+from scanner.core.ledger import (
     LedgerEntry,
-    Stats,
-    compute_stats,
     conflict_entry_id,
     content_digest,
     entry_contents,
     reconcile_settled,
 )
-from scanner.report import assemble_report, by_members, merge_reports
+from scanner.core.ledger_stats import Stats, compute_stats
+from scanner.core.report import assemble_report, by_members, merge_reports
 from scanner.store.ledger import LedgerWrite
 from scanner.store.protocols import Stores
 
@@ -388,7 +387,7 @@ class Service(BatchScans):
 def _report_over(memories: Sequence[StoredMemory], conflicts: Sequence[Conflict],
                  events: Sequence[EpochChangeEvent], found: ScanReport) -> ScanReport:
     """The report over stored memories with their final verdicts: those already stored as
-    superseded are withheld (:func:`scanner.report.assemble_report`); ``found`` is the scan's
+    superseded are withheld (:func:`scanner.core.report.assemble_report`); ``found`` is the scan's
     own report (its duplicates and rejected lines)."""
     return assemble_report([m.record.id for m in memories], by_members(conflicts), events,
                            found.duplicates, found.rejected,

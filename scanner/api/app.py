@@ -43,7 +43,7 @@ def create_app(service: Service | None = None, *,
     Args:
         service: a ready service (the caller owns its Weaviate client), or
         service_factory: a context manager factory opened at start-up and closed at shutdown
-            (e.g. ``scanner.cli._open_service``); exactly one of the two.
+            (e.g. ``scanner.cli.base._open_service``); exactly one of the two.
         settings: limits and the API key; default :meth:`ApiSettings.from_env`.
         warm_up: load the spaCy pipeline and the embedding model at start-up.
         sources: attached sources by name (:class:`scanner.sources.mapping.SourceMapping`),

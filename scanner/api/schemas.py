@@ -24,8 +24,8 @@ from scanner.api.settings import (
     MAX_RECORDS,
     MAX_VECTOR_DIMENSIONS,
 )
+from scanner.core.ledger import LedgerEntry
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
-from scanner.ledger import LedgerEntry
 from scanner.models import MemoryRecord, ScanReport
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_CHARS)]

@@ -7,7 +7,7 @@ with a clarification question. A reviewer (on the page ``contrascan serve`` serv
 
 * ``current`` ("this one is current"): a new memory record restating the chosen member is
   written (source ``review:<reviewer>``, source class ``user``, observed now, in the pair's
-  epoch); the existing settlement rule (:func:`scanner.policy.settlement`) settles the pair by
+  epoch); the existing settlement rule (:func:`scanner.core.settlement.settlement`) settles the pair by
   that re-observation where it applies, and the reviewer's decision settles it where the rule
   cannot (escalations, ``possible`` pairs, a member more trusted than a person);
 * ``both_true`` ("both are true"): the key holds several values for this user, so the pair and

@@ -5,7 +5,7 @@ The rules (issue 17):
 
 * ``current`` settles through the existing settlement rule wherever it applies: the review
   record is a later observation of the key, with intact provenance, of source class ``user``,
-  in the pair's epoch (:func:`pair_epoch`, the epoch :func:`scanner.policy.settlement`
+  in the pair's epoch (:func:`pair_epoch`, the epoch :func:`scanner.core.settlement.settlement`
   requires). Where the rule cannot settle (escalations, ``possible`` pairs, identity questions,
   a member more trusted than a person), :func:`apply_reviews` settles the pair by the review
   record itself, so the verdict reads the same as a re-observation's (``settled_by`` = the
@@ -27,12 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from scanner.core.ledger import STATUS_RECORDED, LedgerEntry, entry_id
 from scanner.errors import ScannerError
-from scanner.ledger import (
-    STATUS_RECORDED,
-    LedgerEntry,
-    entry_id,
-)
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent, MemoryRecord, SourceClass
 
 REVIEW_SOURCE_PREFIX = "review:"
@@ -131,7 +127,7 @@ def _when(value: Any) -> datetime | None:
 def pair_epoch(item: LedgerEntry) -> str | None:
     """The epoch a review record of ``item`` is written in: for an epoch change the
     ``latest`` member's, otherwise the newest dated member's (the target epoch of
-    :func:`scanner.policy.settlement`), else any member's, else None."""
+    :func:`scanner.core.settlement.settlement`), else any member's, else None."""
     inputs = item.inputs
     if item.entry_type == "epoch_change" and item.latest in inputs:
         epoch = inputs[item.latest].get("epoch")

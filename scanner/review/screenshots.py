@@ -132,7 +132,7 @@ def run(out_dir: Path) -> dict[str, Path]:
 
     from scanner.api import ApiSettings, create_app
     from scanner.engine import Engine
-    from scanner.policy import PolicyConfig
+    from scanner.core.policy_config import PolicyConfig
     from scanner.review.browser import chromium, missing_reason
     from scanner.review.sample import SAFETY_RELATIONS, sample_records
     from scanner.review.service import ReviewService

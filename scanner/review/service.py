@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from scanner.errors import UnknownMemory
-from scanner.ledger import (
+from scanner.core.ledger import (
     STATUS_DISMISSED,
     STATUS_OPEN,
     STATUS_SETTLED,
     STATUS_WITHDRAWN,
     LedgerEntry,
 )
+from scanner.errors import UnknownMemory
 from scanner.models import MemoryRecord
 from scanner.review.decisions import (
     OPEN_TYPES,
@@ -97,7 +97,7 @@ class ReviewOutcome:
 
 
 def _known_form(entry_id: str, user_id: str) -> None:
-    """Ledger entry ids are UUIDs (uuid5, :func:`scanner.ledger.entry_id`); anything else
+    """Ledger entry ids are UUIDs (uuid5, :func:`scanner.core.ledger.entry_id`); anything else
     names no entry.
 
     Raises:

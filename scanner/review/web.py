@@ -55,8 +55,8 @@ from scanner.api.errors import ERROR_RESPONSES as _ERROR_RESPONSES
 from scanner.api.errors import ErrorCode, ErrorField, ErrorResponse
 from scanner.api.errors import Problem as _Problem
 from scanner.api.settings import MAX_ID_CHARS, ApiSettings
+from scanner.core.ledger import LedgerEntry
 from scanner.errors import ScannerError, UnknownMemory
-from scanner.ledger import LedgerEntry
 from scanner.review.decisions import (
     EntryClosed,
     ReviewAction,

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from scanner.cli import (
+from scanner.cli.base import (
     _errors_to_exit,
     _json_option,
     _open_service,

@@ -1,4 +1,4 @@
-"""The ledger collection in Weaviate: one object per :class:`scanner.ledger.LedgerEntry`.
+"""The ledger collection in Weaviate: one object per :class:`scanner.core.ledger.LedgerEntry`.
 
 Layout, mirroring the memory collection (see ``../shared/WEAVIATE.md`` §4–5):
 
@@ -28,8 +28,8 @@ import weaviate
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, QueryReference
 
+from scanner.core.ledger import LedgerEntry, content_digest, should_replace
 from scanner.errors import StoreWriteError
-from scanner.ledger import LedgerEntry, content_digest, should_replace
 from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.schema import create_ledger_collection
@@ -105,7 +105,7 @@ class LedgerStore:
               full_view: bool = False) -> LedgerWrite:
         """Upsert entries of one tenant in batches; unchanged entries are not written.
 
-        An entry replaces a stored one only when :func:`scanner.ledger.should_replace` says
+        An entry replaces a stored one only when :func:`scanner.core.ledger.should_replace` says
         so (a settled entry never reopens; a settlement keeps its latest settler), so scans
         with a partial view (read-time) never undo what a full scan recorded.
 
@@ -118,7 +118,7 @@ class LedgerStore:
                 caller already read them (:meth:`all_digests`).
             on_written: called with the number of objects after each batch request.
             full_view: the entries come from a scan of every memory of the tenant, whose
-                verdicts replace what is stored (:func:`scanner.ledger.should_replace`).
+                verdicts replace what is stored (:func:`scanner.core.ledger.should_replace`).
 
         Returns:
             Counts.

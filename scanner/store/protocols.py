@@ -10,7 +10,7 @@ Errors every method may raise: :class:`~scanner.errors.WeaviateUnavailable` when
 does not answer (the name is historical: any store raises it), and
 :class:`~scanner.errors.StoreWriteError` from writes the store rejected.
 
-This module imports no database client; the types it names are pure (:mod:`scanner.ledger`,
+This module imports no database client; the types it names are pure (:mod:`scanner.core.ledger`,
 :mod:`scanner.batch`, :mod:`scanner.store.codec`).
 """
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from extractors import Triple
     from scanner.batch import ScanCheckpoint
-    from scanner.ledger import Effects, LedgerEntry
+    from scanner.core.effects import Effects
+    from scanner.core.ledger import LedgerEntry
     from scanner.models import Conflict, MemoryRecord
     from scanner.store.codec import StoredMemory
     from scanner.store.ledger import LedgerWrite
@@ -108,7 +109,7 @@ class MemoryStoreProtocol(Protocol):
 
 
 class LedgerStoreProtocol(Protocol):
-    """Ledger entries (:class:`scanner.ledger.LedgerEntry`) of every user, one tenant each."""
+    """Ledger entries (:class:`scanner.core.ledger.LedgerEntry`) of every user, one tenant each."""
 
     def ensure_schema(self) -> None:
         """Create the ledger collection when it does not exist (idempotent)."""
@@ -118,7 +119,7 @@ class LedgerStoreProtocol(Protocol):
               digests: Mapping[str, str] | None = None,
               on_written: Callable[[int], None] | None = None) -> LedgerWrite:
         """Store entries of one tenant; an unchanged one is not written again, a stored one
-        replaced only when :func:`scanner.ledger.should_replace` says so."""
+        replaced only when :func:`scanner.core.ledger.should_replace` says so."""
 
     def fetch(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, LedgerEntry]:
         """entry id -> entry, for the stored ones of ``entry_ids``."""

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 from weaviate.classes.query import Filter, Sort
 
-from scanner.ledger import STATUS_OPEN, LedgerEntry
+from scanner.core.ledger import STATUS_OPEN, LedgerEntry
 from scanner.store.failures import store_failure
 from scanner.store.ledger import LedgerStore
 from scanner.store.tenants import tenant_name

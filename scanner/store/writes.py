@@ -20,8 +20,8 @@ from weaviate.classes.data import DataObject, DataReference
 from weaviate.classes.query import Filter, QueryReference
 
 from extractors import Triple
+from scanner.core.effects import Effects, verdict_effects
 from scanner.errors import StoreWriteError, UnknownMemory
-from scanner.ledger import Effects, verdict_effects
 from scanner.models import Conflict, MemoryRecord
 from scanner.store import replication
 from scanner.store.batching import insert_objects
@@ -185,7 +185,7 @@ class MemoryWrites(TenantCollection):
                       chunk: int = 1000,
                       edges_stored: Mapping[str, Iterable[str]] | None = None
                       ) -> AppliedEffects:
-        """Write the edges and statuses of :func:`scanner.ledger.verdict_effects`, in batches.
+        """Write the edges and statuses of :func:`scanner.core.effects.verdict_effects`, in batches.
 
         Edges go in one ``reference_add_many`` request per chunk (only those not stored yet;
         every member was read first, so no edge points at a missing object, which batch

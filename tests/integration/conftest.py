@@ -72,7 +72,7 @@ def service(weaviate_server, engine):
 def review_engine(extractor):
     """An engine whose policy escalates the review sample's safety relations."""
     from scanner.engine import Engine
-    from scanner.policy import PolicyConfig
+    from scanner.core.policy_config import PolicyConfig
     from scanner.review.sample import SAFETY_RELATIONS
     from scanner.scan import ScanConfig
 

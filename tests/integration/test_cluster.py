@@ -22,7 +22,7 @@ import pytest
 
 from scanner.demo import demo_records_path
 from scanner.errors import ScannerError
-from scanner.ledger import SCAN_TYPES
+from scanner.core.ledger import SCAN_TYPES
 from scanner.records import read_jsonl
 from scanner.service import Service
 from scanner.store import replication, server

@@ -19,23 +19,19 @@ import pytest
 from click.testing import CliRunner
 
 from scanner.cli import main
+from scanner.core.effects import verdict_effects
+from scanner.core.key_decision import deciding_resolutions
+from scanner.core.ledger import conflict_entry_id, entries_for, settlement_entry_id
+from scanner.core.policy_config import PolicyConfig
 from scanner.demo import demo_records_path
 from scanner.engine import Engine
-from scanner.ledger import (
-    conflict_entry_id,
-    entries_for,
-    settlement_entry_id,
-    verdict_effects,
-)
-from scanner.key_decision import deciding_resolutions
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig
 from scanner.service import Service
 from scanner.store import server
-from scanner.store.wiring import weaviate_stores
 from scanner.store.memories import object_uuid, tenant_name
+from scanner.store.wiring import weaviate_stores
 from tests.integration.conftest import scoped_service
 
 pytestmark = pytest.mark.integration

@@ -120,7 +120,7 @@ def test_this_one_is_current_writes_a_review_record_that_settles_by_reobservatio
 
 
 def test_current_on_a_tie_retires_the_other_value(client, service):
-    """The review record shares the chosen value, so it represents it (scanner.policy.decide)
+    """The review record shares the chosen value, so it represents it (scanner.core.policy.decide)
     and the pair is decided by recency; the tie's entry is closed by the review."""
     user, items = seeded(service, "tie")
     entry = items[("glaze-1", "glaze-2")]

@@ -5,7 +5,7 @@ writes nothing.
 The stored state compared: every memory's ``status`` and ``retired_rule``, every
 ``supersedes`` edge, and the ledger entries of the scan types that are not ``withdrawn``
 (their ids and full contents; withdrawn entries are the history of decisions a later scan of
-every memory no longer makes, :func:`scanner.convergence.withdrawals`).
+every memory no longer makes, :func:`scanner.core.convergence.withdrawals`).
 
 The property test is a seeded random-order test over real Weaviate: per seed, a random set of
 records on three keys (values, observation times, source classes and epochs drawn at random;
@@ -26,8 +26,8 @@ import numpy as np
 import pytest
 
 from extractors import Triple
+from scanner.core.ledger import SCAN_TYPES
 from scanner.engine import Engine
-from scanner.ledger import SCAN_TYPES
 from scanner.models import MemoryRecord
 from scanner.service import Service
 from scanner.store.memories import BATCH_SCAN_PROPERTIES

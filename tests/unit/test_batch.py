@@ -15,9 +15,9 @@ from scanner.batch import (
     ledger_digest,
     states_digest,
 )
+from scanner.core.keys import AliasTable
+from scanner.core.policy_config import PolicyConfig
 from scanner.demo import demo_records_path
-from scanner.keys import AliasTable
-from scanner.policy import PolicyConfig
 from scanner.models import MemoryRecord
 from scanner.records import read_jsonl
 from scanner.scan import ScanConfig, scan_records
@@ -185,7 +185,7 @@ def test_decision_digest_is_the_same_in_every_process():
     import sys
 
     code = ("from scanner.batch import decision_digest; from scanner.scan import ScanConfig; "
-            "from scanner.policy import PolicyConfig; print(decision_digest(ScanConfig("
+            "from scanner.core.policy_config import PolicyConfig; print(decision_digest(ScanConfig("
             "policy=PolicyConfig(safety_relations=frozenset({'dose', 'allergy', 'blood type'})"
             "))))")
     seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from extractors import Cardinality
 from scanner.cli import main
 from scanner.config import load_settings
+from scanner.core.policy_config import Strategy
 from scanner.errors import ConfigurationError
-from scanner.policy import Strategy
 
 TOML = """
 [relations]

@@ -7,7 +7,8 @@ import json
 from datetime import datetime, timedelta, timezone
 
 from scanner.config import Settings
-from scanner.policy import PolicyConfig, decide
+from scanner.core.policy import decide
+from scanner.core.policy_config import PolicyConfig
 from tests.unit.test_policy import T0, pair, record
 
 NOW = T0 + timedelta(days=10)

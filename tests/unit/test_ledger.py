@@ -10,27 +10,29 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from extractors import Cardinality, Triple
-from scanner.detect import CandidatePair, stances
-from scanner.keys import Assertion, GroupKey
-from scanner.ledger import (
+from scanner.core.detect import CandidatePair, stances
+from scanner.core.effects import verdict_effects
+from scanner.core.keys import Assertion, GroupKey
+from scanner.core.ledger import (
     NAMESPACE,
     LedgerEntry,
-    compute_stats,
     conflict_entry_id,
     content_digest,
     entries_for,
     entry_contents,
     entry_id,
     import_entry,
-    narrate,
     read_scans_entry,
     reconcile_settled,
     settlement_entry_id,
     should_replace,
-    verdict_effects,
 )
+from scanner.core.ledger_stats import compute_stats
+from scanner.core.policy import decide
+from scanner.core.policy_config import PolicyConfig, Strategy
+from scanner.core.questions import clarification_question
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig, Strategy, clarification_question, decide
+from scanner.narration import narrate
 from scanner.scan import scan_records
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)

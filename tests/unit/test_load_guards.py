@@ -9,8 +9,8 @@ import threading
 import torch
 from prometheus_client import CollectorRegistry, generate_latest
 
+from scanner.core.ledger_stats import compute_stats
 from scanner.embeddings import Embedder, compute_threads
-from scanner.ledger import compute_stats
 from scanner.metrics import StoreStatsCollector
 
 

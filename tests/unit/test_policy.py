@@ -7,10 +7,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from extractors import Cardinality, Triple
-from scanner.detect import CandidatePair, stances
-from scanner.keys import Assertion, GroupKey
+from scanner.core.detect import CandidatePair, stances
+from scanner.core.keys import Assertion, GroupKey
+from scanner.core.policy import decide, epoch_event, severity
+from scanner.core.policy_config import PolicyConfig, Strategy
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig, Strategy, decide, epoch_event, severity
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 

@@ -1,9 +1,9 @@
-"""scanner.report.assemble_report: cite / withhold / unresolved from final verdicts (SPEC §5)."""
+"""scanner.core.report.assemble_report: cite / withhold / unresolved from final verdicts (SPEC §5)."""
 
 from __future__ import annotations
 
+from scanner.core.report import assemble_report, by_members, merge_reports
 from scanner.models import Conflict, ConflictKey, ScanReport
-from scanner.report import assemble_report, by_members, merge_reports
 
 KEY = ConflictKey(user_id="u1", subject="user", relation="preferred glaze")
 

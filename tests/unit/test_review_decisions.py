@@ -7,16 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from scanner.core.ledger import STATUS_OPEN, LedgerEntry, entries_for, should_replace
+from scanner.core.policy_config import PolicyConfig
 from scanner.engine import Engine
-from scanner.ledger import (
-    STATUS_OPEN,
-    LedgerEntry,
-    entries_for,
-    narrate,
-    should_replace,
-)
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig
+from scanner.narration import narrate
 from scanner.review.decisions import (
     ReviewAction,
     ReviewError,

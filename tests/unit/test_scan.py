@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from extractors import Triple
-from scanner.keys import AliasTable, group_by_key
+from scanner.core.keys import AliasTable, group_by_key
 from scanner.models import MemoryRecord
 from scanner.scan import ScanConfig, scan_records
 

@@ -7,9 +7,11 @@ import random
 from datetime import datetime, timedelta, timezone
 
 from extractors import Triple
-from scanner.ledger import entries_for, narrate, verdict_effects
+from scanner.core.effects import verdict_effects
+from scanner.core.ledger import entries_for
+from scanner.core.policy_config import PolicyConfig
 from scanner.models import MemoryRecord
-from scanner.policy import PolicyConfig
+from scanner.narration import narrate
 from scanner.scan import ScanConfig, scan_records
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
@@ -58,7 +60,7 @@ def test_a_record_never_settles_a_pair_it_belongs_to():
 
 
 def test_the_settlers_own_pair_with_a_retired_member_is_moot_not_settled():
-    from scanner.report import is_moot
+    from scanner.core.report import is_moot
 
     no_source = record("m1", "celadon", days=0, source=None)
     other = record("m2", "tenmoku", days=1)
@@ -87,8 +89,8 @@ def test_the_settlers_own_pair_with_a_retired_member_is_moot_not_settled():
 def test_a_partial_view_keeps_what_the_ledger_records_as_moot():
     """A read-time scan that sees the moot pair but not the pair whose settlement retired its
     member reports it moot, as the ledger does (and holds nobody unresolved)."""
-    from scanner.ledger import reconcile_settled
-    from scanner.report import is_moot
+    from scanner.core.ledger import reconcile_settled
+    from scanner.core.report import is_moot
 
     no_source = record("m1", "celadon", days=0, source=None)
     other = record("m2", "tenmoku", days=1)

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from scanner.keys import near_subject_pairs
+from scanner.core.keys import near_subject_pairs
 from scanner.short_forms import (given_names, is_short_form, short_form_candidates,
                                  short_form_pairs, short_forms)
 

@@ -243,7 +243,7 @@ def test_labelled_lines_and_compound_nouns(extractor, sentence, fact):
     ("netflix", "netflix subscription", False),  # another head noun: another thing
 ])
 def test_denial_of_general_thing(denied, stated, expected):
-    from scanner.detect import Stance, denies
+    from scanner.core.detect import Stance, denies
     from scanner.models import MemoryRecord
 
     record = MemoryRecord(id="m", text="t", user_id="u")

@@ -78,3 +78,58 @@ def test_codec_and_protocols_load_without_the_weaviate_client():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=300).stdout.strip()
     assert out == "[]"
+
+
+CORE_MAY_IMPORT = ("scanner.core", "scanner.models", "scanner.short_forms")
+"""What the pure core may import of ``scanner``: itself and the data models (and
+``extractors``, which never imports ``scanner``)."""
+
+
+def scanner_imports_anywhere(path: Path) -> set[str]:
+    """Every ``scanner`` module ``path`` imports, at module level or inside a function."""
+    found = set()
+    package = list(path.relative_to(ROOT.parent).with_suffix("").parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:  # from ..store import x
+            base = package[:len(package) - node.level + 1]
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            if module.split(".")[0] == "scanner":
+                found.add(module)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "scanner":
+                found.update(f"scanner.{a.name}" for a in node.names)
+            elif node.module.startswith("scanner."):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "scanner")
+    return found
+
+
+def above_the_core(module: str) -> bool:
+    return not any(module == allowed or module.startswith(allowed + ".")
+                   for allowed in CORE_MAY_IMPORT)
+
+
+def test_the_core_imports_nothing_above_it():
+    core = sorted((ROOT / "core").glob("*.py"))
+    assert {p.stem for p in core} >= {"keys", "detect", "policy", "settlement", "questions",
+                                      "report", "ledger", "key_decision", "convergence"}
+    reached = {p.stem: scanner_imports_anywhere(p) for p in core}
+    assert "scanner.models" in reached["policy"] and "scanner.core.detect" in reached["policy"]
+    above = {name: sorted(m for m in found if above_the_core(m))
+             for name, found in reached.items()}
+    assert {name: found for name, found in above.items() if found} == {}
+
+
+def test_the_core_check_sees_imports_above_it():
+    for module in ("scanner.store.ledger", "scanner.service", "scanner.cli", "scanner.api",
+                   "scanner.review.decisions", "scanner.corex"):
+        assert above_the_core(module)
+    for module in ("scanner.core.policy", "scanner.models", "scanner.core"):
+        assert not above_the_core(module)
+
+
+def test_extractors_never_import_scanner():
+    extractors = ROOT.parent / "extractors"
+    found = {p.name: scanner_imports_anywhere(p) for p in extractors.rglob("*.py")}
+    assert found and {name: f for name, f in found.items() if f} == {}

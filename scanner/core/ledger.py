@@ -1,6 +1,8 @@
 """The resolution ledger, as values: what each verdict, epoch change, quarantine, escalation,
-settlement and import leaves behind, and what it does to the memories. Pure; the Weaviate side
-is :mod:`scanner.store.ledger`.
+settlement and import leaves behind. Pure; the Weaviate side is :mod:`scanner.store.ledger`.
+What the verdicts do to the memories is :mod:`scanner.core.effects`, the statistics counted
+from entries :mod:`scanner.core.ledger_stats`, and an entry told as a sentence
+:mod:`scanner.narration`.
 
 Seed 000's failure to prevent is "a memory that is confident, consistent, and unable to explain
 itself": so every verdict becomes a :class:`LedgerEntry` that keeps its rule, the provenance it
@@ -30,7 +32,7 @@ Entry types (``entry_type``) and their ``status``:
 ====================  =====================================================  ==============
 
 A pair nothing settles, one of whose members the settlement of another pair retired, is
-``moot`` (:func:`scanner.report.is_moot`: a record never settles a pair it belongs to). An open
+``moot`` (:func:`scanner.core.report.is_moot`: a record never settles a pair it belongs to). An open
 entry a person dismissed has status ``dismissed``; one a person declared several-valued
 ("both are true") is ``settled`` by its ``review`` entry.
 
@@ -38,9 +40,9 @@ A settled entry names its ``settlement`` (``settled_by``) and the settlement nam
 (``settles``): the ledger shows both steps.
 
 A key's resolutions are recorded once per superseded member
-(:func:`scanner.key_decision.deciding_resolutions`), not once per pair. An entry of a scan type
+(:func:`scanner.core.key_decision.deciding_resolutions`), not once per pair. An entry of a scan type
 that a batch scan of the whole tenant no longer makes keeps its content with status
-``withdrawn`` (:func:`scanner.convergence.withdrawals`): history, not state.
+``withdrawn`` (:func:`scanner.core.convergence.withdrawals`): history, not state.
 """
 
 from __future__ import annotations
@@ -48,18 +50,17 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scanner.key_decision import deciding_resolutions
+from scanner.core.key_decision import deciding_resolutions
+from scanner.core.questions import FIRST_PERSON
+from scanner.core.report import is_moot
+from scanner.core.settlement import REOBSERVATION
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent
-from scanner.policy import FIRST_PERSON, REOBSERVATION
-from scanner.report import is_moot
 
 NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
 """uuid5 namespace of ledger entry ids."""
@@ -81,12 +82,12 @@ STATUS_RECORDED = "recorded"
 STATUS_DISMISSED = "dismissed"
 STATUS_MOOT = "moot"
 """A quarantine or epoch change nothing settles, one of whose members a settlement of another
-pair retired (:func:`scanner.report.is_moot`)."""
+pair retired (:func:`scanner.core.report.is_moot`)."""
 STATUS_WITHDRAWN = "withdrawn"
 """An entry of a scan type that a full-view scan (a batch scan of the whole tenant) no longer
 makes: its pair is gone, decided under another rule, or no longer the one that records a
 key's decision. Kept as history, never deleted; the state it described is undone
-(:func:`scanner.convergence.withdrawals`)."""
+(:func:`scanner.core.convergence.withdrawals`)."""
 CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
 """Statuses a partial-view scan never turns back to ``open`` (:func:`should_replace`)."""
 
@@ -260,7 +261,7 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
 
     Returns:
         One entry per conflict that is not a resolution, one per deciding resolution
-        (:func:`scanner.key_decision.deciding_resolutions`: each superseded member of a key
+        (:func:`scanner.core.key_decision.deciding_resolutions`: each superseded member of a key
         once), plus one
         settlement entry per settled pair; sorted by id (:func:`entry_contents`, validated).
     """
@@ -418,7 +419,7 @@ def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
 
     Returns:
         The conflicts, with such pairs carrying ``settled_by`` and their retired members, and
-        pairs the ledger records as ``moot`` moot (:func:`scanner.report.is_moot`: the
+        pairs the ledger records as ``moot`` moot (:func:`scanner.core.report.is_moot`: the
         settlement that retired a member may lie outside the hits too).
     """
     out = []
@@ -438,293 +439,3 @@ def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
                 "reasons": [*c.reasons, f"settled:{REOBSERVATION}@{done.settler}"]})
         out.append(c)
     return out
-
-
-# -- what the verdicts do to the memories ------------------------------------------------------
-
-@dataclass
-class Effects:
-    """The writes a set of verdicts implies for one tenant (applied by the memory store).
-
-    Attributes:
-        edges: winner or settler id -> ids it supersedes (``supersedes`` edges).
-        retire: memory id -> rule that retired it (status ``superseded``).
-        unresolved: members of open quarantines, epoch changes and escalations.
-        confirmed: members of settled pairs that nothing retired and no open pair holds; a
-            batch scan (which sees the whole tenant) returns them to ``active``.
-    """
-
-    edges: dict[str, set[str]] = field(default_factory=dict)
-    retire: dict[str, str] = field(default_factory=dict)
-    unresolved: set[str] = field(default_factory=set)
-    confirmed: set[str] = field(default_factory=set)
-    exact: set[str] = field(default_factory=set)
-    """Memories whose ``supersedes`` edges are set to exactly ``edges.get(id, set())``: the
-    stored edges no verdict holds any more are removed (only a full-view scan sets it, with
-    every member and settler of its verdicts and of the entries it withdraws:
-    :mod:`scanner.convergence`)."""
-
-    def memory_ids(self) -> set[str]:
-        """Every memory id the effects touch."""
-        ids = set(self.edges) | set(self.retire) | self.unresolved | self.confirmed
-        ids |= self.exact
-        for losers in self.edges.values():
-            ids |= losers
-        return ids
-
-
-def verdict_effects(conflicts: Iterable[Conflict]) -> Effects:
-    """Edges and statuses implied by verdicts.
-
-    Resolutions first: the deciding ones
-    (:func:`scanner.key_decision.deciding_resolutions`), each a ``supersedes``
-    edge from a loser's first successor and the loser retired with that resolution's rule
-    (one retired twice, on two keys, keeps the rule of the last in member order); then
-    settlements (rule ``reobservation``, unless a resolution already retired the member).
-    """
-    conflicts = sorted(conflicts, key=lambda c: c.members)
-    deciding = deciding_resolutions(conflicts)
-    fx = Effects()
-    for c in conflicts:
-        if c.verdict == "resolved" and c.winner and tuple(c.members) in deciding:
-            fx.edges.setdefault(c.winner, set()).update(c.superseded)
-            for loser in c.superseded:
-                fx.retire[loser] = c.rule or ""
-    for c in conflicts:
-        if c.settled_by and c.superseded:
-            fx.edges.setdefault(c.settled_by, set()).update(c.superseded)
-            for loser in c.superseded:
-                fx.retire.setdefault(loser, REOBSERVATION)
-    for c in conflicts:
-        if (c.verdict in ("quarantined", "epoch_change", "escalated") and not c.settled_by
-                and not is_moot(c)):
-            fx.unresolved.update(m for m in c.members if m not in fx.retire)
-    for c in conflicts:
-        if c.settled_by or is_moot(c):
-            fx.confirmed.update(m for m in (*c.members, *([c.settled_by] if c.settled_by else []))
-                                if m not in fx.retire and m not in fx.unresolved)
-    return fx
-
-
-# -- narration ---------------------------------------------------------------------------------
-
-def _side(entry: LedgerEntry, mid: str) -> str:
-    value = entry.values.get(mid)
-    i = entry.inputs.get(mid, {})
-    bits = [b for b in (i.get("source"), i.get("source_class"),
-                        f"epoch {i['epoch']}" if i.get("epoch") else None,
-                        i.get("observed_at")) if b]
-    shown = f"“{value}”" if value is not None else ""
-    return f"{mid} {shown} ({', '.join(bits) or 'no provenance'})".replace("  ", " ")
-
-
-def narrate(entry: LedgerEntry) -> str:
-    """One plain sentence saying what the entry records (for ``contrascan history``)."""
-    text = _narrate(entry)
-    if entry.status == STATUS_WITHDRAWN:
-        text += (" — withdrawn: a later scan of every memory no longer decides this" +
-                 (f" (since {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z)"
-                  if entry.updated_at is not None else ""))
-    return text
-
-
-def _narrate(entry: LedgerEntry) -> str:
-    key = f"{entry.key.subject} · {entry.key.relation}" if entry.key else ""
-    t = entry.entry_type
-    if t == "resolution":
-        loser = ", ".join(_side(entry, m) for m in entry.superseded)
-        return (f"resolved by rule {entry.rule} on {key}: {_side(entry, entry.winner or '')} "
-                f"supersedes {loser}" + _reason_tail(entry))
-    if t == "epoch_change":
-        ev = entry.event or {}
-        old, new = ev.get("from", {}), ev.get("to", {})
-        text = (f"epoch change on {key}: “{old.get('value')}” under {old.get('epoch')} "
-                f"({old.get('id')}, {old.get('source')}, {old.get('observed_at')}) -> "
-                f"“{new.get('value')}” under {new.get('epoch')} ({new.get('id')}, "
-                f"{new.get('source')}, {new.get('observed_at')}); latest {entry.latest}, "
-                f"no winner")
-        return text + _open_tail(entry)
-    if t == "quarantine":
-        sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"quarantined ({', '.join(entry.reasons) or entry.rule}) on {key}: {sides}" + \
-            _open_tail(entry)
-    if t == "escalation":
-        rec = entry.recommended or {}
-        keep = (f"; recommended: keep {rec.get('keep')} “{rec.get('value')}” "
-                f"({rec.get('because')})") if rec else ""
-        sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"escalated for review by rule {entry.rule} on {key}: {sides}{keep}" + \
-            (_open_tail(entry) if entry.status in CLOSED_STATUSES else "")
-    if t == "possible":
-        sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"possible conflict on {key} (relation of unknown cardinality): {sides}" + \
-            (_open_tail(entry) if entry.status in CLOSED_STATUSES else "")
-    if t == "settlement":
-        pair = " / ".join(entry.members)
-        what = {"epoch_change": "epoch change", "quarantined": "quarantine"}.get(
-            entry.verdict or "", entry.verdict or "pair")
-        head = (f"re-observation {_side(entry, entry.settler or '')} settled the {what} "
-                f"{pair} on {key}")
-        if not entry.superseded:
-            return head + ": moot, both members were retired by re-observation"
-        kept = ", ".join(entry.confirmed) or "nothing"
-        return (f"{head}: retired {', '.join(entry.superseded)} (rule {REOBSERVATION}), "
-                f"confirmed {kept}" + _when(entry))
-    if t == "review":
-        from scanner.review.decisions import narrate_review
-
-        return narrate_review(entry) + _when(entry)
-    if t == "import":
-        d = entry.data
-        return (f"import at {d.get('imported_at')}: {d.get('written')} written, "
-                f"{d.get('unchanged')} already stored, {d.get('failed')} failed")
-    d = entry.data
-    return f"read-time scans: {d.get('scans')} ({d.get('with_conflict')} with a conflict)"
-
-
-def _reason_tail(entry: LedgerEntry) -> str:
-    extra = [r for r in entry.reasons if r.startswith(("override:", "declared:"))]
-    return f" [{'; '.join(extra)}]" if extra else ""
-
-
-def _when(entry: LedgerEntry) -> str:
-    if entry.recorded_at is None:
-        return ""
-    return f" [recorded {entry.recorded_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z]"
-
-
-def _open_tail(entry: LedgerEntry) -> str:
-    if entry.status == STATUS_DISMISSED:
-        return " — dismissed in review without choosing (review entry below)" + _when(entry)
-    if entry.status == STATUS_MOOT:
-        retired = [r.split(":", 1)[1] for r in entry.reasons if r.startswith("moot:")]
-        return (" — moot: " + ", ".join(m.replace("@", " retired by the re-observation ")
-                                         for m in retired) + _when(entry))
-    if entry.status == STATUS_SETTLED:
-        since = _when(entry)
-        done = (f", settled {entry.updated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}Z"
-                if entry.updated_at is not None else "")
-        return f" — was open{since}{done} by the re-observation below"
-    req = entry.request or {}
-    asked = f"; re-observation requested: {req.get('what')}" if req else ""
-    if req.get("in_epoch"):
-        asked += f" in epoch {req['in_epoch']}"
-    question = f"; ask: {entry.question}" if entry.question else ""
-    return asked + question + _when(entry)
-
-
-# -- statistics --------------------------------------------------------------------------------
-
-@dataclass
-class ImportRate:
-    """Conflicts introduced by one import: pairs whose newest member came with it."""
-
-    user_id: str
-    imported_at: str
-    memories: int
-    conflicts: int
-
-    @property
-    def rate(self) -> float:
-        """Conflicting pairs per imported memory."""
-        return self.conflicts / self.memories if self.memories else 0.0
-
-
-@dataclass
-class Stats:
-    """Conflict statistics of one tenant or of all (seed 001 "monitor conflict rates").
-
-    Attributes:
-        conflicts: conflicting pairs recorded (every conflict entry type).
-        by_relation, by_verdict, by_rule: counts of those pairs.
-        open: pairs still open (quarantines, epoch changes, escalations, possibles).
-        settled: pairs settled by re-observation.
-        moot: pairs nothing settles whose member the settlement of another pair retired.
-
-    Resolutions count once per superseded member and key
-    (:func:`scanner.key_decision.deciding_resolutions`); withdrawn entries
-    (:data:`STATUS_WITHDRAWN`) not at all.
-        imports: per import, the pairs it introduced.
-        read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
-            incompatible values for one key.
-    """
-
-    users: list[str] = field(default_factory=list)
-    conflicts: int = 0
-    by_relation: dict[str, int] = field(default_factory=dict)
-    by_verdict: dict[str, int] = field(default_factory=dict)
-    by_rule: dict[str, int] = field(default_factory=dict)
-    open: int = 0
-    settled: int = 0
-    moot: int = 0
-    imports: list[ImportRate] = field(default_factory=list)
-    read_scans: int = 0
-    read_scans_with_conflict: int = 0
-
-    @property
-    def read_scan_conflict_share(self) -> float | None:
-        """Share of read-time scans whose hits held incompatible values (None: no scans)."""
-        return self.read_scans_with_conflict / self.read_scans if self.read_scans else None
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """Plain JSON types."""
-        return {"users": self.users, "conflicts": self.conflicts,
-                "by_relation": self.by_relation, "by_verdict": self.by_verdict,
-                "by_rule": self.by_rule, "open": self.open, "settled": self.settled,
-                "moot": self.moot,
-                "imports": [{"user_id": i.user_id, "imported_at": i.imported_at,
-                             "memories": i.memories, "conflicts": i.conflicts,
-                             "rate": round(i.rate, 6)} for i in self.imports],
-                "read_scans": self.read_scans,
-                "read_scans_with_conflict": self.read_scans_with_conflict,
-                "read_scan_conflict_share": self.read_scan_conflict_share}
-
-
-def compute_stats(entries: Iterable[LedgerEntry],
-                  imported_at: Mapping[tuple[str, str], str]) -> Stats:
-    """Statistics from ledger entries and each memory's import time.
-
-    Args:
-        entries: ledger entries of the tenants to count.
-        imported_at: ``(user_id, memory id)`` -> ISO import time of every stored memory of
-            those tenants (the import a memory came with).
-
-    Returns:
-        The statistics; a conflict counts against the import of its most recently imported
-        member.
-    """
-    stats = Stats()
-    by_relation: Counter[str] = Counter()
-    by_verdict: Counter[str] = Counter()
-    by_rule: Counter[str] = Counter()
-    introduced: Counter[tuple[str, str]] = Counter()
-    users = {u for u, _ in imported_at}
-    for e in entries:
-        users.add(e.user_id)
-        if e.entry_type in CONFLICT_TYPES and e.status != STATUS_WITHDRAWN:
-            stats.conflicts += 1
-            by_relation[e.key.relation if e.key else "?"] += 1
-            by_verdict[e.verdict or "?"] += 1
-            by_rule[e.rule or "?"] += 1
-            if e.status == STATUS_OPEN:
-                stats.open += 1
-            elif e.status == STATUS_SETTLED:
-                stats.settled += 1
-            elif e.status == STATUS_MOOT:
-                stats.moot += 1
-            times = [imported_at.get((e.user_id, m)) for m in e.members]
-            times = [t for t in times if t]
-            if times:
-                introduced[(e.user_id, max(times))] += 1
-        elif e.entry_type == "read_scans":
-            stats.read_scans += int(e.data.get("scans", 0))
-            stats.read_scans_with_conflict += int(e.data.get("with_conflict", 0))
-    sizes = Counter((u, t) for (u, _), t in imported_at.items())
-    stats.imports = [ImportRate(user_id=u, imported_at=t, memories=n,
-                                conflicts=introduced.get((u, t), 0))
-                     for (u, t), n in sorted(sizes.items())]
-    stats.users = sorted(users)
-    stats.by_relation = dict(by_relation.most_common())
-    stats.by_verdict = dict(sorted(by_verdict.items()))
-    stats.by_rule = dict(sorted(by_rule.items()))
-    return stats

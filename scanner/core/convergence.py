@@ -2,7 +2,7 @@
 a tenant does with the state earlier scans left. Pure; :meth:`scanner.service.Service.scan_tenant`
 applies it.
 
-Its verdicts replace stored ledger entries (:func:`scanner.ledger.should_replace` with
+Its verdicts replace stored ledger entries (:func:`scanner.core.ledger.should_replace` with
 ``full_view``), the entries it no longer makes are withdrawn (:func:`withdrawals`), every memory
 gets the status its verdicts give (:meth:`scanner.store.memories.MemoryStore.apply_effects`
 with ``full_view``) and the edges of every memory in a verdict are set to exactly what the
@@ -14,13 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scanner.ledger import (
-    SCAN_TYPES,
-    STATUS_WITHDRAWN,
-    Effects,
-    LedgerEntry,
-    closed_by_person,
-)
+from scanner.core.effects import Effects
+from scanner.core.ledger import SCAN_TYPES, STATUS_WITHDRAWN, LedgerEntry, closed_by_person
 from scanner.models import Conflict
 
 

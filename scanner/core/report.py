@@ -27,12 +27,12 @@ UNRESOLVED_VERDICTS = frozenset({"quarantined", "epoch_change", "escalated"})
 
 MOOT = "moot"
 """The reason prefix of a pair nothing settles whose member another pair's settlement
-retired (``moot:<member>@<settler>``, :func:`scanner.policy.settle_conflicts`)."""
+retired (``moot:<member>@<settler>``, :func:`scanner.core.settlement.settle_conflicts`)."""
 
 
 def is_moot(conflict: Conflict) -> bool:
-    """Whether an unsettled pair is moot (:func:`scanner.policy.settle_conflicts`): it holds
-    nobody ``unresolved``, and its ledger entry is closed as ``moot``."""
+    """Whether an unsettled pair is moot (:func:`scanner.core.settlement.settle_conflicts`): it
+    holds nobody ``unresolved``, and its ledger entry is closed as ``moot``."""
     return not conflict.settled_by and any(r.startswith(MOOT + ":") for r in conflict.reasons)
 
 

@@ -31,7 +31,7 @@ from extractors.state_changes import (
     same_group_name,
     same_referent,
 )
-from scanner.keys import Assertion, GroupKey
+from scanner.core.keys import Assertion, GroupKey
 from scanner.models import MemoryRecord, Scope
 
 
