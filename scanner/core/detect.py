@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
@@ -242,8 +242,9 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         key: the group's key.
         assertions: the group's assertions.
         table: relation cardinalities.
-        other: assertions of a short-form key (:mod:`scanner.short_forms`); when given, only pairs that cross the two
-            groups are returned and each is marked ``subject_unconfirmed``.
+        other: assertions of a short-form key (:mod:`scanner.short_forms`); when given, only
+            pairs that cross the two groups are returned and each is marked
+            ``subject_unconfirmed``.
         other_key: the key of ``other``.
 
     Returns:
@@ -252,51 +253,71 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
     """
     left = stances(assertions)
     crossing = bool(other)
+    side: dict[str, int] = {}
+    everyone = left
     if crossing:
         right = stances(other)
         side = {s.record.id: 0 for s in left}
         everyone = left + [s for s in right if s.record.id not in side]
         side.update({s.record.id: 1 for s in right if s.record.id not in side})
-    else:
-        everyone, side = left, {}
-    attribute = any(s.attribute for s in everyone)
-    cardinality = table.cardinality(key.relation, attribute=attribute)
-    if cardinality is Cardinality.unknown and not any(s.shaped or s.similar for s in everyone):
-        # a verb outside the tables ("find", "appreciate", "explore") holds many values: only
-        # an attribute noun presupposes one value (the definite description of the module
-        # docstring of extractors.relations), and a similarity match asks for a look
-        cardinality = Cardinality.multi_valued
-
+    cardinality = _group_cardinality(key, everyone, table)
     found: dict[tuple[str, str], CandidatePair] = {}
 
     def add(x: Stance, y: Stance, kind: str) -> None:
-        # Statements about two different places ("on rack 4" / "on rack 5") or two different
-        # times ("on Fridays" / "on Mondays") never conflict, nor do records of two scopes
-        # (compared as the scope's fields, user, group and properties: no Scope objects for
-        # the 4,568 calls of a 10k re-scan).
-        rx, ry = x.record, y.record
-        if rx.id == ry.id:
+        if not _comparable(x, y) or (crossing and side[x.record.id] == side[y.record.id]):
             return
-        p, q = x.place, y.place
-        if p is not None and q is not None and p != q:
-            return
-        p, q = x.time, y.time
-        if p is not None and q is not None and p != q:
-            return
-        if (p == PAST) != (q == PAST):
-            return  # "worked at Amazon for three years before joining Shopify": a past fact
-        if crossing and side[rx.id] == side[ry.id]:
-            return
-        if rx.user_id != ry.user_id or rx.group != ry.group or rx.properties != ry.properties:
-            return
-        a, b = (x, y) if rx.id < ry.id else (y, x)
+        a, b = (x, y) if x.record.id < y.record.id else (y, x)
         pair_id = (a.record.id, b.record.id)
         prev = found.get(pair_id)
         if prev is not None and (prev.kind == "value_mismatch" or kind == "polarity"):
             return
         found[pair_id] = CandidatePair(key, kind, a, b, cardinality, crossing, other_key)
 
-    # polarity: one asserts what the other denies (index by object)
+    for denier, holder in _polarity_pairs(everyone):
+        add(denier, holder, "polarity")
+    if cardinality is not Cardinality.multi_valued:
+        for x, y in _mismatch_pairs(everyone):
+            add(x, y, "value_mismatch")
+    return [found[k] for k in sorted(found)]
+
+
+def _group_cardinality(key: GroupKey, everyone: Sequence[Stance],
+                       table: RelationTable) -> Cardinality:
+    """The key's cardinality as the table gives it; a verb outside the tables ("find",
+    "appreciate", "explore") holds many values: only an attribute noun presupposes one value
+    (the definite description of the module docstring of extractors.relations), and a
+    similarity match asks for a look."""
+    attribute = any(s.attribute for s in everyone)
+    cardinality = table.cardinality(key.relation, attribute=attribute)
+    if cardinality is Cardinality.unknown and not any(s.shaped or s.similar for s in everyone):
+        return Cardinality.multi_valued
+    return cardinality
+
+
+def _comparable(x: Stance, y: Stance) -> bool:
+    """Whether two stances can conflict at all. Statements about two different places ("on
+    rack 4" / "on rack 5") or two different times ("on Fridays" / "on Mondays") never
+    conflict, nor a completed past with the present, nor records of two scopes (compared as
+    the scope's fields, user, group and properties: no Scope objects for the 4,568 calls of
+    a 10k re-scan)."""
+    rx, ry = x.record, y.record
+    if rx.id == ry.id:
+        return False
+    p, q = x.place, y.place
+    if p is not None and q is not None and p != q:
+        return False
+    p, q = x.time, y.time
+    if p is not None and q is not None and p != q:
+        return False
+    if (p == PAST) != (q == PAST):
+        return False  # "worked at Amazon for three years before joining Shopify"
+    return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
+
+
+def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
+    """``(denier, holder)``: one asserts what the other denies (index by object), then the
+    denials that name their thing more or less fully than the statement they deny (see
+    :func:`denies`)."""
     asserting: dict[str, list[Stance]] = defaultdict(list)
     for s in everyone:
         for obj in s.asserted:
@@ -304,53 +325,61 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
     for s in everyone:
         for obj in s.denied:
             for t in asserting.get(obj, ()):
-                add(s, t, "polarity")
-    if any(s.denied for s in everyone):
-        # a denial names its thing more or less fully than the statement it denies:
-        # "doesn't take the bus" / "takes the 14 bus", "sold her LeBron-signed basketball" /
-        # "owns a basketball", "doesn't smoke" / "smokes half a pack" (see `denies`)
-        by_head: dict[str, list[str]] = defaultdict(list)
-        for held in asserting:
-            if held:
-                by_head[held.rsplit(" ", 1)[-1]].append(held)
-        for s in everyone:
-            for obj in s.denied:
-                candidates = [h for hs in by_head.values() for h in hs] if not obj else \
-                    by_head.get(obj.rsplit(" ", 1)[-1], [])
-                words = obj.split()
-                if len(words) > 1 and words[-1] in GROUP_NOUNS:  # "the X club" / "X"
-                    candidates = [*candidates, *by_head.get(words[-2], ())]
-                # "dropped pottery" / "goes to a pottery class": a stated object whose head
-                # is a carrier noun after the denied object's head
-                candidates = [*candidates, *(h for noun in CARRIER_NOUNS
-                                             for h in by_head.get(noun, ())
-                                             if h.split()[-2:-1] == words[-1:])]
-                if obj in s.named:  # "decided against Marley" / "Marley flooring"
-                    candidates = [*candidates, *(h for h in asserting
-                                                 if obj in h.split()[:-1])]
-                for held in candidates:
-                    if held == obj:
-                        continue
-                    for t in asserting[held]:
-                        if denies(s, obj, t, held):
-                            add(s, t, "polarity")
-
-    # value mismatch: disjoint asserted values (functional, or unknown -> "possible")
-    if cardinality is not Cardinality.multi_valued:
-        by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
-        for s in everyone:
-            values = frozenset(v for v in s.asserted if v)
-            if values:
-                by_values[values].append(s)
-        clusters = list(by_values.items())
-        for i, (va, sa) in enumerate(clusters):
-            for vb, sb in clusters[i + 1:]:
-                if va & vb:
+                yield s, t
+    if not any(s.denied for s in everyone):
+        return
+    # "doesn't take the bus" / "takes the 14 bus", "sold her LeBron-signed basketball" /
+    # "owns a basketball", "doesn't smoke" / "smokes half a pack"
+    by_head: dict[str, list[str]] = defaultdict(list)
+    for held in asserting:
+        if held:
+            by_head[held.rsplit(" ", 1)[-1]].append(held)
+    for s in everyone:
+        for obj in s.denied:
+            for held in _denial_candidates(s, obj, asserting, by_head):
+                if held == obj:
                     continue
-                for x in sa:
-                    for y in sb:
-                        add(x, y, "value_mismatch")
-    return [found[k] for k in sorted(found)]
+                for t in asserting[held]:
+                    if denies(s, obj, t, held):
+                        yield s, t
+
+
+def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[Stance]],
+                       by_head: Mapping[str, list[str]]) -> list[str]:
+    """Asserted objects a denial of ``obj`` may deny (:func:`denies` decides): those of the
+    same head; for a group name, the name without its group noun ("the X club" / "X"); a
+    stated object whose head is a carrier noun after the denied head ("dropped pottery" /
+    "goes to a pottery class"); for a denied name, the objects it qualifies ("decided against
+    Marley" / "Marley flooring"). A bare denial may deny every object."""
+    if not obj:
+        return [h for hs in by_head.values() for h in hs]
+    words = obj.split()
+    candidates = list(by_head.get(words[-1], ()))
+    if len(words) > 1 and words[-1] in GROUP_NOUNS:
+        candidates += by_head.get(words[-2], ())
+    candidates += [h for noun in CARRIER_NOUNS for h in by_head.get(noun, ())
+                   if h.split()[-2:-1] == words[-1:]]
+    if obj in denier.named:
+        candidates += [h for h in asserting if obj in h.split()[:-1]]
+    return candidates
+
+
+def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
+    """Pairs whose asserted values are disjoint (for a functional relation, or an unknown
+    one whose conflicts are ``possible``)."""
+    by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
+    for s in everyone:
+        values = frozenset(v for v in s.asserted if v)
+        if values:
+            by_values[values].append(s)
+    clusters = list(by_values.items())
+    for i, (va, sa) in enumerate(clusters):
+        for vb, sb in clusters[i + 1:]:
+            if va & vb:
+                continue
+            for x in sa:
+                for y in sb:
+                    yield x, y
 
 
 _PUNCT = re.compile(r"[^\w\s]")
