@@ -56,27 +56,18 @@ import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.shared_data import SHARED_ENV, shared_dir
 from extractors.lexicon import RELATIONS as LEXICON_RELATIONS
 from extractors.relations import DEFAULT_TABLE, Cardinality
 
 
-SHARED_ENV = "CONTRASCAN_SHARED"
-"""Env var naming the folder whose ``data/`` holds the public data sets, when it is not
-``../shared`` beside the checkout."""
-
-
-def _data_dir() -> Path:
-    named = os.environ.get(SHARED_ENV)
-    return (Path(named) if named else Path(__file__).resolve().parents[2] / "shared") / "data"
-
-
-DATA_DIR = _data_dir()
-"""``$CONTRASCAN_SHARED/data`` when the variable is set, else ``../shared/data`` beside the
-checkout (the runners take ``--data-dir`` to name another)."""
+DATA_DIR = shared_dir() / "data"
+"""``data/`` of the shared folder (:func:`benchmarks.shared_data.shared_dir`: the
+``CONTRASCAN_SHARED`` variable, else ``shared/`` beside the checkout or one of its parents);
+the runners take ``--data-dir`` to name another."""
 
 
 def missing_data(data_dir: Path, what: str) -> FileNotFoundError:

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from scanner.cli import main
-from tests.conftest import load_cases
+from tests.conftest import MISSING_CASES, load_cases
 
 CASES = load_cases()
 
@@ -81,6 +81,7 @@ KNOWN_GAPS: dict[str, str] = {
 
 
 def test_cases_file_is_present():
+    assert CASES, MISSING_CASES
     assert len(CASES) >= 13
 
 
