@@ -217,172 +217,180 @@ def _item_url(user_id: str, entry_id: str) -> str:
 # --------------------------------------------------------------------------- the routes
 
 
+_STATIC = files("scanner.review").joinpath("static")
+_pages = APIRouter(prefix=PREFIX, include_in_schema=False)
+"""The review pages (HTML, a session cookie, CSRF tokens), outside the OpenAPI document."""
+
+
+def _sessions(request: Request) -> _Sessions:
+    """The app's review sessions (:func:`install_review`)."""
+    return request.app.state.review_sessions
+
+
+def _error(request: Request, status: int, message: str, session: dict | None) -> HTMLResponse:
+    """The error page, with the session's CSRF token when there is a session."""
+    return _page("error.html", status=status, message=message, session=session,
+                 csrf=_sessions(request).csrf(session) if session is not None else None)
+
+
+def _reviews(request: Request) -> ReviewService:
+    return ReviewService(_service(request))
+
+@_pages.get("/static/{name}")
+def asset(name: str) -> Response:
+    kinds = {"review.js": "text/javascript", "review.css": "text/css"}
+    if name not in kinds:
+        return Response("not found", status_code=404, media_type="text/plain")
+    return Response(_STATIC.joinpath(name).read_text(encoding="utf-8"),
+                    media_type=kinds[name], headers={"X-Content-Type-Options": "nosniff",
+                                                     "Cache-Control": "no-cache"})
+
+@_pages.get("/login")
+def login_form(request: Request, next: str | None = None) -> Response:
+    return _page("login.html", need_key=_sessions(request).settings.api_key is not None,
+                 next=_safe_next(next), error=None, reviewer=None)
+
+@_pages.post("/login")
+async def login(request: Request) -> Response:
+    form = await _form(request)
+    reviewer = form.get("reviewer", "").strip()
+    target = _safe_next(form.get("next"))
+    error = None
+    try:
+        check_reviewer(reviewer)
+    except ReviewError as err:
+        error = f"Name: {err.reason}."
+    if error is None and not _sessions(request).check_key(form.get("api_key", "")):
+        error = "Wrong API key."
+    if error is not None:
+        return _page("login.html", status=401 if "key" in error else 422,
+                     need_key=_sessions(request).settings.api_key is not None, next=target, error=error,
+                     reviewer=reviewer)
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(SESSION_COOKIE, _sessions(request).issue(reviewer), max_age=SESSION_SECONDS,
+                        path=PREFIX, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
+    return response
+
+@_pages.post("/logout")
+async def logout(request: Request) -> Response:
+    session = _sessions(request).read(request)
+    form = await _form(request)
+    if session is None or not hmac.compare_digest(form.get("csrf", ""),
+                                                  _sessions(request).csrf(session)):
+        return _page("error.html", status=403, message="Missing or wrong CSRF token.",
+                     session=session, csrf=None)
+    response = RedirectResponse(f"{PREFIX}/login", status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path=PREFIX)
+    return response
+
+@_pages.get("")
+async def inbox(request: Request, user_id: str | None = None, relation: str | None = None,
+                verdict: str | None = None, severity: str | None = None) -> Response:
+    session = _sessions(request).read(request)
+    if session is None:
+        return _login_redirect(request)
+    service = _reviews(request)
+    box = await run_in_threadpool(
+        service.inbox, user_id or None, relation=(relation or "").strip() or None,
+        verdict=verdict if verdict in VERDICTS else None,
+        severity=severity if severity in SEVERITIES else None)
+    return _page("inbox.html", session=session, csrf=_sessions(request).csrf(session), inbox=box,
+                 filters={"user_id": user_id or "", "relation": relation or "",
+                          "verdict": verdict or "", "severity": severity or ""},
+                 verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url)
+
+@_pages.get("/items/{entry_id}")
+async def item(request: Request, entry_id: str, user_id: str,
+               done: str | None = None) -> Response:
+    session = _sessions(request).read(request)
+    if session is None:
+        return _login_redirect(request)
+    service = _reviews(request)
+    try:
+        found = await run_in_threadpool(service.item, user_id, entry_id)
+    except UnknownEntry as err:
+        return _error(request, 404, str(err), session)
+    return _page("item.html", session=session, csrf=_sessions(request).csrf(session), item=found,
+                 entry=found.entry, members=members_in_order(found), done=done,
+                 history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
+                     {"user_id": user_id, "memory_id": mid}),
+                 action_url=_item_url(user_id, entry_id))
+
+@_pages.post("/items/{entry_id}")
+async def act(request: Request, entry_id: str, user_id: str) -> Response:
+    session = _sessions(request).read(request)
+    if session is None:
+        return _error(request, 401, "Log in first.", None)
+    form = await _form(request)
+    if not hmac.compare_digest(form.get("csrf", "").encode(),
+                               _sessions(request).csrf(session).encode()):
+        return _error(request, 403, "Missing or wrong CSRF token: nothing was recorded. Reload "
+                     "the page and try again.", session)
+    service = _reviews(request)
+    try:
+        outcome = await run_in_threadpool(
+            service.act, user_id, entry_id, form.get("action", ""), session["r"],
+            chosen=form.get("chosen") or None)
+    except UnknownEntry as err:
+        return _error(request, 404, str(err), session)
+    except ReviewError as err:
+        return _error(request, 409 if isinstance(err, EntryClosed) else 422, str(err), session)
+    done = "already" if outcome.already else outcome.review.data.get("action", "")
+    return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
+                            status_code=303)
+
+@_pages.get("/history")
+async def history(request: Request, user_id: str, memory_id: str) -> Response:
+    session = _sessions(request).read(request)
+    if session is None:
+        return _login_redirect(request)
+    svc = _service(request)
+    try:
+        report = await run_in_threadpool(svc.history_report, memory_id, user_id)
+    except UnknownMemory as err:
+        return _error(request, 404, str(err), session)
+    return _page("history.html", session=session, csrf=_sessions(request).csrf(session),
+                 report=report, user_id=user_id)
+
+_api = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],
+                 responses=_ERROR_RESPONSES, tags=["review"])
+"""``/v1/reviews``: the review inbox and decisions for agents, behind the API key."""
+
+@_api.get("/reviews", response_model=InboxResponse)
+def list_reviews(
+    request: Request,
+    user_id: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS,
+                                  description="The user whose open entries to list.")],
+    relation: Annotated[str | None, Query(max_length=MAX_ID_CHARS)] = None,
+    verdict: Literal["quarantined", "epoch_change", "escalated", "possible"] | None = None,
+    severity: Literal["high", "medium", "low"] | None = None,
+) -> Response:
+    """Open entries of one user (quarantines, epoch changes, escalations, possible
+    conflicts), newest first, each with its clarification question: what an agent puts
+    to its user before recording the answer with `POST /v1/reviews`."""
+    box = _reviews(request).inbox(user_id, relation=relation, verdict=verdict,
+                                 severity=severity)
+    return _json(InboxResponse(items=box.items, counts=box.counts))
+
+@_api.post("/reviews", response_model=ReviewResponse,
+          responses={404: {"model": ErrorResponse, "description": "No such entry."},
+                     409: {"model": ErrorResponse, "description": "The entry is not "
+                                                                   "open."}})
+def post_review(body: ReviewRequest, request: Request) -> Response:
+    """Record a decision on one open entry: `current` (with `chosen`: writes a review
+    record that settles the pair), `both_true` (the key holds several values for this
+    user) or `dismiss`. Repeating a request writes nothing (`already`: true)."""
+    try:
+        outcome = _reviews(request).act(body.user_id, body.entry_id, body.action,
+                                       body.reviewer, chosen=body.chosen)
+    except (ReviewError, UnknownMemory) as err:
+        raise _review_problem(err) from None
+    return _json(_outcome_json(outcome))
+
+
 def install_review(app: FastAPI, settings: ApiSettings) -> None:
     """Add the review pages and the ``/v1/reviews`` endpoints to the sidecar app."""
-    sessions = _Sessions(settings)
-
-    def error(status: int, message: str, session: dict | None) -> HTMLResponse:
-        """The error page, with the session's CSRF token when there is a session."""
-        return _page("error.html", status=status, message=message, session=session,
-                     csrf=sessions.csrf(session) if session is not None else None)
-    static = files("scanner.review").joinpath("static")
-
-    def reviews(request: Request) -> ReviewService:
-        return ReviewService(_service(request))
-
-    pages = APIRouter(prefix=PREFIX, include_in_schema=False)
-
-    @pages.get("/static/{name}")
-    def asset(name: str) -> Response:
-        kinds = {"review.js": "text/javascript", "review.css": "text/css"}
-        if name not in kinds:
-            return Response("not found", status_code=404, media_type="text/plain")
-        return Response(static.joinpath(name).read_text(encoding="utf-8"),
-                        media_type=kinds[name], headers={"X-Content-Type-Options": "nosniff",
-                                                         "Cache-Control": "no-cache"})
-
-    @pages.get("/login")
-    def login_form(request: Request, next: str | None = None) -> Response:
-        return _page("login.html", need_key=settings.api_key is not None,
-                     next=_safe_next(next), error=None, reviewer=None)
-
-    @pages.post("/login")
-    async def login(request: Request) -> Response:
-        form = await _form(request)
-        reviewer = form.get("reviewer", "").strip()
-        target = _safe_next(form.get("next"))
-        error = None
-        try:
-            check_reviewer(reviewer)
-        except ReviewError as err:
-            error = f"Name: {err.reason}."
-        if error is None and not sessions.check_key(form.get("api_key", "")):
-            error = "Wrong API key."
-        if error is not None:
-            return _page("login.html", status=401 if "key" in error else 422,
-                         need_key=settings.api_key is not None, next=target, error=error,
-                         reviewer=reviewer)
-        response = RedirectResponse(target, status_code=303)
-        response.set_cookie(SESSION_COOKIE, sessions.issue(reviewer), max_age=SESSION_SECONDS,
-                            path=PREFIX, httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https")
-        return response
-
-    @pages.post("/logout")
-    async def logout(request: Request) -> Response:
-        session = sessions.read(request)
-        form = await _form(request)
-        if session is None or not hmac.compare_digest(form.get("csrf", ""),
-                                                      sessions.csrf(session)):
-            return _page("error.html", status=403, message="Missing or wrong CSRF token.",
-                         session=session, csrf=None)
-        response = RedirectResponse(f"{PREFIX}/login", status_code=303)
-        response.delete_cookie(SESSION_COOKIE, path=PREFIX)
-        return response
-
-    @pages.get("")
-    async def inbox(request: Request, user_id: str | None = None, relation: str | None = None,
-                    verdict: str | None = None, severity: str | None = None) -> Response:
-        session = sessions.read(request)
-        if session is None:
-            return _login_redirect(request)
-        service = reviews(request)
-        box = await run_in_threadpool(
-            service.inbox, user_id or None, relation=(relation or "").strip() or None,
-            verdict=verdict if verdict in VERDICTS else None,
-            severity=severity if severity in SEVERITIES else None)
-        return _page("inbox.html", session=session, csrf=sessions.csrf(session), inbox=box,
-                     filters={"user_id": user_id or "", "relation": relation or "",
-                              "verdict": verdict or "", "severity": severity or ""},
-                     verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url)
-
-    @pages.get("/items/{entry_id}")
-    async def item(request: Request, entry_id: str, user_id: str,
-                   done: str | None = None) -> Response:
-        session = sessions.read(request)
-        if session is None:
-            return _login_redirect(request)
-        service = reviews(request)
-        try:
-            found = await run_in_threadpool(service.item, user_id, entry_id)
-        except UnknownEntry as err:
-            return error(404, str(err), session)
-        return _page("item.html", session=session, csrf=sessions.csrf(session), item=found,
-                     entry=found.entry, members=members_in_order(found), done=done,
-                     history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
-                         {"user_id": user_id, "memory_id": mid}),
-                     action_url=_item_url(user_id, entry_id))
-
-    @pages.post("/items/{entry_id}")
-    async def act(request: Request, entry_id: str, user_id: str) -> Response:
-        session = sessions.read(request)
-        if session is None:
-            return error(401, "Log in first.", None)
-        form = await _form(request)
-        if not hmac.compare_digest(form.get("csrf", "").encode(),
-                                   sessions.csrf(session).encode()):
-            return error(403, "Missing or wrong CSRF token: nothing was recorded. Reload "
-                         "the page and try again.", session)
-        service = reviews(request)
-        try:
-            outcome = await run_in_threadpool(
-                service.act, user_id, entry_id, form.get("action", ""), session["r"],
-                chosen=form.get("chosen") or None)
-        except UnknownEntry as err:
-            return error(404, str(err), session)
-        except ReviewError as err:
-            return error(409 if isinstance(err, EntryClosed) else 422, str(err), session)
-        done = "already" if outcome.already else outcome.review.data.get("action", "")
-        return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
-                                status_code=303)
-
-    @pages.get("/history")
-    async def history(request: Request, user_id: str, memory_id: str) -> Response:
-        session = sessions.read(request)
-        if session is None:
-            return _login_redirect(request)
-        svc = _service(request)
-        try:
-            report = await run_in_threadpool(svc.history_report, memory_id, user_id)
-        except UnknownMemory as err:
-            return error(404, str(err), session)
-        return _page("history.html", session=session, csrf=sessions.csrf(session),
-                     report=report, user_id=user_id)
-
-    app.include_router(pages)
-
-    api = APIRouter(prefix="/v1", dependencies=[Security(_authorize)],
-                    responses=_ERROR_RESPONSES, tags=["review"])
-
-    @api.get("/reviews", response_model=InboxResponse)
-    def list_reviews(
-        request: Request,
-        user_id: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS,
-                                      description="The user whose open entries to list.")],
-        relation: Annotated[str | None, Query(max_length=MAX_ID_CHARS)] = None,
-        verdict: Literal["quarantined", "epoch_change", "escalated", "possible"] | None = None,
-        severity: Literal["high", "medium", "low"] | None = None,
-    ) -> Response:
-        """Open entries of one user (quarantines, epoch changes, escalations, possible
-        conflicts), newest first, each with its clarification question: what an agent puts
-        to its user before recording the answer with `POST /v1/reviews`."""
-        box = reviews(request).inbox(user_id, relation=relation, verdict=verdict,
-                                     severity=severity)
-        return _json(InboxResponse(items=box.items, counts=box.counts))
-
-    @api.post("/reviews", response_model=ReviewResponse,
-              responses={404: {"model": ErrorResponse, "description": "No such entry."},
-                         409: {"model": ErrorResponse, "description": "The entry is not "
-                                                                       "open."}})
-    def post_review(body: ReviewRequest, request: Request) -> Response:
-        """Record a decision on one open entry: `current` (with `chosen`: writes a review
-        record that settles the pair), `both_true` (the key holds several values for this
-        user) or `dismiss`. Repeating a request writes nothing (`already`: true)."""
-        try:
-            outcome = reviews(request).act(body.user_id, body.entry_id, body.action,
-                                           body.reviewer, chosen=body.chosen)
-        except (ReviewError, UnknownMemory) as err:
-            raise _review_problem(err) from None
-        return _json(_outcome_json(outcome))
-
-    app.include_router(api)
+    app.state.review_sessions = _Sessions(settings)
+    app.include_router(_pages)
+    app.include_router(_api)
