@@ -49,6 +49,7 @@ from extractors.lexicon import (
 from extractors.memory_forms import in_first_person
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
+from extractors.clause_frames import _hypothetical, _with_exceptions
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
     _NAME_VERB_PREP,
@@ -59,7 +60,6 @@ from extractors.syntax import (
     _CLAUSE_DEPS,
     _DESIRE_VERBS,
     _habitual_past,
-    _hypothetical,
     _infinitive_complements,
     _is_question,
     _LABEL,
@@ -73,7 +73,6 @@ from extractors.syntax import (
     _STOP_ASPECT,
     truecase,
     _truth_frame,
-    _with_exceptions,
 )
 from extractors.types import Triple
 

@@ -20,7 +20,6 @@ from extractors.syntax import (
     _question_antecedent,
     _span_phrase,
     _span_tokens,
-    truecase,
     _UNRESOLVED_PRONOUNS,
     USER,
 )

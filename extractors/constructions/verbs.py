@@ -48,42 +48,15 @@ from extractors.syntax import (
     _VERB_FORMS,
 )
 from extractors.constructions.alternatives import after_marker
+from extractors.constructions.verb_words import (
+    _AGENT_ROLES,
+    _CONTINUATION,
+    _DURATION_PREPS,
+    _extent,
+    _participle_clause,
+)
 from extractors.state_changes import GROUP_NOUNS
 from extractors.types import Triple
-
-
-_AGENT_ROLES = {"found": "founder", "co-found": "founder", "develop": "developer",
-                "manufacture": "manufacturer", "make": "manufacturer", "create": "creator",
-                "perform": "performer", "write": "author", "direct": "director",
-                "compose": "composer", "design": "designer", "invent": "inventor"}
-"""Passive verbs whose agent is a role of the patient (Wikidata's founded by P112, developer
-P178, manufacturer P176, creator P170, performer P175, author P50, director P57, composer P86,
-designer P287, discoverer or inventor P61): "X was founded by Y" -> (x, founder, y). The
-relation table decides which roles hold one value."""
-
-
-_CONTINUATION = frozenset({"continue", "keep"})
-"""Aspectual verbs whose complement holds when they are used ("keep running")."""
-
-
-_DURATION_PREPS = frozenset({"for", "during", "throughout"})
-"""Prepositions of a time phrase that says how long a state held, not when."""
-
-
-def _participle_clause(obj: Token, verb: Token) -> bool:
-    """"volunteers at the food bank every Saturday sorting donations": an object after the
-    verb's prepositional phrase that opens with an "-ing" form is a participle clause the
-    parser read as an object ("sorting" as a modifier of "donations")."""
-    first = obj.doc[obj.left_edge.i]
-    return (first.tag_ == "VBG" and first.dep_ == "amod" and first.head == obj
-            and any(c.dep_ == "prep" and c.i < first.i for c in verb.children))
-
-
-def _extent(token: Token) -> bool:
-    """"full-time", "part-time", "overtime": how much a verb holds, an adverbial the parser
-    reads as an object ("works full-time for the fire department")."""
-    return token.lemma_.lower() == "time" and any(
-        c.lower_ in ("full", "part", "over") for c in token.children)
 
 
 class VerbRules:

@@ -1,0 +1,60 @@
+"""Clauses that assert less than they say: a possibility, plan or condition (no fact), and
+a rule stated with an exception (the exception is part of the rule)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Token
+
+from extractors.syntax import _word
+from extractors.types import Triple
+
+_EXCEPT = {"except", "excluding", "unless", "save"}
+_MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
+           "wo"}  # "wo" is spaCy's token for the "wo" of "won't"
+_CONDITIONAL_MARKS = {"if", "unless", "whether"}
+"""Marks of a condition; "though" and "although" concede a fact, which stays asserted."""
+
+
+def _hypothetical(head: Token) -> bool:
+    """A clause that states a possibility, plan or condition rather than a fact: a modal
+    auxiliary other than "can" ("I might move to Lisbon", "I will work at Globex next
+    month"), or a conditional clause ("if I move to Lisbon"). "can"/"can't" stay: "I can't
+    eat gluten" is a standing fact."""
+    for child in head.children:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS:
+            return True
+        if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
+            return True
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONDITIONAL_MARKS
+                                         for m in child.children):
+            return True  # the consequent of a condition: "If I move, my rent is …"
+    if head.lower_ == "going" and any(c.dep_ == "xcomp" and c.tag_ == "VB"
+                                      for c in head.children):
+        return True  # "I am going to move to Porto"
+    return head.dep_ == "xcomp" and head.head.lower_ == "going" and head.tag_ == "VB"
+
+
+def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
+    """Attach an ``except`` qualifier to the triples of a sentence that states an exception
+    ("… within 30 days, except for enterprise plans"), so the rule with the exception stays
+    distinct from the rule without it."""
+    low = doc.text.lower()
+    if not any(word in low for word in _EXCEPT):
+        return triples  # no exception word at all: skip the walk over every token
+    spans = {}
+    for sent in doc.sents:
+        words = [t for t in sent if t.lower_ in _EXCEPT and t.dep_ in ("prep", "mark", "cc")]
+        if words:
+            tail = [t for w in words for t in w.subtree if t.i != w.i and t.dep_ != "det"
+                    and t.pos_ != "PUNCT" and t.lower_ not in ("for", "of")]
+            spans[(sent.start_char, sent.end_char)] = " ".join(_word(t) for t in tail)
+    if not spans:
+        return triples
+    out = []
+    for t in triples:
+        exception = spans.get((t.start, t.end))
+        if exception:
+            quals = tuple(sorted(set(t.qualifiers) | {("except", exception)}))
+            t = Triple(**{**t.to_dict(), "qualifiers": quals})
+        out.append(t)
+    return out
