@@ -194,8 +194,9 @@ def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwa
                      ) -> Any:
     """``call(*args, **kwargs)``, retried while the cluster has no Raft leader.
 
-    Schema reads (listing tenants), schema writes (creating a tenant) and batch reference
-    writes (which check their target against the schema) go to the cluster's Raft leader. When
+    Schema reads (listing tenants), schema writes (creating a collection or a tenant) and batch
+    reference writes (which check their target against the schema) go to the cluster's Raft
+    leader. When
     the leader has just died they fail until the remaining nodes elect a new one (~7 s
     measured, three nodes on loopback). Failures whose message says so (:data:`_NO_LEADER`)
     are retried with backoff for up to ``wait_s`` seconds, and at least once (the first attempt

@@ -31,7 +31,7 @@ from scanner.store.failures import store_failure
 
 def _create(client: weaviate.WeaviateClient, name: str, **config: Any) -> None:
     """Create multi-tenant collection ``name`` with self-provided vectors unless it exists."""
-    with store_failure(f"cannot create collection {name}"):
+    def create_unless_exists() -> None:
         if client.collections.exists(name):
             replication.check_collection(client, name)
             return
@@ -43,6 +43,12 @@ def _create(client: weaviate.WeaviateClient, name: str, **config: Any) -> None:
             replication_config=replication.replication_config(client),
             **config,
         )
+
+    # A schema write goes to the Raft leader; just after a node restarts it can fail with
+    # "the client connection is closing" (measured in the cluster tier). Retried through the
+    # election; a create that landed before its answer was lost is found by ``exists``.
+    with store_failure(f"cannot create collection {name}"):
+        replication.through_election(create_unless_exists)
 
 
 def memory_properties() -> list[Property]:
