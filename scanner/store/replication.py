@@ -196,9 +196,9 @@ def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwa
 
     Schema reads (listing tenants), schema writes (creating a collection or a tenant) and batch
     reference writes (which check their target against the schema) go to the cluster's Raft
-    leader. When
-    the leader has just died they fail until the remaining nodes elect a new one (~7 s
-    measured, three nodes on loopback). Failures whose message says so (:data:`_NO_LEADER`)
+    leader. When the leader has just died they fail until the remaining nodes elect a new one
+    (~7 s measured, three nodes on loopback), and just after a node restarts they can fail
+    while its connections to the others come up. Failures whose message says so (:data:`_NO_LEADER`)
     are retried with backoff for up to ``wait_s`` seconds, and at least once (the first attempt
     may itself have waited out the client's timeout); any other failure, and one still there
     after that, is raised at once. Only for idempotent calls, or calls whose repetition the
