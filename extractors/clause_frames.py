@@ -34,6 +34,44 @@ def _hypothetical(head: Token) -> bool:
     return head.dep_ == "xcomp" and head.head.lower_ == "going" and head.tag_ == "VB"
 
 
+_FUTURE_MODALS = {"will", "wo", "'ll", "shall"}
+FUTURE = "future"
+"""The time qualifier of a plain future ("Tim will be staying in Galway"); with a time phrase of
+its own it is prefixed to it ("future next month")."""
+
+
+def _plain_future(head: Token) -> bool:
+    """A clause whose only hedge is the future: a modal "will"/"shall" ("won't"), or "going to"
+    ("I am going to move to Porto"), with no condition and no other modal. What it says is a
+    plan, not a fact of now: it is compared only with other statements of the same future
+    (:func:`in_future`), never with the present ("will work at Globex" leaves "works at Acme"
+    standing), but a later "won't be living in Galway" does withdraw "will be staying in
+    Galway"."""
+    modals = [c for c in head.children if c.dep_ in ("aux", "auxpass") and c.tag_ == "MD"
+              and c.lower_ in _MODALS]
+    if any(m.lower_ not in _FUTURE_MODALS for m in modals):
+        return False
+    for child in head.children:
+        if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
+            return False
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in _CONDITIONAL_MARKS
+                                         for m in child.children):
+            return False
+    if modals:
+        return True
+    return head.dep_ == "xcomp" and head.head.lower_ == "going" and head.tag_ == "VB" and not any(
+        c.dep_ == "mark" and c.lower_ in _CONDITIONAL_MARKS for c in head.head.children)
+
+
+def in_future(triple: Triple) -> Triple:
+    """``triple`` as a statement of the future: its time qualifier becomes :data:`FUTURE`
+    (or ``"future <time>"`` when the clause names one)."""
+    times = [v for k, v in triple.qualifiers if k == "time"]
+    when = FUTURE if not times else f"{FUTURE} {times[0]}"
+    quals = tuple(sorted({q for q in triple.qualifiers if q[0] != "time"} | {("time", when)}))
+    return Triple(**{**triple.to_dict(), "qualifiers": quals})
+
+
 def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
     """Attach an ``except`` qualifier to the triples of a sentence that states an exception
     ("… within 30 days, except for enterprise plans"), so the rule with the exception stays

@@ -49,7 +49,7 @@ from extractors.lexicon import (
 from extractors.memory_forms import in_first_person
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
-from extractors.clause_frames import _hypothetical, _with_exceptions
+from extractors.clause_frames import _hypothetical, _plain_future, _with_exceptions, in_future
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
     _NAME_VERB_PREP,
@@ -356,9 +356,12 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                                "qualifiers": t.qualifiers}) for t in found]
         return found
 
-    def _clause_triples_as_stated(self, head: Token) -> list[Triple]:
-        if _hypothetical(head):
-            return []
+    def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
+                                  ) -> list[Triple]:
+        if not hedge_read and _hypothetical(head):
+            if not _plain_future(head):
+                return []
+            return [in_future(t) for t in self._clause_triples_as_stated(head, hedge_read=True)]
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
             return self._with_state_changes(head, self._copula(head))
         if head.pos_ == "VERB":

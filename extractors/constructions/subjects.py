@@ -45,6 +45,16 @@ def _implied_owner(noun: Token) -> Token | None:
     return None
 
 
+_PERSONAL_PRONOUNS = {"he", "she"}
+"""Subject pronouns that can only mean a person (:meth:`SubjectRules._personal_antecedent`)."""
+_NOT_PEOPLE = {"GPE", "LOC", "ORG", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+               "LANGUAGE", "DATE", "TIME", "MONEY", "QUANTITY"}
+"""spaCy (OntoNotes) entity types of proper nouns that name no person."""
+_PERSON_ROLES = {"nsubj", "nsubjpass", "poss", "dobj", "dative", "npadvmod"}
+"""Dependency roles in which a proper noun before a "he"/"she" may be its antecedent (a
+preposition's object is more often a place: "moved to Dublin", "lives in Galway");
+``npadvmod`` is the small model's usual misreading of a sentence-initial subject name."""
+
 class SubjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -95,6 +105,8 @@ class SubjectRules:
                 return self._antecedent_entity(antecedent)
         if low in _POSSESSIVE_PRONOUNS and token.dep_ == "poss":
             return self._possessor_antecedent(token)
+        if low in _PERSONAL_PRONOUNS and token.dep_ in ("nsubj", "nsubjpass"):
+            return self._personal_antecedent(token)
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
@@ -133,6 +145,28 @@ class SubjectRules:
                     subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)):
                 return self._entity(subj)
         return None
+
+    def _personal_antecedent(self, pronoun: Token) -> str | None:
+        """Who a subject "he" / "she" is: the one person named before it in the memory
+        ("Tim's placement moved to Dublin, so he won't be living in Galway" -> tim). A memory
+        writer's fact names its person and refers back to them (the subject-antecedent
+        preference of Hobbs 1978); with two people named before the pronoun ("Tim told Sam he
+        …") the reference is ambiguous and the clause yields nothing. A name counts when it
+        is a clause's subject, a possessor or an object (:data:`_PERSON_ROLES`; "moved to
+        Dublin" names a place), and not typed a place or organisation where the pipeline
+        recognises entities."""
+        heads = {}
+        for token in pronoun.doc[:pronoun.i]:
+            if token.pos_ != "PROPN" or token.ent_type_ in _NOT_PEOPLE:
+                continue
+            head = token
+            while head.dep_ in ("compound", "flat") and head.head.pos_ == "PROPN" \
+                    and head.head.i < pronoun.i:
+                head = head.head
+            if head.dep_ in _PERSON_ROLES:
+                heads[head.i] = head
+        names = {self._entity(h) for h in heads.values()} - {None}
+        return names.pop() if len(names) == 1 else None
 
     def _antecedent_entity(self, antecedent: Token | Span | None) -> str | None:
         """The canonical subject a question's answer is about (:func:`_question_antecedent`):

@@ -156,6 +156,15 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
 _NONE: frozenset[str] = frozenset()
 PAST = "past"
 """The time qualifier of a completed past state ("worked at X for three years before ...")."""
+FUTURE = "future"
+"""The time qualifier of a plain future ("Tim will be staying in Galway"), alone or before the
+clause's own time ("future next month"): compared only with the same future."""
+
+
+def _future(time: str | None) -> bool:
+    return time is not None and (time == FUTURE or time.startswith(FUTURE + " "))
+
+
 _ATTRIBUTE_RULES = ("attribute", "key_value")
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
@@ -311,6 +320,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
         return False
     if (p == PAST) != (q == PAST):
         return False  # "worked at Amazon for three years before joining Shopify"
+    if _future(p) != _future(q):
+        return False  # "will work at Globex" leaves "works at Acme" standing
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
 
 

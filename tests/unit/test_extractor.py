@@ -318,13 +318,40 @@ def test_sentence_to_triples(extractor, sentence, expected):
     "It is what it is.",
     "Do I live in Lisbon?",           # questions assert nothing
     "Is my dog at home?",             # (not even that the user has a dog)
-    "I might move to Lisbon next year.",   # possibilities, plans, conditions neither
-    "I will work at Globex next month.",
+    "I might move to Lisbon next year.",   # possibilities and conditions neither
     "If I move to Lisbon, my rent is 900 euros.",
-    "I am going to move to Porto.",
+    "If I move to Lisbon I will sell my car.",  # a future under a condition
 ])
 def test_sentences_that_assert_nothing_give_no_triples(extractor, sentence):
     assert extractor.extract(sentence) == []
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    ("I will work at Globex next month.", ("user", "work at", "globex", False)),
+    ("I am going to move to Porto.", ("user", "live in", "porto", False)),
+    ("Priya won't be living in Leeds after all.", ("priya", "live in", "leeds", True)),
+    ("Tim's placement moved to Dublin, so he won't be living in Galway.",
+     ("tim", "live in", "galway", True)),
+])
+def test_a_plain_future_is_read_as_a_statement_of_the_future(extractor, sentence, fact):
+    """A plan is kept, marked as the future: it never meets the present (see the scan test in
+    test_detect) but a later plan about the same thing does."""
+    found = {t.fact: t for t in extractor.extract(sentence)}
+    assert fact in found, sorted(found)
+    assert found[fact].qualifier("time").startswith("future")
+
+
+@pytest.mark.parametrize(("sentence", "subject"), [
+    ("Tim's placement moved to Dublin, so he lives in Cork now.", "tim"),
+    ("Maria volunteers at a shelter and she says she loves Leeds.", "maria"),
+])
+def test_he_or_she_is_the_one_person_named_before_it(extractor, sentence, subject):
+    assert subject in {t.subject for t in extractor.extract(sentence)}
+
+
+def test_he_or_she_after_two_named_people_stays_unresolved(extractor):
+    found = extractor.extract("Tim told Sam he lives in Leeds now.")
+    assert not [t for t in found if t.relation == "live in"], found
 
 
 @pytest.mark.parametrize(("sentence", "unwanted"), [

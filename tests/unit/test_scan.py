@@ -54,6 +54,16 @@ def test_different_times_do_not_conflict(engine):
     assert [(c.members, c.kind) for c in report.conflicts] == [(["m1", "m3"], "polarity")]
 
 
+def test_a_plan_meets_plans_never_the_present(engine):
+    """ "will work at Globex" leaves "works at Acme" standing; a later plan withdraws it."""
+    report = scan(engine, rec("m1", "Priya works at Acme."),
+                  rec("m2", "Priya will work at Globex.", days=1))
+    assert [c for c in report.conflicts if c.verdict != "possible"] == []
+    report = scan(engine, rec("m1", "Priya will be living in Leeds."),
+                  rec("m2", "Priya won't be living in Leeds after all.", days=1))
+    assert [(c.members, c.winner) for c in report.conflicts] == [(["m1", "m2"], "m2")]
+
+
 def test_rule_with_exception_is_distinct_from_rule(engine):
     report = scan(engine, rec("m1", "Refunds are allowed within 30 days."),
                   rec("m2", "Refunds are allowed within 30 days, except for enterprise plans.",
