@@ -26,7 +26,6 @@ from scanner.core.convergence import exact_edges, withdrawals
 from scanner.core.effects import Effects, verdict_effects
 from scanner.core.ledger import SCAN_TYPES, LedgerEntry, content_digest, entry_contents
 from scanner.core.report import assemble_report, by_members, merge_reports
-from scanner.errors import StoreWriteError, WeaviateUnavailable
 from scanner.models import ScanReport
 from scanner.store.ledger import LedgerWrite
 from scanner.store.memories import (

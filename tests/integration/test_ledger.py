@@ -13,7 +13,6 @@ import threading
 import uuid
 from collections import Counter
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
