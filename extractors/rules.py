@@ -373,7 +373,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                 return []  # handled from the governing verb
             if head in _infinitive_complements(head.head):
                 return []  # "my goal is to run …": a value of the copula's subject
-            return self._with_state_changes(head, self._active(head)) + self._means(head)
+            return (self._with_state_changes(head, self._active(head)) + self._means(head)
+                    + self._as_attribute(head))
         return []
 
     def _means(self, verb: Token) -> list[Triple]:

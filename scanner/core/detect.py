@@ -62,6 +62,14 @@ class Stance:
     named: frozenset[str] = frozenset()
     """Ended objects written as one capitalised name ("decided against Marley"), which can
     stand for a thing the name qualifies ("Marley flooring")."""
+    generic: bool = False
+    """True when every triple of the stance is the generic reading of a more specific
+    attribute (rule ``attribute_generic``: "favourite guiding book" read as "favourite
+    book"): it meets only a later statement of the generic attribute that marks a change
+    (:func:`_generic_meets`)."""
+    changed: bool = False
+    """True when a triple of the stance marks its value as a change ("is now", "these
+    days", "new favourite": qualifier ``change``)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -121,13 +129,18 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule in _SHAPED_RULES,
                               held if rule == ENDED_RULE else _NONE,
                               held if (not t.negated or rule == ENDED_RULE) and _plural(t)
-                              else _NONE, _bare(t), held if _named(t) else _NONE))
+                              else _NONE, _bare(t), held if _named(t) else _NONE,
+                              rule == GENERIC_RULE,
+                              bool(t.qualifiers) and t.qualifier("change") is not None))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         ended, plural, named = set(), set(), set()
-        attribute = similar = shaped = bare = False
+        attribute = similar = shaped = bare = changed = False
+        generic = True
         for item in found:
             t = item.triple
+            generic = generic and t.rule == GENERIC_RULE
+            changed = changed or (bool(t.qualifiers) and t.qualifier("change") is not None)
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
                 ended.add(t.object)
@@ -149,7 +162,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
         out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
-                          frozenset(ended), frozenset(plural), bare, frozenset(named)))
+                          frozenset(ended), frozenset(plural), bare, frozenset(named),
+                          generic, changed))
     return out
 
 
@@ -165,10 +179,12 @@ def _future(time: str | None) -> bool:
     return time is not None and (time == FUTURE or time.startswith(FUTURE + " "))
 
 
-_ATTRIBUTE_RULES = ("attribute", "key_value")
+GENERIC_RULE = "attribute_generic"
+"""The rule of the generic reading of a specific attribute (:attr:`Stance.generic`)."""
+_ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE)
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
-_SHAPED_RULES = ("attribute", "key_value", "attribute_set")
+_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE)
 """Extraction rules that state a relation as an attribute, singular or plural ("my favourite
 genres are ..."): the only relations of unknown cardinality that may give ``possible``."""
 
@@ -312,6 +328,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
     rx, ry = x.record, y.record
     if rx.id == ry.id:
         return False
+    if (x.generic or y.generic) and not _generic_meets(x, y):
+        return False
     p, q = x.place, y.place
     if p is not None and q is not None and p != q:
         return False
@@ -323,6 +341,20 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
+
+
+def _generic_meets(x: Stance, y: Stance) -> bool:
+    """Whether a generic reading meets the other stance: only a literal statement of the
+    generic attribute that marks its value as a change and is observed later ("Caroline's
+    favourite guiding book is X", then "Actually, Caroline's favourite book is now Y"). Two
+    generic readings never meet ("favourite sci-fi book" / "favourite fantasy book"), nor an
+    unmarked one ("favourite Italian restaurant is Lupo" / "favourite restaurant is Nobu" can
+    both hold)."""
+    if x.generic == y.generic:
+        return False
+    literal, generic = (y, x) if x.generic else (x, y)
+    seen, before = literal.record.observed_at, generic.record.observed_at
+    return literal.changed and seen is not None and before is not None and seen > before
 
 
 def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:

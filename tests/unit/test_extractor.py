@@ -341,6 +341,32 @@ def test_a_plain_future_is_read_as_a_statement_of_the_future(extractor, sentence
     assert found[fact].qualifier("time").startswith("future")
 
 
+@pytest.mark.parametrize(("sentence", "fact"), [
+    ("Joanna likes Spider-Man as her favorite superhero.",
+     ("joanna", "preferred superhero", "spider man", False)),
+    ("Sam regards Dune as his favourite book.", ("sam", "preferred book", "dune", False)),
+])
+def test_as_complement_states_a_preference(extractor, sentence, fact):
+    assert fact in {t.fact for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize("sentence", ["Ana works as a nurse.", "Ana sees Bo as a mentor.",
+                                      "Ana doesn't like Bo as her favourite singer."])
+def test_as_complement_that_is_no_preference(extractor, sentence):
+    assert not [t for t in extractor.extract(sentence) if t.relation.startswith("preferred")]
+
+
+@pytest.mark.parametrize(("sentence", "changed"), [
+    ("Actually, Caroline's favourite book is now 'Redefining Realness'.", True),
+    ("Maria's favourite treat is tiramisu these days.", True),
+    ("Joanna's new favourite dessert is coconut ice cream.", True),
+    ("Maria's favourite treat is tiramisu.", False),
+])
+def test_a_preference_marked_as_a_change(extractor, sentence, changed):
+    found = [t for t in extractor.extract(sentence) if t.rule == "attribute"]
+    assert found and all((t.qualifier("change") is not None) is changed for t in found)
+
+
 @pytest.mark.parametrize(("sentence", "subject"), [
     ("Tim's placement moved to Dublin, so he lives in Cork now.", "tim"),
     ("Maria volunteers at a shelter and she says she loves Leeds.", "maria"),

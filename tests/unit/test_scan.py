@@ -64,6 +64,25 @@ def test_a_plan_meets_plans_never_the_present(engine):
     assert [(c.members, c.winner) for c in report.conflicts] == [(["m1", "m2"], "m2")]
 
 
+@pytest.mark.parametrize(("old", "new", "conflict"), [
+    # a later, marked statement of the generic attribute replaces the specific one
+    ("Caroline's favorite guiding book is 'Becoming Nicole'.",
+     "Actually, Caroline's favourite book is now 'Redefining Realness'.", True),
+    ("Ingrid's favorite Italian restaurant is Lupo.",
+     "Ingrid's favourite restaurant these days is Nobu.", True),
+    # unmarked, both can hold; two specifics never meet through their generic reading
+    ("Ingrid's favorite Italian restaurant is Lupo.",
+     "Ingrid's favourite restaurant is Nobu.", False),
+    ("Sam's favourite sci-fi book is Dune.", "Sam's favourite fantasy book is Earthsea.", False),
+    # a marked specific statement says nothing of the generic attribute before it
+    ("Sam's favourite book is Dune.", "Sam's favourite fantasy book is now Earthsea.", False),
+])
+def test_generic_reading_of_a_specific_preference(engine, old, new, conflict):
+    report = scan(engine, rec("m1", old), rec("m2", new, days=1))
+    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
+    assert decided == ([(["m1", "m2"], "m2")] if conflict else []), report.conflicts
+
+
 def test_rule_with_exception_is_distinct_from_rule(engine):
     report = scan(engine, rec("m1", "Refunds are allowed within 30 days."),
                   rec("m2", "Refunds are allowed within 30 days, except for enterprise plans.",
