@@ -56,6 +56,9 @@ NOUN_SYNONYMS: dict[str, str] = {
     "physician": "doctor",                # doctor.n.01 {doctor, doc, physician, MD}
     "kid": "child",                       # child.n.01 {child, kid, youngster, minor}
     "flat": "apartment",                  # apartment.n.01 {apartment, flat}
+    "author": "writer",                   # writer.n.01 {writer, author}
+    "vocalist": "singer",                 # singer.n.01 {singer, vocalist, vocalizer, vocaliser}
+    "sofa": "couch",                      # sofa.n.01 {sofa, couch, lounge}
 }
 """Common nouns folded to one member of their WordNet 3.1 synset (Miller 1995, "WordNet: a
 lexical database for English"): "shut down his Etsy store" ends "runs an Etsy shop". Only

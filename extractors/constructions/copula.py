@@ -250,10 +250,10 @@ class CopulaRules:
         if not relation.startswith("preferred "):
             return None
         marks = [t for t in rel_tokens[:-1] if self.table.canonical(
-            f"{t.lower_} {head.lower_}")[0].startswith("preferred ")]
+            _phrase([t, head]))[0].startswith("preferred ")]
         if not marks:
             return None
-        generic = f"{marks[0].lower_} {head.lower_}"
+        generic = _phrase([marks[0], head])
         return generic if self.table.canonical(generic)[0] != relation else None
 
     def _as_attribute(self, verb: Token) -> list[Triple]:

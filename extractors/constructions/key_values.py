@@ -17,6 +17,10 @@ _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;)")
 _NEGATORS = frozenset({"not", "no", "never", "n't"})
 _STILL = frozenset({"longer", "anymore", "more", "now", "currently", "still"})
 _ANSWERS = frozenset({"yes", "no", "none", "true", "false", "y", "n"})
+_EMPTY = frozenset({"none", "nothing", "no", "n/a", "nil"})
+"""Answers that say a plural key's set is empty ("Pets: none")."""
+_IDENTIFIER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
+"""A key written as a program's identifier: snake_case, dotted or camelCase."""
 
 
 class KeyValueRules:
@@ -43,8 +47,11 @@ class KeyValueRules:
             if not relation:
                 continue
             last = relation.split()[-1]
-            plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))
+            # an identifier names one setting, whatever its last word ("timeout_seconds")
+            plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) \
+                and not _IDENTIFIER_KEY.fullmatch(m["key"].strip())
             relation, flips = self.table.canonical(relation)
+            plural_key = plural
             if plural and not self._known(relation):
                 # "Likes: hiking", "Pets: cat": a many-valued relation's key, (user, like, …)
                 singular, singular_flips = self.table.canonical(relation[:-1])
@@ -60,9 +67,19 @@ class KeyValueRules:
                 if span is None or len(span) > 6:
                     continue
                 content = [t for t in span if t.lower_ not in _NEGATORS | _STILL]
-                if len(content) > 1 and (content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
-                                         or content[0].pos_ == "AUX"):
+                lone_state = len(pieces) == 1 and content and content[0].tag_ == "VBN"
+                if len(content) > 1 and not lone_state and (
+                        content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
+                        or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
+                # (a participle that is the whole value is a state: "married to Daniel")
+                if plural_key and len(span) == 1 and span[0].lower_ in _EMPTY and len(pieces) == 1:
+                    # "Pets: none": the set is empty, every value of it denied (a bare
+                    # denial, as "doesn't smoke anymore" is: scanner.core.detect.denies)
+                    out.append(Triple(subject=subject, relation=relation, object="",
+                                      negated=not flips, start=start, end=start + len(line),
+                                      object_text="", rule="state"))
+                    continue
                 if (len(span) == 1 and span[0].lower_ in _ANSWERS) or not content:
                     # "Smoker: no" answers the key; so does "Student: no longer"
                     words, neg = (list(span) if content else [span[0]]), False

@@ -258,6 +258,41 @@ def test_completed_past_is_no_current_value(extractor):
     assert (("user", "work at", "amazon", False), "past") in facts
 
 
+@pytest.mark.parametrize(("line", "fact", "rule"), [
+    # an identifier names one setting, whatever its last word
+    ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
+    # a plural key answered "none" denies every value of its set
+    ("Pets: none (Captain was rehomed in May)", (U, "pet", "", True), "state"),
+    # a participle that is the whole value is a state, not commentary
+    ("Relationship status: married to Daniel",
+     (U, "relationship status", "married to daniel", False), "key_value"),
+])
+def test_profile_line_readings(extractor, line, fact, rule):
+    found = {t.fact: t.rule for t in extractor.extract(line)}
+    assert found.get(fact) == rule, found
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("request_timeout_seconds: 30", "request_timeout_seconds: 90"),
+    ("Pets: an African grey parrot named Captain", "Pets: none (Captain was rehomed in May)"),
+    ("Relationship status: married to Daniel", "Relationship status: divorced (in August)"),
+    ("Favourite author is Haruki Murakami.", "Favorite writer now is Ursula K. Le Guin."),
+])
+def test_profile_and_setting_changes_resolve(engine, old, new):
+    from datetime import datetime, timedelta, timezone
+
+    from scanner.models import MemoryRecord
+    from scanner.scan import scan_records
+
+    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    records = [MemoryRecord(id=f"m{i}", text=text, user_id="u", source="chat",
+                            source_class="user", observed_at=t0 + timedelta(days=i), epoch="e")
+               for i, text in enumerate((old, new), start=1)]
+    report = scan_records(records, engine.extract(records), None)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+
+
 @pytest.mark.parametrize(("line", "facts"), [
     # a profile value's comment is no value; a list is several; a denial is a denial
     ("Employer: Globex (left Acme in April)", [(U, "employer", "globex", False)]),
