@@ -3,6 +3,8 @@ referent match detection uses, and the table's own errors."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from extractors.state_changes import (
@@ -11,8 +13,19 @@ from extractors.state_changes import (
     object_variants,
     same_referent,
 )
+from scanner.models import MemoryRecord
+from scanner.scan import scan_records
 
 U = "user"
+
+
+def scan_pair(engine, old, new):
+    """The scan report of two records of one user, ``new`` observed a day after ``old``."""
+    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    records = [MemoryRecord(id=f"m{i}", text=text, user_id="u", source="chat",
+                            source_class="user", observed_at=t0 + timedelta(days=i), epoch="e")
+               for i, text in enumerate((old, new), start=1)]
+    return scan_records(records, engine.extract(records), None)
 
 # (sentence, facts that must be among its triples): an ending is a negated triple of the
 # state it ends, a result an affirmed one
@@ -258,6 +271,24 @@ def test_completed_past_is_no_current_value(extractor):
     assert (("user", "work at", "amazon", False), "past") in facts
 
 
+@pytest.mark.parametrize(("old", "new", "ends"), [
+    ("Elif plans to adopt a rescue greyhound once her lease allows pets.",
+     "Elif has decided not to adopt the greyhound after all.", True),
+    ("Ravi intends to run for city council in Kochi.",
+     "Ravi has abandoned his plan to run for city council.", True),
+    ("Kai is considering opening a bakery.", "Kai dropped the idea of opening a bakery.", True),
+    ("Connor is thinking about applying to law school.", "Connor decided against law school.",
+     True),
+    # a decision for something, or against something else, ends no plan
+    ("Kai is considering opening a bakery.", "Kai decided to open a bakery.", False),
+    ("Elif plans to adopt a rescue greyhound.", "Elif decided not to adopt a cat.", False),
+])
+def test_a_decision_against_a_plan_ends_it(engine, old, new, ends):
+    report = scan_pair(engine, old, new)
+    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
+    assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -279,16 +310,7 @@ def test_profile_line_readings(extractor, line, fact, rule):
     ("Favourite author is Haruki Murakami.", "Favorite writer now is Ursula K. Le Guin."),
 ])
 def test_profile_and_setting_changes_resolve(engine, old, new):
-    from datetime import datetime, timedelta, timezone
-
-    from scanner.models import MemoryRecord
-    from scanner.scan import scan_records
-
-    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    records = [MemoryRecord(id=f"m{i}", text=text, user_id="u", source="chat",
-                            source_class="user", observed_at=t0 + timedelta(days=i), epoch="e")
-               for i, text in enumerate((old, new), start=1)]
-    report = scan_records(records, engine.extract(records), None)
+    report = scan_pair(engine, old, new)
     assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
         (["m1", "m2"], "resolved", "m2")]
 
