@@ -33,6 +33,7 @@ from spacy.tokens import Doc, Token
 from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules
+from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.objects import ObjectRules
 from extractors.constructions.patterns import PatternRules
@@ -82,7 +83,7 @@ __all__ = ["USER", "TripleExtractor", "extract", "truecase"]
 
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
-                      PatternRules, AlternativeRules, DecisionRules):
+                      PatternRules, AlternativeRules, DecisionRules, NominalEndingRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -355,7 +356,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if found and _truth_frame(head) is False:
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
-        return found + self._decided_against(head, found)
+        return found + self._decided_against(head, found) + self._nominal_endings(head)
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
                                   ) -> list[Triple]:

@@ -88,6 +88,10 @@ class StateChanges:
     idioms: Mapping[str, str] = field(default_factory=dict)
     """"verb noun preposition" -> the predicate the three name together (``[idioms]``:
     "find home for" -> "rehome")."""
+    nominals: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Relationship or event noun -> the relations it names (``[[ends_nominal]]``:
+    "collaboration" -> "work with", "team up with"; "Gina's collaboration with the artist has
+    ended", :mod:`extractors.constructions.nominal_endings`)."""
 
     def mapped(self, canonical: Callable[[str], str]) -> StateChanges:
         """This table with every predicate and state spelled as ``canonical`` spells a
@@ -105,7 +109,9 @@ class StateChanges:
         possessed = {k: tuple(dict.fromkeys(map(canonical, v)))
                      for k, v in self.possessed.items()}
         return StateChanges(endings, results, possessed, dict(self.states),
-                            {k: canonical(v) for k, v in self.idioms.items()})
+                            {k: canonical(v) for k, v in self.idioms.items()},
+                            {k: tuple(dict.fromkeys(map(canonical, v)))
+                             for k, v in self.nominals.items()})
 
     def merged(self, other: StateChanges) -> StateChanges:
         """This table with the rows of ``other`` added."""
@@ -121,8 +127,11 @@ class StateChanges:
         ended_states = {k: tuple(v) for k, v in self.states.items()}
         for key, states in other.states.items():
             ended_states[key] = tuple(dict.fromkeys(ended_states.get(key, ()) + tuple(states)))
+        nominals = {k: tuple(v) for k, v in self.nominals.items()}
+        for key, states in other.nominals.items():
+            nominals[key] = tuple(dict.fromkeys(nominals.get(key, ()) + tuple(states)))
         return StateChanges(endings, results, possessed, ended_states,
-                            {**self.idioms, **other.idioms})
+                            {**self.idioms, **other.idioms}, nominals)
 
     def derive(self, triple: Triple, governed: Iterable[str] = ()) -> list[Triple]:
         """The triples ``triple``'s predicate implies (empty when it implies none).
@@ -311,6 +320,17 @@ def _rows(data: Mapping, source: str) -> StateChanges:
                         target.setdefault(predicate, []).append((relation, obj))
                     else:
                         target.setdefault(predicate, []).append(str(state))
+    nominals: dict[str, list[str]] = {}
+    for i, row in enumerate(data.get("ends_nominal", [])):
+        try:
+            nouns, named = list(row["nouns"]), list(row["states"])
+        except (KeyError, TypeError) as err:
+            raise StateChangeTableError(source, f"[[ends_nominal]] needs nouns and states "
+                                        f"({err})", i) from err
+        if not all(isinstance(x, str) and x for x in [*nouns, *named]):
+            raise StateChangeTableError(source, "nouns and states must be non-empty strings", i)
+        for noun in nouns:
+            nominals.setdefault(noun, []).extend(named)
     idioms = data.get("idioms", {})
     if not isinstance(idioms, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in idioms.items()):
@@ -319,7 +339,8 @@ def _rows(data: Mapping, source: str) -> StateChanges:
                         {k: tuple(dict.fromkeys(v)) for k, v in results.items()},
                         {k: tuple(dict.fromkeys(v)) for k, v in possessed.items()},
                         {k: tuple(dict.fromkeys(v)) for k, v in states.items()},
-                        dict(idioms))
+                        dict(idioms),
+                        {k: tuple(dict.fromkeys(v)) for k, v in nominals.items()})
 
 
 @functools.lru_cache(maxsize=1)

@@ -335,7 +335,9 @@ class VerbRules:
         if subject is None:
             return []
         participle = "be " + verb.lower_
-        preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        # (with the role's place: "is employed as a data analyst at Maersk", as the active
+        # "works as a nurse at St. Mary's" is read)
+        preps = self._verb_preps(verb)
         for prep in preps:
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 if _is_time(pobj):

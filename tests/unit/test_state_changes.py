@@ -104,10 +104,16 @@ def test_configured_rows_extend_the_table(tmp_path):
     table = load_state_changes(extra)
     assert "decommission" in table.endings and table.results["commission"] == ("run",)
     assert "sell" in table.endings  # the shipped rows stay
+    extra.write_text('[[ends_nominal]]\nnouns = ["apprenticeship"]\nstates = ["train at"]\n')
+    table = load_state_changes(extra)
+    assert table.nominals["apprenticeship"] == ("train at",)
+    assert "collaboration" in table.nominals
 
 
 @pytest.mark.parametrize("text", ['[[ends]]\npredicates = ["x"]\n', '[[ends\n',
-                                  '[[results]]\npredicates = ["x"]\nstate = ""\n'])
+                                  '[[results]]\npredicates = ["x"]\nstate = ""\n',
+                                  '[[ends_nominal]]\nnouns = ["x"]\n',
+                                  '[[ends_nominal]]\nnouns = [""]\nstates = ["y"]\n'])
 def test_malformed_table_names_file_and_row(tmp_path, text):
     bad = tmp_path / "bad.toml"
     bad.write_text(text)
@@ -284,6 +290,23 @@ def test_completed_past_is_no_current_value(extractor):
     ("Elif plans to adopt a rescue greyhound.", "Elif decided not to adopt a cat.", False),
 ])
 def test_a_decision_against_a_plan_ends_it(engine, old, new, ends):
+    report = scan_pair(engine, old, new)
+    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
+    assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
+
+
+@pytest.mark.parametrize(("old", "new", "ends"), [
+    ("Gina teamed up with a local artist for some cool designs.",
+     "Gina's collaboration with the local artist has ended.", True),
+    ("Henrik is employed as a data analyst at Maersk.",
+     "Henrik's employment at Maersk came to an end last month.", True),
+    ("Sam is dating Alex.", "Sam's relationship with Alex is over.", True),
+    # not over, or another party, or a friendship that says nothing of dating
+    ("Sam is dating Alex.", "Sam's relationship with Alex is not over.", False),
+    ("Henrik works at Maersk.", "Henrik's internship at Lego has ended.", False),
+    ("Sam is dating Alex.", "Sam's friendship with Alex is over.", False),
+])
+def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, ends):
     report = scan_pair(engine, old, new)
     decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
     assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
