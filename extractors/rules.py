@@ -24,6 +24,7 @@ canonical triple.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 from collections.abc import Iterable
 
@@ -81,6 +82,12 @@ from extractors.types import Triple
 
 __all__ = ["USER", "TripleExtractor", "extract", "truecase"]
 
+
+_log = logging.getLogger(__name__)
+RULE_FAILURE = "an extraction rule failed on one clause (%s: %s); that clause gives no triples"
+"""Logged (warning, logger ``extractors.rules``, without the memory's text) when a rule raises
+on a clause: the statistical parser can produce a tree no rule foresaw, and one clause must not
+cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules):
@@ -292,7 +299,12 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                 continue
             for token in sent:
                 if token.dep_ in _CLAUSE_DEPS or token.head == token:
-                    found.extend(self._clause(token))
+                    try:
+                        found.extend(self._clause(token))
+                    except Exception as err:  # noqa: BLE001 - see RULE_FAILURE
+                        # a parse shape no rule foresaw costs this clause, never the memory,
+                        # nor the other memories of a scan
+                        _log.warning(RULE_FAILURE, type(err).__name__, err)
                 elif token.dep_ == "poss" and (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
                                                or _own_setting(token)):
                     found.extend(self._presupposed(token))

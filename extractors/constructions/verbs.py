@@ -90,6 +90,15 @@ class VerbRules:
         if timed:
             particle = None  # "broke over the holidays": a time phrase, no phrasal verb
         base = f"{lemma} {particle}" if particle else lemma
+        if not inherited and subj is not None and lemma in _SETTING_VERBS and not any(
+                c.dep_ in ("dobj", "obj") for c in verb.children) and (
+                _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None):
+            # "Nadia's work email changed to …", "Aisha's favourite colour has changed to
+            # mustard yellow": an attribute that changes "to" a value (the ergative of "was
+            # changed to") states that value, as the passive does
+            changed = self._setting_change(verb, subj, neg)
+            if changed:
+                return changed
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
             return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
@@ -465,7 +474,8 @@ class VerbRules:
                 value, surface = self._value(token)
                 if value:
                     out.append(self._make(subject, relation, value, surface, negated=negated,
-                                          clause=verb, rule=rule))
+                                          clause=verb, rule=rule,
+                                          qualifiers=() if negated else (("change", "now"),)))
         return out
 
     def _own_setting_changed(self, verb: Token, subject: str, neg: bool) -> list[Triple]:

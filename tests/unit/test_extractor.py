@@ -537,3 +537,22 @@ def test_extractor_without_train_patterns(extractor):
     sentence = "The tragic death of Ada Lovelace occurred in London."
     assert ("ada lovelace", "place of death", "london", False) not in {
         t.fact for t in plain.extract(sentence)}
+
+
+def test_a_rule_that_raises_costs_its_clause_only(caplog):
+    """A parse shape no rule foresaw is logged (without the text) and skipped: the other
+    clauses of the memory still give their triples."""
+    from extractors import TripleExtractor
+
+    class Raising(TripleExtractor):
+        def _as_attribute(self, verb):  # a rule with a defect on every verb clause
+            if verb.lemma_ == "adopt":
+                raise IndexError("no such child")
+            return super()._as_attribute(verb)
+
+    extractor = Raising()
+    found = extractor.extract("Sam lives in Leeds, and he adopted a cat.")
+    assert ("sam", "live in", "leeds", False) in {t.fact for t in found}
+    logged = [r.getMessage() for r in caplog.records if r.name == "extractors.rules"]
+    assert logged and "IndexError" in logged[0] and "cat" not in logged[0]
+    caplog.clear()  # the failure was the point of this test

@@ -331,6 +331,9 @@ def test_profile_line_readings(extractor, line, fact, rule):
     ("Pets: an African grey parrot named Captain", "Pets: none (Captain was rehomed in May)"),
     ("Relationship status: married to Daniel", "Relationship status: divorced (in August)"),
     ("Favourite author is Haruki Murakami.", "Favorite writer now is Ursula K. Le Guin."),
+    # an attribute that changes "to" a value states it, as "was changed to" does
+    ("Nadia's work email is nadia@lumencore.io.",
+     "Nadia's work email changed to n.petrova@lumencore.com after the rebrand."),
 ])
 def test_profile_and_setting_changes_resolve(engine, old, new):
     report = scan_pair(engine, old, new)
