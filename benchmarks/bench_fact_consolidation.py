@@ -27,7 +27,9 @@ Usage::
 per four memories). A quick run: ``--sizes 100,400 --sample 50`` (a few minutes on 2 cores).
 
 Output: ``results/fact_consolidation/<UTC time>/fact_consolidation.json`` (figures, examples,
-parameters, model names, versions, data hashes, git commit) and ``table.md``; with
+parameters, model names, versions, data hashes, git commit), ``questions.jsonl`` (every
+question with its hits, their stored triples and the report's verdicts; one line each) and
+``table.md``; with
 ``--update-docs`` the table also replaces the generated section of ``docs/benchmarks.md``.
 """
 
@@ -123,6 +125,7 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     causes: Counter = Counter()
     examples: dict[str, list] = defaultdict(list)
     withheld_examples: list[dict] = []
+    detail: list[dict] = []
     for q in context.questions:
         t = time.perf_counter()
         result = service.scan(user, q.query, limit=K, alpha=ALPHA)
@@ -157,6 +160,7 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
                     "question": q.query, "relation": relations[-1],
                     "fact": memories[q.fact_id].text, "update": memories[q.update_id].text,
                     "first_cited": memories[first].text if first else None})
+        detail.append(question_detail(q, relations[-1], outcome, result, memories))
         for w in outcome.wrongly_withheld:
             if len(withheld_examples) >= 4 * EXAMPLES:
                 break
@@ -180,7 +184,39 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     summary["by_cardinality"] = FC.by_group([cardinality_of(r) for r in relations], outcomes)
     summary["examples"] = dict(examples)
     summary["wrongly_withheld_examples"] = withheld_examples
+    summary["questions_detail"] = detail
     return summary
+
+
+def question_detail(q: FC.Question, relation: str, outcome: FC.Outcome, result,
+                    memories: dict[str, FC.ContextMemory]) -> dict[str, Any]:
+    """One question as a ``questions.jsonl`` line: the outcome, and every hit (rank order) with
+    its role, entity, serial, stored triples and what the report did with it, and the
+    report's conflicts and duplicates — what a failure analysis reads."""
+    report = result.report
+    cite, withhold = set(report.cite), set(report.withhold)
+    unresolved = set(report.unresolved)
+
+    def status(h: str) -> str:
+        return ("cite" if h in cite else "withhold" if h in withhold
+                else "unresolved" if h in unresolved else "none")
+    return {
+        "size": len(memories), "case_id": q.case_id, "question": q.query, "subject": q.subject,
+        "relation": relation, "target": q.target, "fact_id": q.fact_id,
+        "update_id": q.update_id, "first_cite": outcome.first_cite,
+        "first_cite_right": outcome.first_cite_right, "top1_right": outcome.top1_right,
+        "max_serial_right": outcome.max_serial_right, "pair": outcome.pair,
+        "wrongly_withheld": outcome.wrongly_withheld,
+        "other_subject_withheld": outcome.other_subject_withheld,
+        "hits": [{"id": h.record.id, "text": memories[h.record.id].text,
+                  "serial": memories[h.record.id].serial, "role": memories[h.record.id].role,
+                  "entity": memories[h.record.id].entity, "status": status(h.record.id),
+                  "triples": triples_text(h.triples)} for h in result.hits],
+        "conflicts": [{"key": [c.key.subject, c.key.relation], "kind": str(c.kind),
+                       "members": c.members, "values": c.values, "verdict": str(c.verdict),
+                       "rule": c.rule, "winner": c.winner, "superseded": c.superseded,
+                       "reasons": c.reasons} for c in report.conflicts],
+        "duplicates": [list(d) for d in report.duplicates]}
 
 
 def pct(x: float) -> str:
@@ -310,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             results = {str(size): run_size(service, cases, size, args.sample, args.seed,
                                            relation_of, say) for size in sizes}
             service.close()
+            detail = [line for s in results.values() for line in s.pop("questions_detail")]
         finally:
             client.close()
     finally:
@@ -331,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
         "sizes": results}
     (out_dir / "fact_consolidation.json").write_text(json.dumps(result, indent=2) + "\n",
                                                       encoding="utf-8")
+    (out_dir / "questions.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in detail), encoding="utf-8")
     table = markdown(result)
     (out_dir / "table.md").write_text(table, encoding="utf-8")
     if args.update_docs:
