@@ -111,23 +111,57 @@ def eligible_cases(cases: Iterable[CounterFactCase],
                    relation: Callable[[CounterFactCase], str] | None = None
                    ) -> list[CounterFactCase]:
     """Cases usable as rewrites: the prompt names the subject, the true and the counterfactual
-    objects differ, and no earlier case has the same subject and relation (two rewordings of
-    one relation about one subject would make two rewrites of one fact). File order.
+    objects differ, and no earlier case has the same subject and a relation worded alike
+    (:func:`wording_groups`). File order.
+
+    Two rewrites of one subject under relations that share a template cannot be told apart by
+    a reader of the memories: CounterFact words P176 (manufacturer) and P178 (developer) with
+    the same templates ("{} is developed by", "{} is a product of"), P30 (continent) and P131
+    (located in) both as "{} is located in", P495 (country of origin) and P740 (location of
+    formation) both as "{} originated in". FactConsolidation's premise — a later fact about
+    the same subject and relation overrides an earlier one — then has no single answer: "B-29
+    Superfortress was created by Microsoft" (P178) and a later "B-29 Superfortress is
+    developed by Honda" (P176) make "B-29 Superfortress was created by" ask for either. Only
+    the first such case of a subject is kept.
 
     Args:
         cases: the cases.
         relation: a case's relation (a Wikidata id); default its template.
     """
+    cases = list(cases)
     relation = relation or (lambda case: case.template)
+    group = wording_groups(cases, relation)
     seen: set[tuple[str, str]] = set()
     out = []
     for case in cases:
-        key = (case.subject, relation(case))
+        key = (case.subject, group[relation(case)])
         if (case.subject in case.prompt and key not in seen
                 and case.ground_truth.strip().lower() != case.target_new.strip().lower()):
             seen.add(key)
             out.append(case)
     return out
+
+
+def wording_groups(cases: Iterable[CounterFactCase],
+                   relation: Callable[[CounterFactCase], str]) -> dict[str, str]:
+    """relation -> its group: relations joined, transitively, whenever one template is used
+    for both among ``cases`` (union-find); a group is named by its smallest relation."""
+    parent: dict[str, str] = {}
+
+    def root(r: str) -> str:
+        while parent.setdefault(r, r) != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    by_template: dict[str, str] = {}
+    for case in cases:
+        rel = relation(case)
+        first = by_template.setdefault(case.template, rel)
+        a, b = root(first), root(rel)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    return {r: root(r) for r in list(parent)}
 
 
 MIXES = ("alternate", "random")

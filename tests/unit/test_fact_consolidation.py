@@ -185,3 +185,17 @@ def test_two_wordings_of_one_relation_about_one_subject_keep_the_first():
     reworded = case(300, "Subject 0", "{} speaks the language")
     assert FC.eligible_cases([CASES[0], reworded]) == [CASES[0], reworded]
     assert FC.eligible_cases([CASES[0], reworded], lambda c: "P103") == [CASES[0]]
+
+
+def test_relations_worded_alike_count_as_one_for_a_subject():
+    # CounterFact words P176 and P178 with one template: a second rewrite of the subject under
+    # the other id would leave "... was created by" with two right answers
+    made = case(400, "Subject 0", "{} is developed by", "Boeing", "Honda")
+    built = case(401, "Subject 0", "{} was created by", "Boeing", "Microsoft")
+    other = case(402, "Subject 9", "{} is developed by", "Sony", "Sega")
+    ids = {400: "P176", 401: "P178", 402: "P178"}
+    relation = lambda c: ids.get(c.case_id, "P103")  # noqa: E731
+    assert FC.wording_groups([made, built, other], relation) == {"P176": "P176", "P178": "P176"}
+    assert FC.eligible_cases([made, built, other], relation) == [made, other]
+    # without a shared template the two stay apart
+    assert FC.eligible_cases([made, built], relation) == [made, built]
