@@ -126,6 +126,10 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     examples: dict[str, list] = defaultdict(list)
     withheld_examples: list[dict] = []
     detail: list[dict] = []
+    # every verdict of this tenant is written by one of these scans, so the winners recorded
+    # here are all the memories that superseded a withheld one — also where the verdict came
+    # from an earlier question and its winner is not among this question's hits
+    superseded_by: dict[str, set[str]] = defaultdict(set)
     for q in context.questions:
         t = time.perf_counter()
         result = service.scan(user, q.query, limit=K, alpha=ALPHA)
@@ -134,11 +138,13 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
             stages[stage].append(seconds)
         report = result.report
         hits = [h.record.id for h in result.hits]
+        for loser, winners in withheld_by(report.conflicts).items():
+            superseded_by[loser].update(winners)
         outcome = FC.score_question(
             q, hits, memories, cite=report.cite, withhold=report.withhold,
             conflicts=[(c.members, c.verdict, c.rule) for c in report.conflicts],
             duplicates=report.duplicates,
-            withheld_by=withheld_by(report.conflicts))
+            withheld_by=superseded_by)
         outcomes.append(outcome)
         relations.append(relation_of(case_by_id[q.case_id]))
         triples = {h.record.id: h.triples for h in result.hits}

@@ -364,14 +364,17 @@ def wrongly_withheld(withhold: Iterable[str], withheld_by: Mapping[str, Collecti
 
     In a context the only memory that may be withheld is a rewrite's true fact, superseded by a
     later memory of its own subject (its counterfactual). Any other withheld memory is wrong;
-    it is *of another subject* when no memory that superseded it in this report is about its
-    entity (:attr:`ContextMemory.entity`) — also when an earlier verdict withheld it, since a
-    neighbourhood or other fact has no later fact of its own entity and relation. A true fact
-    superseded only by memories of other entities counts in both.
+    it is *of another subject* when no memory known to have superseded it is about its entity
+    (:attr:`ContextMemory.entity`) — also when no winner is known at all (withheld by a verdict
+    the caller did not see). A true fact superseded only by memories of other entities counts
+    in both.
 
     Args:
         withhold: the report's ``withhold``.
-        withheld_by: withheld id -> the winners that superseded it in this report.
+        withheld_by: withheld id -> the winners known to have superseded it: this report's,
+            and (the runner passes them) those of every earlier verdict of the run, since a
+            memory withheld by an earlier question's verdict is withheld again without its
+            winner among the hits.
         memories: memory id -> memory.
 
     Returns:
@@ -441,7 +444,8 @@ def score_question(question: Question, hits: Sequence[str], memories: Mapping[st
         cite, withhold: the report's ``cite`` and ``withhold``.
         conflicts: ``(members, verdict, rule)`` of the report's conflicts.
         duplicates: the report's duplicate groups.
-        withheld_by: withheld id -> the winners that superseded it in this report.
+        withheld_by: withheld id -> the winners known to have superseded it
+            (:func:`wrongly_withheld`).
     """
     conflicts = list(conflicts)
     texts = {h: memories[h].text for h in hits}
@@ -470,7 +474,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         and both memories of the pair, among the hits); ``pair_found`` (a conflict between the
         two, among questions whose pair was retrieved) and ``first_cite_when_found``;
         ``pairs`` (count by :attr:`Outcome.pair`); ``other_subject_withheld`` and
-        ``wrongly_withheld`` (memories, and questions with at least one);
+        ``wrongly_withheld`` (distinct memories — one withheld memory among the hits of
+        several questions counts once — and questions with at least one);
         ``subject_has_other_facts``: the three accuracies over the questions whose hits hold
         more facts about the subject than its pair (where the max-serial baseline can err).
     """
@@ -493,10 +498,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "first_cite_when_found": rate((o.first_cite_right for o in found), len(found)),
         "pairs": dict(sorted(Counter(o.pair for o in outcomes).items())),
         "other_subject_withheld": {
-            "memories": sum(len(o.other_subject_withheld) for o in outcomes),
+            "memories": len({m for o in outcomes for m in o.other_subject_withheld}),
             "questions": sum(bool(o.other_subject_withheld) for o in outcomes)},
         "wrongly_withheld": {
-            "memories": sum(len(o.wrongly_withheld) for o in outcomes),
+            "memories": len({m for o in outcomes for m in o.wrongly_withheld}),
             "questions": sum(bool(o.wrongly_withheld) for o in outcomes)},
         "subject_has_other_facts": _subset([o for o in outcomes if o.subject_facts > 2]),
     }

@@ -149,8 +149,21 @@ def test_a_true_fact_withheld_only_for_another_subject_is_wrong():
     assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005"]}, mems) == (
         ["m00000"], ["m00000"])
     assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005", "m00003"]}, mems) == ([], [])
-    # an update withheld by an earlier verdict (not in this report) is of another subject
+    # an update withheld with no known winner is counted as of another subject ...
     assert FC.wrongly_withheld(["m00003"], {}, mems) == (["m00003"], ["m00003"])
+    # ... but a known winner of its own subject (an earlier question's verdict) makes it only
+    # wrongly withheld
+    anna = memory(6, "Anna was started in Oslo.", FC.UPDATE, "Anna", 12)
+    assert FC.wrongly_withheld(["m00003"], {"m00003": ["m00006"]}, {**mems, anna.id: anna}) \
+        == (["m00003"], [])
+
+
+def test_one_memory_withheld_in_several_questions_counts_once():
+    wrong = FC.Outcome("m1", False, False, True, True, True, "not_found",
+                       wrongly_withheld=["m2"], other_subject_withheld=["m2"])
+    s = FC.summarise([wrong, wrong])
+    assert s["other_subject_withheld"] == s["wrongly_withheld"] == {"memories": 1,
+                                                                    "questions": 2}
 
 
 @pytest.mark.parametrize(("fact", "update", "cause"), [
