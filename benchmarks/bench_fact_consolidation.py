@@ -21,8 +21,11 @@ classified by what the stored triples show (the extraction cause), with examples
 Usage::
 
     python -m benchmarks.bench_fact_consolidation [--sizes 100,400,1600,6400] [--sample 200]
-        [--seed 14] [--update-docs]
+        [--seed 14] [--functional REL,REL] [--update-docs]
 
+``--functional`` declares relations functional for the run (the relation table is
+configurable, SPEC §1): FactConsolidation holds every relation to one current value, which the
+default table does not for work location, member of, official language and the like.
 ``--sample`` is the number of questions per size (at most a quarter of the size: one rewrite
 per four memories). A quick run: ``--sizes 100,400 --sample 50`` (a few minutes on 2 cores).
 
@@ -236,7 +239,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"Run {result['run']} (commit {result['git']['commit'][:10]}"
         f"{', dirty' if result['git']['dirty'] else ''}): CounterFact edit + val, "
         f"seed {p['seed']}, subject mix {p['mix']}, up to {p['sample']} questions per size, k = {p['k']}, "
-        f"alpha {p['alpha']}, {p['embedding_model']}.", "",
+        f"alpha {p['alpha']}, {p['embedding_model']}"
+        + (f"; declared functional: {', '.join(p['declared_functional'])}"
+           if p.get("declared_functional") else "") + ".", "",
         "| memories per user | questions | first cite right % | hybrid top-1 % | max serial % "
         "| ceiling: update / both % | pair found % | first cite when found % "
         "| other subject withheld (memories / questions) | any wrongly withheld "
@@ -306,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=P.DATA_DIR)
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/fact_consolidation/<UTC time>)")
+    parser.add_argument("--functional", default="",
+                        help="relations to declare functional for this run, comma-separated "
+                             "(SPEC §1: the table is configurable), e.g. 'work location,member "
+                             "of' — what a store whose facts each hold one current value would "
+                             "declare; recorded in the JSON; the default table when empty")
     parser.add_argument("--update-docs", action="store_true",
                         help=f"write the table into {DOCS.relative_to(REPO)}")
     args = parser.parse_args(argv)
@@ -316,7 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     if not sizes or min(sizes) < 4 or args.sample < 1:
         parser.error("--sizes must be integers >= 4 and --sample >= 1")
 
+    from extractors.relations import DEFAULT_TABLE
     from scanner.embeddings import DEFAULT_MODEL
+    from scanner.engine import Engine
+    from scanner.scan import ScanConfig
     from scanner.service import Service
     from scanner.store import server
     from scanner.store.wiring import weaviate_stores
@@ -329,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     # blocks below)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
+    declared = sorted({r.strip() for r in args.functional.split(",") if r.strip()})
     splits = ("edit", "val")
     relation_of = relation_namer(args.data_dir)
     cases = FC.order_by_subject(
@@ -346,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
         port, grpc_port = server.free_ports()
         client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
         try:
-            service = Service(weaviate_stores(client))
+            engine = Engine(ScanConfig(table=DEFAULT_TABLE.with_overrides(
+                functional=declared))) if declared else None
+            service = Service(weaviate_stores(client), engine=engine)
             version = str(client.get_meta().get("version", ""))
             say(f"weaviate {version} on 127.0.0.1:{port}")
             results = {str(size): run_size(service, cases, size, args.sample, args.seed,
@@ -360,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "benchmark": "fact_consolidation", "run": stamp, "git": git_state(REPO),
         "parameters": {"sizes": sizes, "sample": args.sample, "seed": args.seed,
-                       "mix": args.mix, "k": K,
+                       "mix": args.mix, "k": K, "declared_functional": declared,
                        "alpha": ALPHA, "pair_share": FC.PAIR_SHARE, "splits": list(splits),
                        "embedding_model": DEFAULT_MODEL, "weaviate": version},
         "data": {split: P.sha256_file(args.data_dir / "counterfact" / f"counterfact-{split}.json")
