@@ -21,13 +21,18 @@ classified by what the stored triples show (the extraction cause), with examples
 Usage::
 
     python -m benchmarks.bench_fact_consolidation [--sizes 100,400,1600,6400] [--sample 200]
-        [--seed 14] [--update-docs]
+        [--seed 14] [--functional REL,REL] [--update-docs]
 
+``--functional`` declares relations functional for the run (the relation table is
+configurable, SPEC §1): FactConsolidation holds every relation to one current value, which the
+default table does not for work location, member of, official language and the like.
 ``--sample`` is the number of questions per size (at most a quarter of the size: one rewrite
 per four memories). A quick run: ``--sizes 100,400 --sample 50`` (a few minutes on 2 cores).
 
 Output: ``results/fact_consolidation/<UTC time>/fact_consolidation.json`` (figures, examples,
-parameters, model names, versions, data hashes, git commit) and ``table.md``; with
+parameters, model names, versions, data hashes, git commit), ``questions.jsonl`` (every
+question with its hits, their stored triples and the report's verdicts; one line each) and
+``table.md``; with
 ``--update-docs`` the table also replaces the generated section of ``docs/benchmarks.md``.
 """
 
@@ -123,6 +128,11 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     causes: Counter = Counter()
     examples: dict[str, list] = defaultdict(list)
     withheld_examples: list[dict] = []
+    detail: list[dict] = []
+    # every verdict of this tenant is written by one of these scans, so the winners recorded
+    # here are all the memories that superseded a withheld one — also where the verdict came
+    # from an earlier question and its winner is not among this question's hits
+    superseded_by: dict[str, set[str]] = defaultdict(set)
     for q in context.questions:
         t = time.perf_counter()
         result = service.scan(user, q.query, limit=K, alpha=ALPHA)
@@ -131,11 +141,13 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
             stages[stage].append(seconds)
         report = result.report
         hits = [h.record.id for h in result.hits]
+        for loser, winners in withheld_by(report.conflicts).items():
+            superseded_by[loser].update(winners)
         outcome = FC.score_question(
             q, hits, memories, cite=report.cite, withhold=report.withhold,
             conflicts=[(c.members, c.verdict, c.rule) for c in report.conflicts],
             duplicates=report.duplicates,
-            withheld_by=withheld_by(report.conflicts))
+            withheld_by=superseded_by)
         outcomes.append(outcome)
         relations.append(relation_of(case_by_id[q.case_id]))
         triples = {h.record.id: h.triples for h in result.hits}
@@ -157,6 +169,7 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
                     "question": q.query, "relation": relations[-1],
                     "fact": memories[q.fact_id].text, "update": memories[q.update_id].text,
                     "first_cited": memories[first].text if first else None})
+        detail.append(question_detail(q, relations[-1], outcome, result, memories))
         for w in outcome.wrongly_withheld:
             if len(withheld_examples) >= 4 * EXAMPLES:
                 break
@@ -180,7 +193,39 @@ def run_size(service, cases: list[P.CounterFactCase], size: int, sample: int, se
     summary["by_cardinality"] = FC.by_group([cardinality_of(r) for r in relations], outcomes)
     summary["examples"] = dict(examples)
     summary["wrongly_withheld_examples"] = withheld_examples
+    summary["questions_detail"] = detail
     return summary
+
+
+def question_detail(q: FC.Question, relation: str, outcome: FC.Outcome, result,
+                    memories: dict[str, FC.ContextMemory]) -> dict[str, Any]:
+    """One question as a ``questions.jsonl`` line: the outcome, and every hit (rank order) with
+    its role, entity, serial, stored triples and what the report did with it, and the
+    report's conflicts and duplicates — what a failure analysis reads."""
+    report = result.report
+    cite, withhold = set(report.cite), set(report.withhold)
+    unresolved = set(report.unresolved)
+
+    def status(h: str) -> str:
+        return ("cite" if h in cite else "withhold" if h in withhold
+                else "unresolved" if h in unresolved else "none")
+    return {
+        "size": len(memories), "case_id": q.case_id, "question": q.query, "subject": q.subject,
+        "relation": relation, "target": q.target, "fact_id": q.fact_id,
+        "update_id": q.update_id, "first_cite": outcome.first_cite,
+        "first_cite_right": outcome.first_cite_right, "top1_right": outcome.top1_right,
+        "max_serial_right": outcome.max_serial_right, "pair": outcome.pair,
+        "wrongly_withheld": outcome.wrongly_withheld,
+        "other_subject_withheld": outcome.other_subject_withheld,
+        "hits": [{"id": h.record.id, "text": memories[h.record.id].text,
+                  "serial": memories[h.record.id].serial, "role": memories[h.record.id].role,
+                  "entity": memories[h.record.id].entity, "status": status(h.record.id),
+                  "triples": triples_text(h.triples)} for h in result.hits],
+        "conflicts": [{"key": [c.key.subject, c.key.relation], "kind": str(c.kind),
+                       "members": c.members, "values": c.values, "verdict": str(c.verdict),
+                       "rule": c.rule, "winner": c.winner, "superseded": c.superseded,
+                       "reasons": c.reasons} for c in report.conflicts],
+        "duplicates": [list(d) for d in report.duplicates]}
 
 
 def pct(x: float) -> str:
@@ -194,7 +239,9 @@ def markdown(result: dict[str, Any]) -> str:
         f"Run {result['run']} (commit {result['git']['commit'][:10]}"
         f"{', dirty' if result['git']['dirty'] else ''}): CounterFact edit + val, "
         f"seed {p['seed']}, subject mix {p['mix']}, up to {p['sample']} questions per size, k = {p['k']}, "
-        f"alpha {p['alpha']}, {p['embedding_model']}.", "",
+        f"alpha {p['alpha']}, {p['embedding_model']}"
+        + (f"; declared functional: {', '.join(p['declared_functional'])}"
+           if p.get("declared_functional") else "") + ".", "",
         "| memories per user | questions | first cite right % | hybrid top-1 % | max serial % "
         "| ceiling: update / both % | pair found % | first cite when found % "
         "| other subject withheld (memories / questions) | any wrongly withheld "
@@ -264,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=P.DATA_DIR)
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/fact_consolidation/<UTC time>)")
+    parser.add_argument("--functional", default="",
+                        help="relations to declare functional for this run, comma-separated "
+                             "(SPEC §1: the table is configurable), e.g. 'work location,member "
+                             "of' — what a store whose facts each hold one current value would "
+                             "declare; recorded in the JSON; the default table when empty")
     parser.add_argument("--update-docs", action="store_true",
                         help=f"write the table into {DOCS.relative_to(REPO)}")
     args = parser.parse_args(argv)
@@ -274,7 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     if not sizes or min(sizes) < 4 or args.sample < 1:
         parser.error("--sizes must be integers >= 4 and --sample >= 1")
 
+    from extractors.relations import DEFAULT_TABLE
     from scanner.embeddings import DEFAULT_MODEL
+    from scanner.engine import Engine
+    from scanner.scan import ScanConfig
     from scanner.service import Service
     from scanner.store import server
     from scanner.store.wiring import weaviate_stores
@@ -287,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     # blocks below)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
+    declared = sorted({r.strip() for r in args.functional.split(",") if r.strip()})
     splits = ("edit", "val")
     relation_of = relation_namer(args.data_dir)
     cases = FC.order_by_subject(
@@ -304,12 +360,15 @@ def main(argv: list[str] | None = None) -> int:
         port, grpc_port = server.free_ports()
         client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
         try:
-            service = Service(weaviate_stores(client))
+            engine = Engine(ScanConfig(table=DEFAULT_TABLE.with_overrides(
+                functional=declared))) if declared else None
+            service = Service(weaviate_stores(client), engine=engine)
             version = str(client.get_meta().get("version", ""))
             say(f"weaviate {version} on 127.0.0.1:{port}")
             results = {str(size): run_size(service, cases, size, args.sample, args.seed,
                                            relation_of, say) for size in sizes}
             service.close()
+            detail = [line for s in results.values() for line in s.pop("questions_detail")]
         finally:
             client.close()
     finally:
@@ -317,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "benchmark": "fact_consolidation", "run": stamp, "git": git_state(REPO),
         "parameters": {"sizes": sizes, "sample": args.sample, "seed": args.seed,
-                       "mix": args.mix, "k": K,
+                       "mix": args.mix, "k": K, "declared_functional": declared,
                        "alpha": ALPHA, "pair_share": FC.PAIR_SHARE, "splits": list(splits),
                        "embedding_model": DEFAULT_MODEL, "weaviate": version},
         "data": {split: P.sha256_file(args.data_dir / "counterfact" / f"counterfact-{split}.json")
@@ -331,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
         "sizes": results}
     (out_dir / "fact_consolidation.json").write_text(json.dumps(result, indent=2) + "\n",
                                                       encoding="utf-8")
+    (out_dir / "questions.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in detail), encoding="utf-8")
     table = markdown(result)
     (out_dir / "table.md").write_text(table, encoding="utf-8")
     if args.update_docs:

@@ -111,23 +111,57 @@ def eligible_cases(cases: Iterable[CounterFactCase],
                    relation: Callable[[CounterFactCase], str] | None = None
                    ) -> list[CounterFactCase]:
     """Cases usable as rewrites: the prompt names the subject, the true and the counterfactual
-    objects differ, and no earlier case has the same subject and relation (two rewordings of
-    one relation about one subject would make two rewrites of one fact). File order.
+    objects differ, and no earlier case has the same subject and a relation worded alike
+    (:func:`wording_groups`). File order.
+
+    Two rewrites of one subject under relations that share a template cannot be told apart by
+    a reader of the memories: CounterFact words P176 (manufacturer) and P178 (developer) with
+    the same templates ("{} is developed by", "{} is a product of"), P30 (continent) and P131
+    (located in) both as "{} is located in", P495 (country of origin) and P740 (location of
+    formation) both as "{} originated in". FactConsolidation's premise — a later fact about
+    the same subject and relation overrides an earlier one — then has no single answer: "B-29
+    Superfortress was created by Microsoft" (P178) and a later "B-29 Superfortress is
+    developed by Honda" (P176) make "B-29 Superfortress was created by" ask for either. Only
+    the first such case of a subject is kept.
 
     Args:
         cases: the cases.
         relation: a case's relation (a Wikidata id); default its template.
     """
+    cases = list(cases)
     relation = relation or (lambda case: case.template)
+    group = wording_groups(cases, relation)
     seen: set[tuple[str, str]] = set()
     out = []
     for case in cases:
-        key = (case.subject, relation(case))
+        key = (case.subject, group[relation(case)])
         if (case.subject in case.prompt and key not in seen
                 and case.ground_truth.strip().lower() != case.target_new.strip().lower()):
             seen.add(key)
             out.append(case)
     return out
+
+
+def wording_groups(cases: Iterable[CounterFactCase],
+                   relation: Callable[[CounterFactCase], str]) -> dict[str, str]:
+    """relation -> its group: relations joined, transitively, whenever one template is used
+    for both among ``cases`` (union-find); a group is named by its smallest relation."""
+    parent: dict[str, str] = {}
+
+    def root(r: str) -> str:
+        while parent.setdefault(r, r) != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    by_template: dict[str, str] = {}
+    for case in cases:
+        rel = relation(case)
+        first = by_template.setdefault(case.template, rel)
+        a, b = root(first), root(rel)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    return {r: root(r) for r in list(parent)}
 
 
 MIXES = ("alternate", "random")
@@ -330,14 +364,17 @@ def wrongly_withheld(withhold: Iterable[str], withheld_by: Mapping[str, Collecti
 
     In a context the only memory that may be withheld is a rewrite's true fact, superseded by a
     later memory of its own subject (its counterfactual). Any other withheld memory is wrong;
-    it is *of another subject* when no memory that superseded it in this report is about its
-    entity (:attr:`ContextMemory.entity`) — also when an earlier verdict withheld it, since a
-    neighbourhood or other fact has no later fact of its own entity and relation. A true fact
-    superseded only by memories of other entities counts in both.
+    it is *of another subject* when no memory known to have superseded it is about its entity
+    (:attr:`ContextMemory.entity`) — also when no winner is known at all (withheld by a verdict
+    the caller did not see). A true fact superseded only by memories of other entities counts
+    in both.
 
     Args:
         withhold: the report's ``withhold``.
-        withheld_by: withheld id -> the winners that superseded it in this report.
+        withheld_by: withheld id -> the winners known to have superseded it: this report's,
+            and (the runner passes them) those of every earlier verdict of the run, since a
+            memory withheld by an earlier question's verdict is withheld again without its
+            winner among the hits.
         memories: memory id -> memory.
 
     Returns:
@@ -407,7 +444,8 @@ def score_question(question: Question, hits: Sequence[str], memories: Mapping[st
         cite, withhold: the report's ``cite`` and ``withhold``.
         conflicts: ``(members, verdict, rule)`` of the report's conflicts.
         duplicates: the report's duplicate groups.
-        withheld_by: withheld id -> the winners that superseded it in this report.
+        withheld_by: withheld id -> the winners known to have superseded it
+            (:func:`wrongly_withheld`).
     """
     conflicts = list(conflicts)
     texts = {h: memories[h].text for h in hits}
@@ -436,7 +474,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         and both memories of the pair, among the hits); ``pair_found`` (a conflict between the
         two, among questions whose pair was retrieved) and ``first_cite_when_found``;
         ``pairs`` (count by :attr:`Outcome.pair`); ``other_subject_withheld`` and
-        ``wrongly_withheld`` (memories, and questions with at least one);
+        ``wrongly_withheld`` (distinct memories — one withheld memory among the hits of
+        several questions counts once — and questions with at least one);
         ``subject_has_other_facts``: the three accuracies over the questions whose hits hold
         more facts about the subject than its pair (where the max-serial baseline can err).
     """
@@ -459,10 +498,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "first_cite_when_found": rate((o.first_cite_right for o in found), len(found)),
         "pairs": dict(sorted(Counter(o.pair for o in outcomes).items())),
         "other_subject_withheld": {
-            "memories": sum(len(o.other_subject_withheld) for o in outcomes),
+            "memories": len({m for o in outcomes for m in o.other_subject_withheld}),
             "questions": sum(bool(o.other_subject_withheld) for o in outcomes)},
         "wrongly_withheld": {
-            "memories": sum(len(o.wrongly_withheld) for o in outcomes),
+            "memories": len({m for o in outcomes for m in o.wrongly_withheld}),
             "questions": sum(bool(o.wrongly_withheld) for o in outcomes)},
         "subject_has_other_facts": _subset([o for o in outcomes if o.subject_facts > 2]),
     }

@@ -149,8 +149,21 @@ def test_a_true_fact_withheld_only_for_another_subject_is_wrong():
     assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005"]}, mems) == (
         ["m00000"], ["m00000"])
     assert FC.wrongly_withheld(["m00000"], {"m00000": ["m00005", "m00003"]}, mems) == ([], [])
-    # an update withheld by an earlier verdict (not in this report) is of another subject
+    # an update withheld with no known winner is counted as of another subject ...
     assert FC.wrongly_withheld(["m00003"], {}, mems) == (["m00003"], ["m00003"])
+    # ... but a known winner of its own subject (an earlier question's verdict) makes it only
+    # wrongly withheld
+    anna = memory(6, "Anna was started in Oslo.", FC.UPDATE, "Anna", 12)
+    assert FC.wrongly_withheld(["m00003"], {"m00003": ["m00006"]}, {**mems, anna.id: anna}) \
+        == (["m00003"], [])
+
+
+def test_one_memory_withheld_in_several_questions_counts_once():
+    wrong = FC.Outcome("m1", False, False, True, True, True, "not_found",
+                       wrongly_withheld=["m2"], other_subject_withheld=["m2"])
+    s = FC.summarise([wrong, wrong])
+    assert s["other_subject_withheld"] == s["wrongly_withheld"] == {"memories": 1,
+                                                                    "questions": 2}
 
 
 @pytest.mark.parametrize(("fact", "update", "cause"), [
@@ -185,3 +198,17 @@ def test_two_wordings_of_one_relation_about_one_subject_keep_the_first():
     reworded = case(300, "Subject 0", "{} speaks the language")
     assert FC.eligible_cases([CASES[0], reworded]) == [CASES[0], reworded]
     assert FC.eligible_cases([CASES[0], reworded], lambda c: "P103") == [CASES[0]]
+
+
+def test_relations_worded_alike_count_as_one_for_a_subject():
+    # CounterFact words P176 and P178 with one template: a second rewrite of the subject under
+    # the other id would leave "... was created by" with two right answers
+    made = case(400, "Subject 0", "{} is developed by", "Boeing", "Honda")
+    built = case(401, "Subject 0", "{} was created by", "Boeing", "Microsoft")
+    other = case(402, "Subject 9", "{} is developed by", "Sony", "Sega")
+    ids = {400: "P176", 401: "P178", 402: "P178"}
+    relation = lambda c: ids.get(c.case_id, "P103")  # noqa: E731
+    assert FC.wording_groups([made, built, other], relation) == {"P176": "P176", "P178": "P176"}
+    assert FC.eligible_cases([made, built, other], relation) == [made, other]
+    # without a shared template the two stay apart
+    assert FC.eligible_cases([made, built], relation) == [made, built]
