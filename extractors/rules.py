@@ -39,6 +39,7 @@ from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.objects import ObjectRules
 from extractors.constructions.patterns import PatternRules
 from extractors.constructions.subjects import SubjectRules
+from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
 from extractors.lexicon import (
     compile_patterns,
@@ -70,6 +71,7 @@ from extractors.syntax import (
     _lexicon_items,
     _LIGHT_VERBS,
     _LIKE_VERBS,
+    _LOCATIVE_PREPS,
     _negated,
     _OBJECT_PREPS,
     _START_ASPECT,
@@ -90,7 +92,8 @@ on a clause: the statistical parser can produce a tree no rule foresaw, and one 
 cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
-                      PatternRules, AlternativeRules, DecisionRules, NominalEndingRules):
+                      PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
+                      SupportVerbRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -200,6 +203,12 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         """``doc``, or a parse of its text with an adverb before the verb when the tagger read
         "Maria volunteers at" as a name compounded with a plural noun (only then: a pattern
         with literal words still sees the text as written)."""
+        fragment = _located_fragment(doc) if edit == (0, 0) else None
+        if fragment is not None:
+            # "Marstrand, in Sweden.": a verbless fragment, its copula elided, read as
+            # "Marstrand is in Sweden" (only a place phrase: "Sam, the piano." stays nothing)
+            return self.nlp(doc.text[:fragment] + " is" + doc.text[fragment + 1:]), \
+                (fragment, len(" is") - 1)
         m = _NAME_VERB_PREP.match(doc.text) if edit == (0, 0) else None
         if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
             return doc, edit
@@ -368,6 +377,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if found and _truth_frame(head) is False:
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
+        support, kind = self._support_verb(head)
+        if support:
+            # "spoke the language French": French is the value, never "language"
+            found = [t for t in found if t.object != kind] + support
         return found + self._decided_against(head, found) + self._nominal_endings(head)
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
@@ -512,6 +525,23 @@ def _retagged_verb(token: Token) -> bool:
         token.tag_, token.pos_ = "VBZ", "VERB"
         return True
     return False
+
+
+def _located_fragment(doc: Doc) -> int | None:
+    """The offset of the comma of a verbless "NAME, in PLACE." fragment, else None: one
+    sentence, no verb, a proper-noun root, then a comma and a locative preposition with a
+    proper-noun object (the elided copula of a located entity)."""
+    if len(doc) > 12 or any(t.pos_ in ("VERB", "AUX") for t in doc):
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "PROPN" or root.i + 2 >= len(doc):
+        return None
+    comma, prep = doc[root.i + 1], doc[root.i + 2]
+    if comma.text != "," or prep.lower_ not in _LOCATIVE_PREPS or prep.head != root:
+        return None
+    if not any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
+        return None
+    return comma.idx
 
 
 def _shifted(triples: list[Triple], edit: tuple[int, int]) -> list[Triple]:

@@ -556,3 +556,28 @@ def test_a_rule_that_raises_costs_its_clause_only(caplog):
     logged = [r.getMessage() for r in caplog.records if r.name == "extractors.rules"]
     assert logged and "IndexError" in logged[0] and "cat" not in logged[0]
     caplog.clear()  # the failure was the point of this test
+
+
+@pytest.mark.parametrize(("sentence", "fact", "unwanted"), [
+    # support verbs: the relation noun names the relation, the type noun the value's kind
+    ("Emmanuelle Seigner holds a citizenship from France.",
+     ("emmanuelle seigner", "citizenship", "france", False), "citizenship"),
+    ("Pierre Braunberger spoke the language French.",
+     ("pierre braunberger", "speak", "french", False), "language"),
+    ("Gregory IX follows the religion of Christianity.",
+     ("gregory ix", "religion", "christianity", False), "religion"),
+    ("Sam plays the instrument piano.", ("sam", "play", "piano", False), "instrument piano"),
+    # a verbless fragment with a place phrase: its copula is elided
+    ("Marstrand, in Sweden.", ("marstrand", "located in", "sweden", False), None),
+])
+def test_support_verbs_and_located_fragments(extractor, sentence, fact, unwanted):
+    found = extractor.extract(sentence)
+    assert fact in {t.fact for t in found}, found
+    assert not [t for t in found if t.rule == "svo" and t.object == unwanted]
+
+
+@pytest.mark.parametrize("sentence", ["Sam, the piano.", "Google Maps, by Google.",
+                                      "Sam has a language app."])
+def test_no_relation_from_a_fragment_or_a_plain_object(extractor, sentence):
+    found = extractor.extract(sentence)
+    assert not [t for t in found if t.relation in ("located in", "instrument", "speak")]
