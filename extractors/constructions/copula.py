@@ -57,6 +57,42 @@ def _marks_change(cop: Token, noun: Token) -> bool:
     return any(c.dep_ == "amod" and c.lower_ == "new" for c in noun.children)
 
 
+def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
+    """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
+    copula names a person or thing by a proper name ("… is Farida"): the definite article
+    presupposes one holder (Russell 1905, "On denoting"; the uniqueness of definite
+    descriptions), so the noun is a one-valued attribute."""
+    if subj.pos_ != "NOUN" or not complements or not any(
+            c.dep_ == "det" and c.lower_ == "the" for c in subj.children):
+        return False
+    if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
+        return False
+    # (a measure is no name: "the kiln temperature is 1200 C")
+    return all(c.pos_ == "PROPN" and not any(t.like_num for t in c.subtree)
+               for c in complements)
+
+
+def _premodified(noun: Token) -> list[Token]:
+    """``noun`` with the modifiers before it ("on-call engineer")."""
+    mods = [t for c in noun.children if c.dep_ in ("amod", "compound", "nmod") and c.i < noun.i
+            for t in c.subtree]
+    return sorted([noun, *mods], key=lambda t: t.i)
+
+
+STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", "freshman",
+                           "sophomore", "fresher", "trainee", "apprentice"})
+"""Nouns of a person who studies where their "at"/"of" object names (:func:`_school_of`)."""
+
+
+def _school_of(noun: Token) -> Token | None:
+    """The named school of a student noun ("a student at the University of Bergen", "a
+    third-year student of Dalton College"), else None."""
+    if noun.lemma_.lower() not in STUDENT_NOUNS:
+        return None
+    return next((p for c in noun.children if c.dep_ == "prep" and c.lower_ in ("at", "of")
+                 for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), None)
+
+
 _REGARD_VERBS = frozenset({"like", "love", "regard", "consider", "see", "count", "name",
                            "pick", "choose", "rank", "list", "describe", "cite"})
 """Verbs whose "as" complement predicates an attribute of their object (:meth:`CopulaRules.
@@ -103,6 +139,10 @@ class CopulaRules:
         split = self._split_attribute(subj, topic) if subj.dep_ in ("nsubj", "dobj") else None
         if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
+        if split is None and subj.dep_ == "nsubj" and _names_role_holder(subj, complements):
+            # "The on-call engineer this week is Farida": a definite description of a role
+            # names its one holder (as "the release manager for v2 is Wei" does)
+            split = (topic or USER, _premodified(subj))
         if split is None and subj.dep_ == "nsubj" and complements and all(
                 is_quantity(self._value(o)[1]) for c in complements for o in self._objects(c)):
             split = self._measured_attribute(subj, topic)
@@ -185,6 +225,13 @@ class CopulaRules:
                         # "is a member / part of the hiking club": the membership itself
                         value, surface = self._value(group)
                         out.append(self._make(subject, "member of", value, surface,
+                                              negated=negated, clause=cop, rule="copula",
+                                              qualifiers=places))
+                    school = _school_of(value_token)
+                    if school is not None:
+                        # "is a PhD student at the University of Bergen": studies there
+                        value, surface = self._value(school)
+                        out.append(self._make(subject, "study at", value, surface,
                                               negated=negated, clause=cop, rule="copula",
                                               qualifiers=places))
         for value, surface in self._infinitive_values(cop, subject):

@@ -312,6 +312,36 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
     assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    # graduation ends studying where one graduated
+    ("Ingrid is a PhD student at the University of Bergen.",
+     "Ingrid graduated from the University of Bergen in June."),
+    # a habit of drinking, eating or smoking stops ("quit", "kick", "give up … ritual")
+    ("Henrik drinks three cups of coffee every morning.", "Henrik quit coffee a month ago."),
+    ("Drinks green tea every afternoon.", "Gave up the afternoon green tea ritual."),
+    # a possession destroyed, a class wrapped up
+    ("Theo drives a 2012 Honda Civic.", "Theo totaled his Honda Civic on the highway."),
+    ("Anika has been taking pottery classes.", "Anika wrapped up her pottery classes."),
+    # a definite role names its one holder
+    ("The on-call engineer this week is Farida.", "The on-call engineer this week is Bogdan."),
+])
+def test_more_endings_and_role_holders(engine, old, new):
+    report = scan_pair(engine, old, new)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")], report.conflicts
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Ingrid is a PhD student at the University of Bergen.",
+     "Ingrid graduated from Dalton College in 2019."),
+    ("The on-call engineer this week is Farida.", "The kiln temperature is 1200 C."),
+    ("Henrik drinks coffee every morning.", "Henrik quit his job at the cafe."),
+])
+def test_no_ending_of_another_thing(engine, old, new):
+    report = scan_pair(engine, old, new)
+    assert [c for c in report.conflicts if c.verdict != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
