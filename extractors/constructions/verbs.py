@@ -55,7 +55,7 @@ from extractors.constructions.verb_words import (
     _extent,
     _participle_clause,
 )
-from extractors.state_changes import GROUP_NOUNS
+from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS
 from extractors.types import Triple
 
 
@@ -604,8 +604,27 @@ class VerbRules:
         if verb.pos_ == "VERB" and not _event(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
-        derived = [d for t in triples for d in self.state_changes.derive(t, governed)]
+        derived = [d for t in triples + self._carried_places(verb, triples)
+                   for d in self.state_changes.derive(t, governed)]
         return triples + derived if derived else triples
+
+    def _carried_places(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+        """For an object that is a carrier noun with a place ("dropped her Saturday shifts at
+        the Eastside shelter", "cancelled her membership at the climbing gym"), the triple with
+        the place as object, so what the verb ends is also ended there (carrier nouns:
+        :data:`extractors.state_changes.CARRIER_NOUNS`)."""
+        out = []
+        for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")
+                    and c.lemma_.lower() in CARRIER_NOUNS):
+            carried, _ = self._value(obj)
+            for place in (p for c in obj.children if c.dep_ == "prep"
+                          and c.lower_ in ("at", "with", "in")
+                          for p in c.children if p.dep_ == "pobj"):
+                value, surface = self._value(place)
+                out += [Triple(**{**t.to_dict(), "object": value, "object_text": surface,
+                                  "qualifiers": t.qualifiers})
+                        for t in triples if t.object == carried and not t.negated and value]
+        return out
 
     def _is_verb(self, base: str) -> bool:
         tables = self._verb_tables()

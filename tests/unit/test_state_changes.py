@@ -324,6 +324,10 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
     ("Anika has been taking pottery classes.", "Anika wrapped up her pottery classes."),
     # a definite role names its one holder
     ("The on-call engineer this week is Farida.", "The on-call engineer this week is Bogdan."),
+    # a carrier noun's place ends there; a show ended by its host
+    ("Nadia volunteers every Saturday at the Eastside shelter.",
+     "Nadia dropped her Saturday shifts at the Eastside shelter."),
+    ("Camille hosts a podcast called Second Draft.", "Camille ended Second Draft in January."),
 ])
 def test_more_endings_and_role_holders(engine, old, new):
     report = scan_pair(engine, old, new)
