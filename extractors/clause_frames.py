@@ -72,6 +72,39 @@ def in_future(triple: Triple) -> Triple:
     return Triple(**{**triple.to_dict(), "qualifiers": quals})
 
 
+_CONDITION_MARKS = {"when", "whenever"}
+"""Marks of a restricting clause ("while" mostly spans a period: "works there while she
+studies")."""
+_ASPECT_ADVERBS = {"anymore", "now", "still", "again", "currently", "nowadays"}
+"""Adverbs of the main clause's aspect that the parser may hang in the "when" clause."""
+CONDITIONED = "when"
+"""The time qualifier's prefix of a habitual statement restricted by a "when" clause ("prefers
+larger fonts when reading on mobile" -> ``"when read on mobile"``)."""
+
+
+def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
+    """``triples`` of a present-tense clause restricted by a "when" or "whenever"
+    clause in its subtree, each with time qualifier ``"when <clause>"``: a habit or preference
+    that holds in some circumstances only is compared only with one in the same circumstances
+    ("prefers dark mode" and "prefers larger fonts when reading on mobile" both hold). A past
+    clause ("moved to Porto when he got the job") is a dated event and keeps its reading."""
+    present = head.tag_ in ("VBZ", "VBP") or (head.tag_ == "VB" and any(
+        c.dep_ == "aux" and c.tag_ in ("VBZ", "VBP") for c in head.children))  # "doesn't"
+    if not triples or not present:
+        return triples
+    clause = next((t for t in head.subtree if t.dep_ == "advcl" and t != head and any(
+        m.lower_ in _CONDITION_MARKS and m.dep_ in ("advmod", "mark") for m in t.children)),
+        None)
+    if clause is None:
+        return triples
+    words = " ".join(t.lemma_.lower() for t in clause.subtree
+                     if t.pos_ not in ("PUNCT", "DET") and t.lower_ not in _CONDITION_MARKS
+                     and t.lower_ not in _ASPECT_ADVERBS)
+    when = f"{CONDITIONED} {words}"
+    return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
+        {q for q in t.qualifiers if q[0] != "time"} | {("time", when)}))}) for t in triples]
+
+
 def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
     """Attach an ``except`` qualifier to the triples of a sentence that states an exception
     ("… within 30 days, except for enterprise plans"), so the rule with the exception stays

@@ -53,7 +53,13 @@ from extractors.lexicon import (
 from extractors.memory_forms import in_first_person
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
-from extractors.clause_frames import _hypothetical, _plain_future, _with_exceptions, in_future
+from extractors.clause_frames import (
+    _hypothetical,
+    _plain_future,
+    _with_exceptions,
+    conditioned,
+    in_future,
+)
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
     _NAME_VERB_PREP,
@@ -377,6 +383,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if found and _truth_frame(head) is False:
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
+        found = conditioned(head, found)
         support, kind = self._support_verb(head)
         if support:
             # "spoke the language French": French is the value, never "language"

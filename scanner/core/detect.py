@@ -181,6 +181,14 @@ def _future(time: str | None) -> bool:
 
 GENERIC_RULE = "attribute_generic"
 """The rule of the generic reading of a specific attribute (:attr:`Stance.generic`)."""
+CONDITIONED = "when"
+"""The time qualifier's prefix of a statement restricted by a "when" clause."""
+
+
+def _conditioned(time: str | None) -> bool:
+    return time is not None and time.startswith(CONDITIONED + " ")
+
+
 _ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE)
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
@@ -340,6 +348,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
         return False  # "worked at Amazon for three years before joining Shopify"
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing
+    if _conditioned(p) != _conditioned(q):
+        return False  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
 
 

@@ -83,6 +83,20 @@ def test_generic_reading_of_a_specific_preference(engine, old, new, conflict):
     assert decided == ([(["m1", "m2"], "m2")] if conflict else []), report.conflicts
 
 
+@pytest.mark.parametrize(("old", "new", "conflict"), [
+    # a habit or preference restricted by a "when" clause meets only the same circumstances
+    ("Prefers dark mode in all applications.",
+     "Prefers larger font sizes when reading on mobile.", False),
+    ("I drink tea when I am tired.", "I don't drink tea when I am tired anymore.", True),
+    # a dated event with a "when" clause keeps its reading
+    ("Sam lives in Lisbon.", "Sam moved to Porto when he got the job.", True),
+])
+def test_when_clause_restricts_a_habit(engine, old, new, conflict):
+    report = scan(engine, rec("m1", old), rec("m2", new, days=1))
+    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
+    assert decided == ([(["m1", "m2"], "m2")] if conflict else []), report.conflicts
+
+
 def test_rule_with_exception_is_distinct_from_rule(engine):
     report = scan(engine, rec("m1", "Refunds are allowed within 30 days."),
                   rec("m2", "Refunds are allowed within 30 days, except for enterprise plans.",
