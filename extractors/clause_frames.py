@@ -82,6 +82,36 @@ CONDITIONED = "when"
 larger fonts when reading on mobile" -> ``"when read on mobile"``)."""
 
 
+_PREFERENCE_VERBS = {"prefer", "want"}
+_DOMAIN_PREPS = {"in", "on", "for", "with", "during"}
+
+
+def _preference_domain(head: Token) -> str | None:
+    """The circumstance a preference is stated for: "prefers light mode on their e-reader",
+    "prefers dark mode in all of their code editors", "prefers window seats on long flights"
+    -> "on e-reader", … (a prepositional phrase of the verb or its object naming where or with
+    what the choice holds); None when the preference is unrestricted or the phrase is a name
+    (a place name is the value's own place: "prefers the cafe in Leith")."""
+    if head.lemma_.lower() not in _PREFERENCE_VERBS:
+        return None
+    holders = [head] + [c for c in head.children if c.dep_ in ("dobj", "obj")]
+    for prep in (c for h in holders for c in h.children
+                 if c.dep_ == "prep" and c.lower_ in _DOMAIN_PREPS):
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if pobj is not None and pobj.lower_ in ("all", "each", "every", "most", "some"):
+            # "in all of their code editors": the "of" phrase names the domain
+            pobj = next((g for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"
+                         for g in c.children if g.dep_ == "pobj"), None)
+        if pobj is None or pobj.pos_ != "NOUN":
+            continue
+        # the domain's noun and its compounds; an adjective narrows it within the same
+        # domain ("on long flights" is about flights)
+        words = [t.lemma_.lower() for t in pobj.subtree if t == pobj or (
+            t.dep_ == "compound" and t.head == pobj)]
+        return f"{prep.lower_} {' '.join(words)}"
+    return None
+
+
 def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
     """``triples`` of a present-tense clause restricted by a "when" or "whenever"
     clause in its subtree, each with time qualifier ``"when <clause>"``: a habit or preference
@@ -95,12 +125,41 @@ def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
     clause = next((t for t in head.subtree if t.dep_ == "advcl" and t != head and any(
         m.lower_ in _CONDITION_MARKS and m.dep_ in ("advmod", "mark") for m in t.children)),
         None)
-    if clause is None:
-        return triples
-    words = " ".join(t.lemma_.lower() for t in clause.subtree
-                     if t.pos_ not in ("PUNCT", "DET") and t.lower_ not in _CONDITION_MARKS
-                     and t.lower_ not in _ASPECT_ADVERBS)
+    if clause is not None:
+        words = " ".join(t.lemma_.lower() for t in clause.subtree
+                         if t.pos_ not in ("PUNCT", "DET") and t.lower_ not in _CONDITION_MARKS
+                         and t.lower_ not in _ASPECT_ADVERBS)
+    else:
+        words = _preference_domain(head)
+        if not words:
+            return triples
     when = f"{CONDITIONED} {words}"
+    return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
+        {q for q in t.qualifiers if q[0] != "time"} | {("time", when)}))}) for t in triples]
+
+
+_SPENDING_TIME = {"spend", "pass", "waste"}
+"""Verbs of FrameNet's Spending_time frame: "spent two summers working as a lifeguard"."""
+
+
+def spent_in_past(head: Token, triples: list[Triple]) -> list[Triple]:
+    """``triples`` of a gerund clause that says how past time was spent ("she spent two
+    summers working as a lifeguard at Salthill"), each marked as a completed past (time
+    ``past``): what filled a time that is over is no current value. A present "spends her
+    weekends volunteering at the shelter" is a habit of those times (a "when" circumstance,
+    :func:`conditioned`)."""
+    governor = head.head
+    if (not triples or head.tag_ != "VBG" or head.dep_ not in ("xcomp", "advcl", "ccomp")
+            or governor.lemma_.lower() not in _SPENDING_TIME):
+        return triples
+    if governor.tag_ in ("VBD", "VBN"):
+        when = "past"
+    else:
+        # "spends his weekends working at the cafe": a habit of those times only
+        spent = next((c for c in governor.children if c.dep_ in ("dobj", "npadvmod")), None)
+        if spent is None:
+            return triples
+        when = f"{CONDITIONED} {spent.lemma_.lower()}"
     return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
         {q for q in t.qualifiers if q[0] != "time"} | {("time", when)}))}) for t in triples]
 

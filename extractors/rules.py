@@ -59,6 +59,7 @@ from extractors.clause_frames import (
     _with_exceptions,
     conditioned,
     in_future,
+    spent_in_past,
 )
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
@@ -383,7 +384,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if found and _truth_frame(head) is False:
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
-        found = conditioned(head, found)
+        found = spent_in_past(head, conditioned(head, found))
         support, kind = self._support_verb(head)
         if support:
             # "spoke the language French": French is the value, never "language"

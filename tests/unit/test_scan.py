@@ -90,6 +90,14 @@ def test_generic_reading_of_a_specific_preference(engine, old, new, conflict):
     ("I drink tea when I am tired.", "I don't drink tea when I am tired anymore.", True),
     # a dated event with a "when" clause keeps its reading
     ("Sam lives in Lisbon.", "Sam moved to Porto when he got the job.", True),
+    # a preference stated for a circumstance: only the same circumstance meets it
+    ("The user prefers dark mode in all of their code editors.",
+     "The user prefers light mode on their e-reader.", False),
+    ("Prefers aisle seats on long flights.", "Prefers window seats on flights now.", True),
+    # time spent in the past is no current value
+    ("Saoirse works as a midwife at the Rotunda Hospital.",
+     "Saoirse spent two summers working as a lifeguard at Salthill.", False),
+    ("Sam works at Acme.", "Sam spends his weekends working at the Salthill cafe.", False),
 ])
 def test_when_clause_restricts_a_habit(engine, old, new, conflict):
     report = scan(engine, rec("m1", old), rec("m2", new, days=1))
