@@ -113,8 +113,8 @@ def _preference_domain(head: Token) -> str | None:
 
 
 def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
-    """``triples`` of a present-tense clause restricted by a "when" or "whenever"
-    clause in its subtree, each with time qualifier ``"when <clause>"``: a habit or preference
+    """``triples`` of a present-tense clause restricted by its own "when" or "whenever"
+    clause, each with time qualifier ``"when <clause>"``: a habit or preference
     that holds in some circumstances only is compared only with one in the same circumstances
     ("prefers dark mode" and "prefers larger fonts when reading on mobile" both hold). A past
     clause ("moved to Porto when he got the job") is a dated event and keeps its reading."""
@@ -122,7 +122,9 @@ def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
         c.dep_ == "aux" and c.tag_ in ("VBZ", "VBP") for c in head.children))  # "doesn't"
     if not triples or not present:
         return triples
-    clause = next((t for t in head.subtree if t.dep_ == "advcl" and t != head and any(
+    # (the clause's own "when" clause: one inside a relative clause restricts that clause,
+    # "owns a Yamaha that he rides whenever the weather is decent")
+    clause = next((t for t in head.children if t.dep_ == "advcl" and any(
         m.lower_ in _CONDITION_MARKS and m.dep_ in ("advmod", "mark") for m in t.children)),
         None)
     if clause is not None:

@@ -389,7 +389,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if support:
             # "spoke the language French": French is the value, never "language"
             found = [t for t in found if t.object != kind] + support
-        return found + self._decided_against(head, found) + self._nominal_endings(head)
+        return (found + self._decided_against(head, found) + self._nominal_endings(head)
+                + (self._ensemble_membership(head) if found else []))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
                                   ) -> list[Triple]:

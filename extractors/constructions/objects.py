@@ -50,6 +50,8 @@ class ObjectRules:
         if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
             return normalize_value(quoted.text), quoted.text
         named = any(c.dep_ == "det" for c in token.children)  # "the Who" is a band
+        # (an address is never a pronoun, however the tagger reads it)
+        named = named or token.like_email or token.like_url
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
         lemma = token.lemma_.lower()

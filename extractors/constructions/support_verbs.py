@@ -1,4 +1,6 @@
-"""Support-verb constructions: a light verb whose object noun names the relation.
+"""Support-verb constructions: a light verb whose object noun names the relation; and the
+ensemble a player plays in ("plays second violin in the Freiburg community orchestra": a
+member of it).
 
 "Emmanuelle holds a citizenship from France" says (emmanuelle, citizenship, france), as "is a
 citizen of France" does; "Pierre spoke the language French" says (pierre, speak, french), the
@@ -23,11 +25,28 @@ RELATION_NOUNS = frozenset({"citizenship", "nationality", "religion", "faith"})
 TYPE_NOUNS = frozenset({"language", "instrument", "sport", "game"})
 """Nouns that name the kind of the verb's value ("speaks the language French" -> speak)."""
 _COMPLEMENT_PREPS = ("of", "from", "in")
+ENSEMBLE_VERBS = frozenset({"play", "sing", "perform", "row", "dance", "compete", "race",
+                            "swim", "run", "skate", "drum"})
+"""Verbs whose "in"/"for"/"with"/"on" group is one the subject belongs to."""
+ENSEMBLE_NOUNS = frozenset({"orchestra", "band", "team", "choir", "club", "ensemble", "squad",
+                            "quartet", "trio", "crew", "league", "troupe", "side"})
+"""Groups one plays, sings or competes in (FrameNet Membership, Performers_and_roles)."""
 
 
 class SupportVerbRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``_subject_token``, ``_entity``, ``_value`` and ``_make``)."""
+
+    def _ensemble_membership(self, verb: Token) -> list[Triple]:
+        """(player, member of, group) for the group a player plays in (:func:`ensemble`)."""
+        group = ensemble(verb)
+        subj = self._subject_token(verb) if group is not None else None
+        subject = self._entity(subj) if subj is not None else None
+        if not subject or _negated(verb):
+            return []
+        value, surface = self._value(group)
+        return [self._make(subject, "member of", value, surface, negated=False, clause=verb,
+                           rule="prep_object")] if value else []
 
     def _support_verb(self, verb: Token) -> tuple[list[Triple], str | None]:
         """The triples of a support-verb clause and the noun they replace as a value
@@ -66,6 +85,18 @@ class SupportVerbRules:
                 out.append(self._make(subject, relation, value, surface,
                                       negated=_negated(verb), clause=verb, rule="svo"))
         return out, (kind if out else None)
+
+
+def ensemble(verb: Token) -> Token | None:
+    """The group a player plays in: "plays second violin in the orchestra", "sings with a
+    choir", "plays goalkeeper for a five-a-side team"; None otherwise."""
+    if _lemma(verb) not in ENSEMBLE_VERBS:
+        return None
+    holders = [verb] + [c for c in verb.children if c.dep_ in ("dobj", "obj")]
+    return next((p for h in holders for c in h.children
+                 if c.dep_ == "prep" and c.lower_ in ("in", "for", "with", "on")
+                 for p in c.children if p.dep_ == "pobj"
+                 and p.lemma_.lower() in ENSEMBLE_NOUNS), None)
 
 
 def _complements(noun: Token, verb: Token, *, of_phrase: bool) -> list[Token]:

@@ -102,6 +102,10 @@ class VerbRules:
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
             return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
+        gerund = next((c for c in verb.children if c.dep_ == "dobj" and c.tag_ == "VBG"), None)
+        if gerund is not None and base == "go":
+            # "goes swimming at the municipal pool": the tagger's object is the activity
+            return self._active(gerund, subject=subject, negated=neg)
         if xcomp is not None and base in _FORGET and neg:
             # "do not forget to use X" affirms "use X": the negation is only mentioned
             return self._active(xcomp, subject=subject, negated=False)

@@ -328,6 +328,17 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
     ("Nadia volunteers every Saturday at the Eastside shelter.",
      "Nadia dropped her Saturday shifts at the Eastside shelter."),
     ("Camille hosts a podcast called Second Draft.", "Camille ended Second Draft in January."),
+    # a "when" clause inside a relative clause restricts that clause only
+    ("Dmitri owns a 2009 Yamaha Virago that he rides whenever the weather is decent.",
+     "Dmitri sold his Yamaha Virago to a coworker in March."),
+    # an address is a value however the tagger reads it; "goes swimming at" swims there
+    ("Zofia's work email is zofia.nowak@brightlane.pl.",
+     "Zofia's work email changed to z.nowak@brightlane.eu after the rebrand."),
+    ("Hamish goes swimming at the municipal pool every weekday.",
+     "Hamish stopped swimming at the municipal pool."),
+    # the ensemble a player plays in is one they belong to
+    ("Anselm plays second violin in the Freiburg community orchestra.",
+     "Anselm dropped out of the Freiburg community orchestra."),
 ])
 def test_more_endings_and_role_holders(engine, old, new):
     report = scan_pair(engine, old, new)
