@@ -224,8 +224,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             return doc, edit
         if not _retagged_verb(verb[0]):
             text = doc.text
-            at = m.start("adverb") if m["adverb"] else m.start("verb")
-            end = m.end("adverb") if m["adverb"] else at
+            # "now"/"also" give way to "regularly"; a negating or frequency adverb stays
+            kept = m["adverb"] in (None, "no longer", "never", "always", "rarely")
+            at = m.start("verb") if kept else m.start("adverb")
+            end = at if kept else m.end("adverb")
             fixed = text[:at] + "regularly " + text[end:]
             doc, edit = self.nlp(fixed), (at, len("regularly ") - (end - at))
             verb = doc.char_span(m.start("verb") + edit[1], m.end("verb") + edit[1])

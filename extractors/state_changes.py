@@ -35,7 +35,7 @@ RESULT_RULE = "state_result"
 
 CARRIER_NOUNS: frozenset[str] = frozenset({
     "membership", "subscription", "lesson", "class", "course", "session", "habit", "routine",
-    "practice", "plan", "plans", "ritual", "shift", "shifts",
+    "practice", "plan", "plans", "ritual", "shift", "shifts", "job", "gig",
 })
 """Nouns that carry an activity or a place rather than name a thing of their own: ending "the
 gym membership" ends going to the gym, dropping "German lessons" ends learning German (the

@@ -185,12 +185,13 @@ Helen divorced": each divorced the other)."""
 
 
 _NAME_VERB_PREP = re.compile(
-    r"^(?P<name>[A-Z][a-z]+) (?:(?P<adverb>now|also|still|currently|often|usually) )?"
-    r"(?P<verb>[a-z]+s) (?!and\b|or\b|are\b|were\b|have\b|had\b)[a-z]")
-"""A sentence opening with a name, an optional adverb and a verb in "-s" before a lower-case
-word that is no conjunction or plural verb ("Maria volunteers at", "Fatima volunteers every
-Saturday", "Caroline now volunteers at"), where the small tagger often reads the verb as a
-plural noun compounded with the name."""
+    r"^(?P<name>[A-Z][a-z]+) (?:(?P<adverb>now|also|still|currently|often|usually|no longer"
+    r"|never|always|rarely) )?"
+    r"(?P<verb>[a-z]+s) (?!and\b|or\b|are\b|were\b|have\b|had\b)[A-Za-z]")
+"""A sentence opening with a name, an optional adverb and a verb in "-s" before a word that is
+no conjunction or plural verb ("Maria volunteers at", "Fatima volunteers every Saturday",
+"Caroline now volunteers at", "Ikaika no longer volunteers at", "Beatriz practices Korean"),
+where the small tagger often reads the verb as a plural noun compounded with the name."""
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:

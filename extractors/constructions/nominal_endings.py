@@ -52,6 +52,9 @@ class NominalEndingRules:
         if not nominals or not _says_over(head):
             return []
         noun = self._subject_token(head)
+        if head.dep_ in ("xcomp", "ccomp") and _lemma(head.head) == "let":
+            # "let her membership expire": the causative's object is what ended
+            noun = next((c for c in head.head.children if c.dep_ == "dobj"), noun)
         if noun is None or noun.pos_ != "NOUN":
             return []
         relations = nominals.get(noun.lemma_.lower())
@@ -62,14 +65,18 @@ class NominalEndingRules:
         if not owner:
             return []
         out: list[Triple] = []
-        for prep in (c for c in noun.children if c.dep_ == "prep"
-                     and c.lower_ in COMPLEMENT_PREPS):
-            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                value, surface = self._value(pobj)
-                if not value:
-                    continue
-                for relation in relations:
-                    t = self._make(owner, relation, value, surface, negated=True, clause=head,
-                                   rule=ENDED_RULE)
-                    out.append(Triple(**{**t.to_dict(), "qualifiers": ()}))
+        parties = [p for c in noun.children if c.dep_ == "prep" and c.lower_ in COMPLEMENT_PREPS
+                   for p in c.children if p.dep_ == "pobj"]
+        if not parties:
+            # "her Urban Boulder membership": the name before the noun is the other party
+            names = [c for c in noun.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+            parties = names[-1:]
+        for party in parties:
+            value, surface = self._value(party)
+            if not value:
+                continue
+            for relation in relations:
+                t = self._make(owner, relation, value, surface, negated=True, clause=head,
+                               rule=ENDED_RULE)
+                out.append(Triple(**{**t.to_dict(), "qualifiers": ()}))
         return out

@@ -35,6 +35,10 @@ def _ampersand_name(conj: Token) -> bool:
             and conj.head.text[:1].isupper())
 
 
+_QUANTIFIERS = frozenset({"both", "all", "each", "some", "most", "many", "several", "either",
+                          "neither", "none", "few"})
+"""Quantifiers whose "of" phrase is what they quantify ("both of his rabbits")."""
+
 class ObjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -49,6 +53,12 @@ class ObjectRules:
         quoted = _quoted_span(token)
         if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
             return normalize_value(quoted.text), quoted.text
+        if token.lower_ in _QUANTIFIERS:
+            # "rehomed both of his rabbits", "sold all of her bikes": what is quantified
+            whole = next((g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                          for g in c.children if g.dep_ == "pobj"), None)
+            if whole is not None:
+                return self._value(whole)
         named = any(c.dep_ == "det" for c in token.children)  # "the Who" is a band
         # (an address is never a pronoun, however the tagger reads it)
         named = named or token.like_email or token.like_url

@@ -20,11 +20,14 @@ from extractors.types import Triple
 SUPPORT_VERBS = frozenset({"have", "hold", "follow", "practice", "practise", "profess",
                            "possess", "speak", "play", "use"})
 """Light verbs whose object may be a relation noun or a type noun."""
-RELATION_NOUNS = frozenset({"citizenship", "nationality", "religion", "faith"})
-"""Nouns that name the relation ("holds a citizenship from France" -> citizenship)."""
+RELATION_NOUNS = {"citizenship": "citizenship", "nationality": "citizenship",
+                  "religion": "religion", "faith": "religion", "membership": "member of",
+                  "subscription": "subscribe to"}
+"""Nouns that name the relation ("holds a citizenship from France" -> citizenship; "has a
+membership at Urban Boulder" -> member of)."""
 TYPE_NOUNS = frozenset({"language", "instrument", "sport", "game"})
 """Nouns that name the kind of the verb's value ("speaks the language French" -> speak)."""
-_COMPLEMENT_PREPS = ("of", "from", "in")
+_COMPLEMENT_PREPS = ("of", "from", "in", "at", "to", "with")
 ENSEMBLE_VERBS = frozenset({"play", "sing", "perform", "row", "dance", "compete", "race",
                             "swim", "run", "skate", "drum"})
 """Verbs whose "in"/"for"/"with"/"on" group is one the subject belongs to."""
@@ -59,7 +62,7 @@ class SupportVerbRules:
         kind = noun.lemma_.lower()
         typed = next((c for c in noun.children if c.dep_ in ("compound", "amod") and c.i < noun.i
                       and c.lemma_.lower() in TYPE_NOUNS), None)
-        if typed is not None and kind not in RELATION_NOUNS | TYPE_NOUNS:
+        if typed is not None and kind not in RELATION_NOUNS.keys() | TYPE_NOUNS:
             # "plays the instrument piano": the parser compounds the type noun with the value
             subj = self._subject_token(verb)
             subject = self._entity(subj) if subj is not None else None
@@ -70,14 +73,14 @@ class SupportVerbRules:
             return [self._make(subject, _lemma(verb), value[len(prefix):],
                                surface[len(typed.text) + 1:], negated=_negated(verb),
                                clause=verb, rule="svo")], value
-        if kind not in RELATION_NOUNS | TYPE_NOUNS:
+        if kind not in RELATION_NOUNS.keys() | TYPE_NOUNS:
             return [], None
         subj = self._subject_token(verb)
         subject = self._entity(subj) if subj is not None else None
         if not subject:
             return [], None
         values = _complements(noun, verb, of_phrase=kind in RELATION_NOUNS)
-        relation = kind if kind in RELATION_NOUNS else _lemma(verb)
+        relation = RELATION_NOUNS.get(kind) or _lemma(verb)
         out = []
         for value_token in values:
             value, surface = self._value(value_token)

@@ -336,6 +336,14 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
      "Zofia's work email changed to z.nowak@brightlane.eu after the rebrand."),
     ("Hamish goes swimming at the municipal pool every weekday.",
      "Hamish stopped swimming at the municipal pool."),
+    # the tagger's plural noun for a verb after a name and a negating adverb
+    ("Ikaika volunteers at the Honolulu food bank every Saturday morning.",
+     "Ikaika no longer volunteers at the food bank on Saturdays."),
+    # a quantifier's "of" phrase; a job is a carrier noun; a light-verb membership
+    ("Matthias has two rabbits, Knödel and Strudel.",
+     "Matthias rehomed both of his rabbits with a family."),
+    ("Works as a barista at a café in Kreuzberg.", "Left the Kreuzberg café job."),
+    ("Annika has a membership at Urban Boulder in Malmö.", "Annika quit Urban Boulder."),
     # the ensemble a player plays in is one they belong to
     ("Anselm plays second violin in the Freiburg community orchestra.",
      "Anselm dropped out of the Freiburg community orchestra."),
