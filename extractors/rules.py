@@ -50,7 +50,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
-from extractors.memory_forms import in_first_person
+from extractors.memory_forms import in_first_person, subjectless
 from extractors.pipeline import load_pipeline
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.clause_frames import (
@@ -203,7 +203,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             return text[label.end():], (0, -label.end())
         first = in_first_person(text, self._is_verb, self._irregular_past())
         if first is not None:
-            return first[0], (0, first[1])
+            return _joined_clauses(first[0], self._is_verb, self._irregular_past()), \
+                (0, first[1])
         return text, (0, 0)
 
     def _repaired(self, doc: Doc, edit: tuple[int, int]) -> tuple[Doc, tuple[int, int]]:
@@ -536,6 +537,24 @@ def _retagged_verb(token: Token) -> bool:
         token.tag_, token.pos_ = "VBZ", "VERB"
         return True
     return False
+
+
+def _joined_clauses(text: str, is_verb, irregular) -> str:
+    """A subject-less fact's later clauses after ";" joined to the first by a comma (same
+    length, so offsets stay), when they are subject-less too: "I now drink coffee black; cut
+    out oat milk" -> "…, cut out oat milk", which the parser reads as a second verb of the
+    same subject (a clause after ";" alone has none)."""
+    if ";" not in text:
+        return text
+    parts = text.split(";")
+    out = parts[0]
+    for part in parts[1:]:
+        words = part.split()
+        first = next((w for w in words if w.lower() not in ("now", "also", "still")), "")
+        # a lower-case verb opens it ("cut out oat milk": a past form equal to its base)
+        verb = first[:1].islower() and (is_verb(first) or first in irregular)
+        out += ("," if verb or subjectless(part, is_verb, irregular) else ";") + part
+    return out
 
 
 def _located_fragment(doc: Doc) -> int | None:

@@ -344,6 +344,8 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
      "Matthias rehomed both of his rabbits with a family."),
     ("Works as a barista at a café in Kreuzberg.", "Left the Kreuzberg café job."),
     ("Annika has a membership at Urban Boulder in Malmö.", "Annika quit Urban Boulder."),
+    # a subject-less fact's later clause after ";" has the same subject
+    ("Takes oat milk in coffee.", "Now drinks coffee black; cut out oat milk completely."),
     # the ensemble a player plays in is one they belong to
     ("Anselm plays second violin in the Freiburg community orchestra.",
      "Anselm dropped out of the Freiburg community orchestra."),
