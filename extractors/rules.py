@@ -32,6 +32,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Token
 
 from extractors.constructions.alternatives import AlternativeRules
+from extractors.constructions.changes import ChangeRules
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules
 from extractors.constructions.nominal_endings import NominalEndingRules
@@ -50,8 +51,8 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
-from extractors.memory_forms import in_first_person, subjectless
 from extractors.pipeline import load_pipeline
+from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.clause_frames import (
     _hypothetical,
@@ -63,22 +64,18 @@ from extractors.clause_frames import (
 )
 from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
 from extractors.syntax import (
-    _NAME_VERB_PREP,
     _RECIPROCAL,
     NOUN_INDEX,
     USER,
-    _CLAUSE_AFTER_LABEL,
     _CLAUSE_DEPS,
     _DESIRE_VERBS,
     _habitual_past,
     _infinitive_complements,
     _is_question,
-    _LABEL,
     _lemma,
     _lexicon_items,
     _LIGHT_VERBS,
     _LIKE_VERBS,
-    _LOCATIVE_PREPS,
     _negated,
     _OBJECT_PREPS,
     _START_ASPECT,
@@ -100,7 +97,7 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
-                      SupportVerbRules):
+                      SupportVerbRules, ReadingRules, ChangeRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -187,66 +184,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         """Triples of one text, deduplicated, in text order."""
         read, edit = self._readable(text)
         doc, edit = self._repaired(self.nlp(read), edit)
-        _nominal_gerunds(doc)
-        return _shifted(self.triples_from_doc(doc), edit)
-
-    def _readable(self, text: str) -> tuple[str, tuple[int, int]]:
-        """The text as parsed, and its edit as ``(position, characters added)`` in the parsed
-        text (:func:`_shifted` maps offsets back): a subject-less memory-writer fact is read
-        in the first person (:mod:`extractors.memory_forms`); a labelled line without its
-        label (and see :meth:`_repaired`)."""
-        text = truecase(text)
-        label = _LABEL.match(text)
-        if label is not None and _CLAUSE_AFTER_LABEL.search(text, label.end()):
-            # "Launch plan: the go-live date is … and the share is …": each clause keeps its
-            # own subject; the label only names the topic
-            return text[label.end():], (0, -label.end())
-        first = in_first_person(text, self._is_verb, self._irregular_past())
-        if first is not None:
-            return _joined_clauses(first[0], self._is_verb, self._irregular_past()), \
-                (0, first[1])
-        return text, (0, 0)
-
-    def _repaired(self, doc: Doc, edit: tuple[int, int]) -> tuple[Doc, tuple[int, int]]:
-        """``doc``, or a parse of its text with an adverb before the verb when the tagger read
-        "Maria volunteers at" as a name compounded with a plural noun (only then: a pattern
-        with literal words still sees the text as written)."""
-        fragment = _located_fragment(doc) if edit == (0, 0) else None
-        if fragment is not None:
-            # "Marstrand, in Sweden.": a verbless fragment, its copula elided, read as
-            # "Marstrand is in Sweden" (only a place phrase: "Sam, the piano." stays nothing)
-            return self.nlp(doc.text[:fragment] + " is" + doc.text[fragment + 1:]), \
-                (fragment, len(" is") - 1)
-        m = _NAME_VERB_PREP.match(doc.text) if edit == (0, 0) else None
-        if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
-            return doc, edit
-        verb = doc.char_span(m.start("verb"), m.end("verb"))
-        if verb is None or verb[0].tag_ != "NNS":
-            return doc, edit
-        if not _retagged_verb(verb[0]):
-            text = doc.text
-            # "now"/"also" give way to "regularly"; a negating or frequency adverb stays
-            kept = m["adverb"] in (None, "no longer", "never", "always", "rarely")
-            at = m.start("verb") if kept else m.start("adverb")
-            end = at if kept else m.end("adverb")
-            fixed = text[:at] + "regularly " + text[end:]
-            doc, edit = self.nlp(fixed), (at, len("regularly ") - (end - at))
-            verb = doc.char_span(m.start("verb") + edit[1], m.end("verb") + edit[1])
-            if verb is not None:
-                _retagged_verb(verb[0])
-        return doc, edit
-
-    def _irregular_past(self) -> dict[str, str]:
-        """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions
-        (a form that is also a base form, "found", "saw", is left out: "Found ..." opens a
-        fact about founding as often as one about finding)."""
-        if not hasattr(self, "_irregular"):
-            tables = self._verb_tables()
-            self._irregular = {} if tables is None else {
-                form: lemmas[0] for form, lemmas in tables[0].items()
-                if lemmas and form != lemmas[0] and form.isalpha() and not form.endswith(
-                    ("ing", "en", "s")) and form not in tables[2]}
-        return self._irregular
+        nominal_gerunds(doc)
+        return shifted(self.triples_from_doc(doc), edit)
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256,
                      n_process: int = 1) -> list[list[Triple]]:
@@ -283,8 +222,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
         readable = [self._readable(t) for t in texts]
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
-        return [_shifted(self.triples_from_doc(doc), edit) for doc, edit in
-                (_nominal_gerunds(d) for d in
+        return [shifted(self.triples_from_doc(doc), edit) for doc, edit in
+                (nominal_gerunds(d) for d in
                  (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable)))]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
@@ -485,37 +424,6 @@ def _own_setting(poss: Token) -> bool:
     return clause is not None and any(c.dep_ == "nsubj" for c in clause.children)
 
 
-def _nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
-    """Tag repairs after the parse, in place; returns its argument.
-
-    Merged quoted titles are names. An "-ing" form the parser made a preposition's clausal
-    complement although a noun modifies it is a noun ("looking for Marley flooring": a verb
-    takes no compound modifier); so is a form the lemmatizer knows as a noun right after a name
-    the parser took for its subject ("looking for Ikea shelving"). A gerund keeps its verb
-    reading otherwise ("dreams of moving")."""
-    doc = parsed[0] if isinstance(parsed, tuple) else parsed
-    for token in doc:
-        if " " in token.text and token.text[:1].isupper():
-            # a quoted title merged into one token (extractors.pipeline.quoted_titles): a
-            # name, and the complement of a copula or the object of a verb the parser left
-            # it hanging from ("is now 'Harry Potter and the Prisoner of Azkaban'")
-            token.tag_, token.pos_ = "NNP", "PROPN"
-            head = token.head
-            if token.dep_ in ("intj", "dep", "npadvmod", "appos", "nsubj") and head.i < token.i:
-                taken = {c.dep_ for c in head.children if c != token}
-                if head.lemma_ == "be" and "attr" not in taken:
-                    token.dep_ = "attr"
-                elif head.pos_ == "VERB" and "dobj" not in taken:
-                    token.dep_ = "dobj"
-        if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
-                (c.dep_ == "compound" and c.i < token.i) or (
-                    c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"
-                    and token.lower_ in NOUN_INDEX) for c in token.children):
-            token.tag_, token.pos_, token.dep_ = "NN", "NOUN", "pobj"
-            token.lemma_ = token.lower_
-    return parsed
-
-
 def _with_surface(text: str, triple: Triple) -> Triple:
     """``triple`` with its object's surface text found in ``text`` when a derivation left it
     empty ("Yara's Kobo broke" ends having "Kobo", written so: a name's capital is kept)."""
@@ -526,67 +434,6 @@ def _with_surface(text: str, triple: Triple) -> Triple:
         return triple
     return Triple(**{**triple.to_dict(), "object_text": text[at:at + len(triple.object)],
                      "qualifiers": triple.qualifiers})
-
-
-def _retagged_verb(token: Token) -> bool:
-    """Tag ``token`` as a verb in "-s" when the parser made it the head of a clause with a
-    subject ("Caroline now volunteers at ...") although the tagger read a plural noun; True when
-    it did."""
-    if token.tag_ == "NNS" and token.dep_ == "ROOT" and any(
-            c.dep_ == "nsubj" for c in token.children):
-        token.tag_, token.pos_ = "VBZ", "VERB"
-        return True
-    return False
-
-
-def _joined_clauses(text: str, is_verb, irregular) -> str:
-    """A subject-less fact's later clauses after ";" joined to the first by a comma (same
-    length, so offsets stay), when they are subject-less too: "I now drink coffee black; cut
-    out oat milk" -> "…, cut out oat milk", which the parser reads as a second verb of the
-    same subject (a clause after ";" alone has none)."""
-    if ";" not in text:
-        return text
-    parts = text.split(";")
-    out = parts[0]
-    for part in parts[1:]:
-        words = part.split()
-        first = next((w for w in words if w.lower() not in ("now", "also", "still")), "")
-        # a lower-case verb opens it ("cut out oat milk": a past form equal to its base)
-        verb = first[:1].islower() and (is_verb(first) or first in irregular)
-        out += ("," if verb or subjectless(part, is_verb, irregular) else ";") + part
-    return out
-
-
-def _located_fragment(doc: Doc) -> int | None:
-    """The offset of the comma of a verbless "NAME, in PLACE." fragment, else None: one
-    sentence, no verb, a proper-noun root, then a comma and a locative preposition with a
-    proper-noun object (the elided copula of a located entity)."""
-    if len(doc) > 12 or any(t.pos_ in ("VERB", "AUX") for t in doc):
-        return None
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "PROPN" or root.i + 2 >= len(doc):
-        return None
-    comma, prep = doc[root.i + 1], doc[root.i + 2]
-    if comma.text != "," or prep.lower_ not in _LOCATIVE_PREPS or prep.head != root:
-        return None
-    if not any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
-        return None
-    return comma.idx
-
-
-def _shifted(triples: list[Triple], edit: tuple[int, int]) -> list[Triple]:
-    """Triples with their offsets mapped back to the original text: ``edit`` is ``(position,
-    characters added)`` in the parsed text (negative: characters left out, such as a label);
-    an offset past the position moves back by the characters added."""
-    at, added = edit
-    if not added:
-        return triples
-
-    def back(offset: int) -> int:
-        return max(0, offset - added) if offset > at or at == 0 else offset
-
-    return [Triple(**{**t.to_dict(), "start": back(t.start), "end": back(t.end),
-                      "qualifiers": t.qualifiers}) for t in triples]
 
 
 _FORKED: list[TripleExtractor] = []

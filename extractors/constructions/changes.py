@@ -1,0 +1,145 @@
+"""Changes stated by a verb: settings changed "to" a value, replacements, and the states a
+predicate ends or leaves behind.
+
+"max_retries was raised to 8", "Nadia's work email changed to …" (a setting's new value),
+"Nate switched his main game from CS:GO to Valorant" (the subject's own attribute), "Y has
+replaced X as Z's W" (replacements), and every predicate's endings and results
+(:mod:`extractors.state_changes`), with a carrier noun's place ("dropped her Saturday shifts
+at the shelter").
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.state_changes import CARRIER_NOUNS
+from extractors.syntax import _event, _IDENTIFIER, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
+    _SETTING_VERBS
+from extractors.types import Triple
+
+
+class ChangeRules:
+    """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
+    it reads the extractor's ``state_changes``, ``_value``, ``_entity``, ``_split_attribute``,
+    ``_split_key`` and ``_make``)."""
+
+    def _setting_change(self, verb: Token, patient: Token, neg: bool) -> list[Triple]:
+        """"max_retries was raised to 8", "the default branch was renamed from master to
+        main": a setting changed to a new value states the value (and no longer the old one),
+        as the copula "max_retries is 8" does."""
+        if _lemma(verb) not in _SETTING_VERBS or neg:
+            return []
+        new = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        if not new:
+            return []
+        if _IDENTIFIER.match(patient.text):
+            subject, relation = self._split_key(patient.text.replace(".", " "))
+            rule = "key_value"
+        else:
+            split = self._split_attribute(patient)
+            if split is not None:
+                subject, rule = split[0], "attribute"
+                relation = _phrase(split[1])
+            else:
+                subject, relation, rule = self._entity(patient), "be", "copula"
+        if not subject:
+            return []
+        out = []
+        for tokens, negated in ((new, False), (old, True)):
+            for token in tokens:
+                value, surface = self._value(token)
+                if value:
+                    out.append(self._make(subject, relation, value, surface, negated=negated,
+                                          clause=verb, rule=rule,
+                                          qualifiers=() if negated else (("change", "now"),)))
+        return out
+
+    def _own_setting_changed(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Nate switched his main game from CS:GO to Valorant": the subject's own attribute
+        (a possessive object) changed, as "Nate's main game is Valorant" says; the old
+        value is read as "switched from CS:GO" too, so what the switch ends ends."""
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if obj is None or neg or obj.pos_ != "NOUN" or not any(
+                c.dep_ == "poss" and c.lower_ in _POSSESSIVE_PRONOUNS | {"my"} for c in obj.children):
+            return []
+        preps = [c for c in [*verb.children, *obj.children] if c.dep_ == "prep"]
+        for prep in preps:  # "from A to B": the parser hangs "to" on "from" or on A
+            preps += [g for c in [prep, *(p for p in prep.children if p.dep_ == "pobj")]
+                      for g in c.children if g.dep_ == "prep" and g not in preps]
+        ends = {c.lower_: [o for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+                for c in preps if c.lower_ in ("from", "to")}
+        if not ends.get("to"):
+            return []
+        relation = _phrase(sorted([obj] + [t for c in obj.children
+                                           if c.dep_ in ("amod", "compound") and c.i < obj.i
+                                           for t in c.subtree], key=lambda t: t.i))
+        out = []
+        for word, negated in (("to", False), ("from", True)):
+            for token in ends.get(word, ()):
+                value, surface = self._value(token)
+                if value:
+                    out.append(self._make(subject, relation, value, surface, negated=negated,
+                                          clause=verb, rule="attribute"))
+                    if negated:
+                        out.append(self._make(subject, f"{_lemma(verb)} from", value, surface,
+                                              negated=False, clause=verb, rule="prep_object"))
+        return out
+
+    def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Salsa has replaced contemporary as Gina's favourite style of dance": the role
+        names an attribute of its owner, whose value is now the subject and no longer the
+        object -> (gina, preferred dance style, salsa) and its negated old value."""
+        role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
+                     for p in c.children if p.dep_ == "pobj"), None)
+        subj = self._subject_token(verb)
+        old = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        if role is None or subj is None or old is None or neg:
+            return []
+        split = self._split_attribute(role)
+        if split is None:
+            return []
+        owner, rel_tokens = split
+        phrase = _phrase(rel_tokens + [t for c in role.children
+                                       if c.dep_ == "prep" and c.lower_ == "of"
+                                       for t in c.subtree])
+        out = []
+        for token, negated in ((subj, False), (old, True)):
+            value, surface = self._value(token)
+            if value:
+                out.append(self._make(owner, phrase, value, surface, negated=negated,
+                                      clause=verb, rule="attribute"))
+        return out
+
+    def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+        """``triples`` and what their predicates end or leave behind
+        (:meth:`extractors.state_changes.StateChanges.derive`). A verb's change is an event:
+        it ends a state only in the past or the perfect ("sold her car", "has been
+        cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
+        sells cars"); a copula's state ends in any tense ("the trip is off")."""
+        if verb.pos_ == "VERB" and not _event(verb):
+            return triples
+        governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
+        derived = [d for t in triples + self._carried_places(verb, triples)
+                   for d in self.state_changes.derive(t, governed)]
+        return triples + derived if derived else triples
+
+    def _carried_places(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+        """For an object that is a carrier noun with a place ("dropped her Saturday shifts at
+        the Eastside shelter", "cancelled her membership at the climbing gym"), the triple with
+        the place as object, so what the verb ends is also ended there (carrier nouns:
+        :data:`extractors.state_changes.CARRIER_NOUNS`)."""
+        out = []
+        for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")
+                    and c.lemma_.lower() in CARRIER_NOUNS):
+            carried, _ = self._value(obj)
+            for place in (p for c in obj.children if c.dep_ == "prep"
+                          and c.lower_ in ("at", "with", "in")
+                          for p in c.children if p.dep_ == "pobj"):
+                value, surface = self._value(place)
+                out += [Triple(**{**t.to_dict(), "object": value, "object_text": surface,
+                                  "qualifiers": t.qualifiers})
+                        for t in triples if t.object == carried and not t.negated and value]
+        return out
