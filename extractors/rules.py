@@ -34,7 +34,7 @@ from spacy.tokens import Doc, Token
 from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.changes import ChangeRules
 from extractors.constructions.copula import CopulaRules
-from extractors.constructions.decisions import DecisionRules
+from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.objects import ObjectRules
@@ -323,7 +323,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
 
     def _clause_triples(self, head: Token) -> list[Triple]:
         found = self._with_alternatives(head, self._clause_triples_as_stated(head))
-        if found and _truth_frame(head) is False:
+        if found and (_truth_frame(head) is False or rejected_alternative(head)):
+            # (a clause "rather than" rejects is not done: "walks rather than drive")
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
         found = spent_in_past(head, conditioned(head, found))

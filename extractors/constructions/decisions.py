@@ -46,6 +46,10 @@ class DecisionRules:
             # "decided not to adopt the greyhound": the clause's own negated activity
             return [e for t in found if t.negated and t.object and t.rule in _ACTIVITY_RULES
                     for e in _plan_endings(t)]
+        if rejected_alternative(head) and _decided(head.head):
+            # "decided to stay with his team rather than join a new one"
+            return [e for t in found if t.negated and t.object and t.rule in _ACTIVITY_RULES
+                    for e in _plan_endings(t)]
         if _lemma(head) not in ABANDON_VERBS or _negated(head):
             return []
         out: list[Triple] = []
@@ -60,6 +64,21 @@ class DecisionRules:
                            if t.object and not t.negated and t.rule in _ACTIVITY_RULES
                            for e in _plan_endings(t))
         return out
+
+
+def rejected_alternative(verb: Token) -> bool:
+    """Whether ``verb`` is the clause a "rather than" / "instead of" rejects ("stay with his
+    team rather than join a new one": join)."""
+    if verb.dep_ != "conj":
+        return False
+    marker = next((c for c in verb.head.children if c.dep_ == "cc" and c.i < verb.i
+                   and c.lower_ in ("than", "of") and c.i > 0), None)
+    return marker is not None and marker.nbor(-1).lower_ in ("rather", "instead")
+
+
+def _decided(verb: Token) -> bool:
+    """Whether ``verb`` is what a decision chose ("decided to stay")."""
+    return verb.dep_ == "xcomp" and _lemma(verb.head) in DECISION_VERBS
 
 
 def _planned_verbs(noun: Token) -> list[Token]:

@@ -39,6 +39,27 @@ _QUANTIFIERS = frozenset({"both", "all", "each", "some", "most", "many", "severa
                           "neither", "none", "few"})
 """Quantifiers whose "of" phrase is what they quantify ("both of his rabbits")."""
 
+
+def one_antecedent(one: Token) -> tuple[str, str] | None:
+    """The value of a modified "one" ("join a new one", "found one closer to home"): its own
+    modifiers before the noun it stands for, the nearest noun before it in the sentence with
+    that noun's compounds (the identity-of-sense anaphora of "one": Halliday & Hasan 1976,
+    *Cohesion in English*, ch. 3 on nominal substitution). None without a modifier ("one of
+    them") or a noun before it."""
+    if one.lower_ != "one" or one.dep_ not in ("dobj", "pobj", "attr", "nsubj"):
+        return None
+    mods = [c for c in one.children if c.dep_ == "amod"]
+    if not mods and not any(c.dep_ == "prep" and c.lower_ != "of" for c in one.children):
+        return None
+    noun = next((t for t in reversed(one.sent[:one.i - one.sent.start])
+                 if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj", "nsubj", "attr")), None)
+    if noun is None:
+        return None
+    words = mods + [c for c in noun.children if c.dep_ == "compound"] + [noun]
+    return (" ".join(t.lemma_.lower() for t in words),
+            " ".join(t.text for t in words))
+
+
 class ObjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -53,6 +74,9 @@ class ObjectRules:
         quoted = _quoted_span(token)
         if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
             return normalize_value(quoted.text), quoted.text
+        substituted = one_antecedent(token)
+        if substituted is not None:
+            return substituted
         if token.lower_ in _QUANTIFIERS:
             # "rehomed both of his rabbits", "sold all of her bikes": what is quantified
             whole = next((g for c in token.children if c.dep_ == "prep" and c.lower_ == "of"

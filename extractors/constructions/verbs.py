@@ -45,6 +45,7 @@ from extractors.syntax import (
     _VERB_FORMS,
 )
 from extractors.constructions.alternatives import after_marker
+from extractors.constructions.objects import one_antecedent
 from extractors.constructions.verb_words import (
     _AGENT_ROLES,
     _CONTINUATION,
@@ -177,8 +178,8 @@ class VerbRules:
             # "It is false that I live in Lyon": the parser reads "that" as the object
             objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
         for obj in objects:
-            if obj.lower_ in _UNRESOLVED_PRONOUNS:
-                continue
+            if obj.lower_ in _UNRESOLVED_PRONOUNS and one_antecedent(obj) is None:
+                continue  # (a modified "one" stands for a noun before it: "a new one")
             value, surface = (USER, obj.text) if obj.lower_ in _FIRST_PERSON else self._value(obj)
             out.append(self._make(subject, base, value, surface, negated=neg, clause=verb,
                                   rule="svo", qualifiers=times))

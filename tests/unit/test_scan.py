@@ -105,6 +105,17 @@ def test_when_clause_restricts_a_habit(engine, old, new, conflict):
     assert decided == ([(["m1", "m2"], "m2")] if conflict else []), report.conflicts
 
 
+def test_a_rejected_alternative_is_not_done_and_ends_the_plan(engine):
+    """ "decided to stay with his current gaming team rather than join a new one": the join
+    is rejected ("one" stands for "gaming team"), so considering it ends."""
+    report = scan(engine, rec("m1", "Nate is considering joining a new gaming team."),
+                  rec("m2", "Nate has decided to stay with his current gaming team rather "
+                            "than join a new one.", days=1))
+    assert [(c.members, c.winner) for c in report.conflicts] == [(["m1", "m2"], "m2")]
+    found = {t.fact for t in engine.extract([rec("m3", "Sam walks to work rather than drive.")])[0]}
+    assert ("sam", "drive", "", True) in found
+
+
 def test_rule_with_exception_is_distinct_from_rule(engine):
     report = scan(engine, rec("m1", "Refunds are allowed within 30 days."),
                   rec("m2", "Refunds are allowed within 30 days, except for enterprise plans.",
