@@ -27,6 +27,15 @@ def scan_pair(engine, old, new):
                for i, text in enumerate((old, new), start=1)]
     return scan_records(records, engine.extract(records), None)
 
+
+def outcome(engine, old, new):
+    """``(members, verdict, winner)`` of every conflict of :func:`scan_pair`."""
+    return [(c.members, c.verdict, c.winner) for c in scan_pair(engine, old, new).conflicts]
+
+
+LATER_WINS = [(["m1", "m2"], "resolved", "m2")]
+"""The outcome of a pair whose later memory ends the earlier one."""
+
 # (sentence, facts that must be among its triples): an ending is a negated triple of the
 # state it ends, a result an affirmed one
 ENDINGS = [
@@ -290,9 +299,8 @@ def test_completed_past_is_no_current_value(extractor):
     ("Elif plans to adopt a rescue greyhound.", "Elif decided not to adopt a cat.", False),
 ])
 def test_a_decision_against_a_plan_ends_it(engine, old, new, ends):
-    report = scan_pair(engine, old, new)
-    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
-    assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
+    decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
+    assert decided == (LATER_WINS if ends else [])
 
 
 @pytest.mark.parametrize(("old", "new", "ends"), [
@@ -307,9 +315,8 @@ def test_a_decision_against_a_plan_ends_it(engine, old, new, ends):
     ("Sam is dating Alex.", "Sam's friendship with Alex is over.", False),
 ])
 def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, ends):
-    report = scan_pair(engine, old, new)
-    decided = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
-    assert decided == ([(["m1", "m2"], "m2")] if ends else []), report.conflicts
+    decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
+    assert decided == (LATER_WINS if ends else [])
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -351,9 +358,7 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
      "Anselm dropped out of the Freiburg community orchestra."),
 ])
 def test_more_endings_and_role_holders(engine, old, new):
-    report = scan_pair(engine, old, new)
-    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
-        (["m1", "m2"], "resolved", "m2")], report.conflicts
+    assert outcome(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -363,8 +368,7 @@ def test_more_endings_and_role_holders(engine, old, new):
     ("Henrik drinks coffee every morning.", "Henrik quit his job at the cafe."),
 ])
 def test_no_ending_of_another_thing(engine, old, new):
-    report = scan_pair(engine, old, new)
-    assert [c for c in report.conflicts if c.verdict != "possible"] == []
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
 @pytest.mark.parametrize(("line", "fact", "rule"), [
@@ -391,9 +395,7 @@ def test_profile_line_readings(extractor, line, fact, rule):
      "Nadia's work email changed to n.petrova@lumencore.com after the rebrand."),
 ])
 def test_profile_and_setting_changes_resolve(engine, old, new):
-    report = scan_pair(engine, old, new)
-    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
-        (["m1", "m2"], "resolved", "m2")]
+    assert outcome(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("line", "facts"), [
