@@ -145,7 +145,8 @@ def _outcome(response: httpx.Response) -> str:
 
 
 def _probe_client(host: str, port: int, path: str, stop_at: float, interval_s: float,
-                  latencies: list[float], lateness: list[float], outcomes: Counter[str]) -> None:
+                  latencies: list[float], lateness: list[float], outcomes: Counter[str],
+                  started_at: list[float]) -> None:
     """One probing client on one kept-alive connection (stdlib ``http.client``: a few tens of
     microseconds of client CPU per request, so the figure is the server's and the network's,
     not the client library's)."""
@@ -153,6 +154,7 @@ def _probe_client(host: str, port: int, path: str, stop_at: float, interval_s: f
     try:
         while time.monotonic() < stop_at:
             started = time.perf_counter()
+            started_at.append(time.monotonic())  # CLOCK_MONOTONIC: one clock for every process
             try:
                 conn.request("GET", path)
                 response = conn.getresponse()
@@ -204,7 +206,7 @@ def probe_in_process(url: str, paths: tuple[str, ...], clients: int, seconds: fl
     """
     parts = urlsplit(url)
     stop_at = time.monotonic() + seconds
-    state = {p: ([], [], Counter()) for p in paths}
+    state = {p: ([], [], Counter(), []) for p in paths}
     threads = [threading.Thread(target=_probe_client, args=(
         parts.hostname, parts.port, p, stop_at, interval_s, *state[p]))
         for p in paths for _ in range(clients)]
@@ -213,12 +215,14 @@ def probe_in_process(url: str, paths: tuple[str, ...], clients: int, seconds: fl
     for t in threads:
         t.join()
     out: dict[str, Any] = {}
-    for p, (latencies, lateness, outcomes) in state.items():
+    for p, (latencies, lateness, outcomes, started_at) in state.items():
         run_ns, wait_ns = outcomes.pop("_run_ns", 0), outcomes.pop("_wait_ns", 0)
         out[p] = {"path": p, "clients": clients, "interval_s": interval_s,
                   "outcomes": dict(outcomes), "latency": summary_ms(latencies),
                   "client_lateness": summary_ms(lateness), "method": "process",
-                  "client_cpu_s": run_ns / 1e9, "client_runqueue_wait_s": wait_ns / 1e9}
+                  "client_cpu_s": run_ns / 1e9, "client_runqueue_wait_s": wait_ns / 1e9,
+                  "samples": [[round(t, 4), round(s * 1e3, 2)]
+                              for t, s in zip(started_at, latencies)]}
     return out
 
 
@@ -415,6 +419,7 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
         sched["probe clients"] = dict(probe_sched)
     out, _ = scanners.communicate(timeout=seconds + 120)
     server_text = httpx.get(url + "/metrics", timeout=30).text
+    refreshes = refresh_window(server_text, time.monotonic())
     Path(bodies_path).unlink(missing_ok=True)
     if scanners.returncode != 0:
         raise RuntimeError(f"scan clients exited with {scanners.returncode}")
@@ -437,12 +442,43 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
             "idle": idle, "load": results,
             "server_side_p99_ms_upper_bound": server_side,
             "event_loop_lag": loop_lag_summary(server_text),
+            "store_stats_refresh": {
+                "window_monotonic_s": refreshes,
+                **{name: split_by_window(results[name], refreshes)
+                   for name in ("healthz", "metrics")}},
             "sched": sched, "errors": errors, "ratios": ratios,
             "targets": {"errors": 0, "healthz_p99_ms": HEALTHZ_P99_TARGET_MS,
                         "metrics_p99_ms": METRICS_P99_TARGET_MS},
             "meets_targets": (sum(errors.values()) == 0
                               and ratios["healthz_p99_vs_target"] < 1
                               and ratios["metrics_p99_vs_target"] < 1)}
+
+
+def refresh_window(metrics_text: str, now: float) -> list[float] | None:
+    """When the sidecar last computed its store statistics (a whole-ledger read on a thread of
+    its own, :class:`scanner.metrics.StoreStatsCollector`), as ``[start, end]`` on this
+    machine's monotonic clock, from ``contrascan_store_stats_age_seconds`` and
+    ``…_refresh_seconds`` scraped at ``now``; None before the first one ended."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    found = {s.name: s.value for f in text_string_to_metric_families(metrics_text)
+             for s in f.samples if s.name in ("contrascan_store_stats_age_seconds",
+                                              "contrascan_store_stats_refresh_seconds")}
+    if len(found) < 2:
+        return None
+    end = now - found["contrascan_store_stats_age_seconds"]
+    return [end - found["contrascan_store_stats_refresh_seconds"], end]
+
+
+def split_by_window(part: dict[str, Any], window: list[float] | None) -> dict[str, Any]:
+    """A probe's latency summary for the requests started inside ``window`` and outside it
+    (needs the ``samples`` of the ``process`` method)."""
+    samples = part.get("samples")
+    if not samples or window is None:
+        return {}
+    inside = [ms / 1e3 for t, ms in samples if window[0] <= t <= window[1]]
+    outside = [ms / 1e3 for t, ms in samples if not window[0] <= t <= window[1]]
+    return {"inside": summary_ms(inside), "outside": summary_ms(outside)}
 
 
 def loop_lag_summary(metrics_text: str) -> dict[str, Any]:
@@ -531,6 +567,15 @@ def print_load(load: dict[str, Any], say: Any = print) -> None:
         if late and late.get("n"):
             say(f"  /{name} probe clients' own timers (their wait for a core): p50 "
                 f"{late['p50_ms']:.1f} ms, p99 {late['p99_ms']:.1f} ms late")
+    refresh = load.get("store_stats_refresh") or {}
+    if refresh.get("window_monotonic_s") and refresh.get("healthz"):
+        start, end = refresh["window_monotonic_s"]
+        say(f"  store statistics refreshed over {end - start:.1f} s; probe p99 while it ran / "
+            "otherwise: " + ", ".join(
+                f"/{name} {refresh[name]['inside'].get('p99_ms', float('nan')):.1f} ms (n "
+                f"{refresh[name]['inside']['n']}) / "
+                f"{refresh[name]['outside'].get('p99_ms', float('nan')):.1f} ms (n "
+                f"{refresh[name]['outside']['n']})" for name in ("healthz", "metrics")))
     say(f"  errors other than 429/503 with Retry-After: {load['errors']} (target 0)")
 
 

@@ -23,7 +23,6 @@ from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
 from scanner.api.loop_lag import LoopLag
 from scanner.api.middleware import BodyLimit, RequestMetrics
-from scanner.api.priority import lower_thread_priority
 from scanner.api.routes import batch, history, memories, operations, scans
 from scanner.api.settings import ApiSettings
 from scanner.backpressure import InFlightLimit
@@ -110,10 +109,7 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
             # (scanner.metrics), next to this app's own request metrics
             from scanner import metrics as process_metrics
 
-            # the store statistics' refresh thread at the work threads' priority
-            # (scanner.api.priority): a refresh reads the whole ledger
-            process_metrics.register(metrics.registry, _LowPriorityStats(
-                opened, settings.work_nice))
+            process_metrics.register(metrics.registry, opened)
             app.state.store_metrics_registered = True
         if warm_up:
             _warm_up(opened)
@@ -124,9 +120,7 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         gc.collect()
         gc.freeze()
         executor = ThreadPoolExecutor(max_workers=settings.batch_workers,
-                                      thread_name_prefix="contrascan-batch",
-                                      initializer=lower_thread_priority,
-                                      initargs=(settings.work_nice,))
+                                      thread_name_prefix="contrascan-batch")
         stack.callback(executor.shutdown, wait=True, cancel_futures=True)
         app.state.service = opened
         readiness = ReadinessMonitor(opened.store.ready)  # /healthz never waits on Weaviate
@@ -143,18 +137,6 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         finally:
             app.state.started = False
             await lag.stop()
-
-
-class _LowPriorityStats:
-    """The service's :meth:`~scanner.service.Service.stats`, computed on a thread whose nice
-    value is first raised by ``nice`` (what :func:`scanner.metrics.register` reads)."""
-
-    def __init__(self, service: Service, nice: int):
-        self._service, self._nice = service, nice
-
-    def stats(self) -> Any:
-        lower_thread_priority(self._nice)
-        return self._service.stats()
 
 
 def _warm_up(service: Service) -> None:

@@ -1,15 +1,22 @@
 """Request work at a lower CPU priority than the event loop that answers probes.
 
-The sidecar answers ``/healthz`` and ``/metrics`` on its event loop and runs ``/v1/`` work
-(scans, writes, history) on worker threads. On a machine whose cores are all busy, a probe
-waits for its turn on a core behind that work (issue 18: ``/healthz`` p99 ~230 ms at 200
-clients on two cores, ≤ 15 ms of it inside the app). :func:`lower_thread_priority` gives the
-calling worker thread a higher nice value once, so Linux's scheduler runs the event loop first
-when both are ready; the work still gets every cycle nobody else wants. Only the worker thread
-changes: the event loop, Weaviate and other processes keep theirs.
+The sidecar answers ``/healthz`` and ``/metrics`` on its event loop and runs ``/v1/`` requests
+(scans, writes, history) on worker threads. On a machine whose cores are all busy, the loop's
+thread waits for a core behind that work (measured with 200 clients on two cores,
+``benchmarks.bench_service``: the loop's thread waited on the run queue 0.39-0.51 s per second
+while it ran 0.25-0.28 s). :func:`lower_thread_priority` gives the calling worker thread a
+higher nice value once, so Linux's scheduler runs the event loop first when both are ready; the
+work still gets every cycle nobody else wants. Only the worker thread changes: the event loop,
+Weaviate and other processes keep theirs.
+
+Only request-sized work is lowered, not the long whole-store work (the store statistics'
+refresh, batch scans): a lowered thread that holds the GIL while it waits for a core makes the
+event loop wait for the GIL in turn (priority inversion). Measured: with the refresh thread at
+nice 10, probes during the refresh had p99 98-102 ms against 64-66 ms outside it; at nice 0 the
+refresh also ran 25 s instead of 49 s.
 
 Linux only: there a thread's nice value is its own (``setpriority(PRIO_PROCESS, tid)``, man 2
-setpriority, "NOTES: … a per-thread attribute"); elsewhere the call would name a process, so
+setpriority, NOTES: "a per-thread attribute"); elsewhere the call would name a process, so
 nothing is changed. Raising a nice value needs no privilege.
 """
 

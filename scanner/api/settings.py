@@ -43,7 +43,7 @@ class ApiSettings(BaseModel):
         batch_workers: batch scans run at the same time (each reads a whole tenant).
         max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
             (:mod:`scanner.backpressure`).
-        work_nice: nice value added to the worker threads that run ``/v1/`` work, so the
+        work_nice: nice value added to the worker threads that run ``/v1/`` requests, so the
             event loop answering ``/healthz`` and ``/metrics`` runs first on a busy machine
             (:mod:`scanner.api.priority`; 0 = unchanged; Linux only).
     """
