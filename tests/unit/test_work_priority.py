@@ -146,3 +146,31 @@ def test_probes_in_a_process_of_their_own_report_as_in_this_one():
         server.server_close()
     assert out["/ok"]["outcomes"]["ok"] >= 3
     assert proc.pid != os.getpid()
+
+
+def test_the_refresh_window_is_read_from_the_scrape_and_splits_the_probes():
+    registry = CollectorRegistry()
+    from prometheus_client import Gauge
+
+    Gauge("contrascan_store_stats_age_seconds", "age", registry=registry).set(10.0)
+    Gauge("contrascan_store_stats_refresh_seconds", "took", registry=registry).set(30.0)
+    window = service_load.refresh_window(generate_latest(registry).decode(), now=100.0)
+    assert window == [60.0, 90.0]  # ended 10 s before the scrape, after 30 s
+    part = {"samples": [[50.0, 5.0], [61.0, 120.0], [89.0, 130.0], [95.0, 7.0]]}
+    split = service_load.split_by_window(part, window)
+    assert split["inside"]["n"] == 2 and split["inside"]["max_ms"] == 130.0
+    assert split["outside"]["n"] == 2 and split["outside"]["max_ms"] == 7.0
+    assert service_load.refresh_window("", now=1.0) is None  # no refresh ended yet
+    assert service_load.split_by_window(part, None) == {}
+
+
+def test_pacing_keeps_every_item_in_order_and_rejects_a_share_out_of_range():
+    from scanner.api.paced_stats import CHUNK, PacedStats
+
+    paced = PacedStats(service=None, busy_share=0.5)  # type: ignore[arg-type] - paced() only
+    items = list(range(3 * CHUNK + 7))
+    assert list(paced.paced(iter(items))) == items
+    assert list(PacedStats(None, busy_share=1.0).paced(items)) == items  # type: ignore[arg-type]
+    for share in (0.0, -0.5, 1.5):
+        with pytest.raises(ValueError, match="busy_share"):
+            PacedStats(None, busy_share=share)  # type: ignore[arg-type]
