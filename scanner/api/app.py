@@ -23,7 +23,6 @@ from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
 from scanner.api.loop_lag import LoopLag
 from scanner.api.middleware import BodyLimit, RequestMetrics
-from scanner.api.paced_stats import PacedStats
 from scanner.api.routes import batch, history, memories, operations, scans
 from scanner.api.settings import ApiSettings
 from scanner.backpressure import InFlightLimit
@@ -110,8 +109,7 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
             # (scanner.metrics), next to this app's own request metrics
             from scanner import metrics as process_metrics
 
-            # the store statistics at a bounded share of the GIL (scanner.api.paced_stats)
-            process_metrics.register(metrics.registry, PacedStats(opened))
+            process_metrics.register(metrics.registry, opened)
             app.state.store_metrics_registered = True
         if warm_up:
             _warm_up(opened)

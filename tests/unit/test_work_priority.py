@@ -163,14 +163,3 @@ def test_the_refresh_window_is_read_from_the_scrape_and_splits_the_probes():
     assert service_load.refresh_window("", now=1.0) is None  # no refresh ended yet
     assert service_load.split_by_window(part, None) == {}
 
-
-def test_pacing_keeps_every_item_in_order_and_rejects_a_share_out_of_range():
-    from scanner.api.paced_stats import CHUNK, PacedStats
-
-    paced = PacedStats(service=None, busy_share=0.5)  # type: ignore[arg-type] - paced() only
-    items = list(range(3 * CHUNK + 7))
-    assert list(paced.paced(iter(items))) == items
-    assert list(PacedStats(None, busy_share=1.0).paced(items)) == items  # type: ignore[arg-type]
-    for share in (0.0, -0.5, 1.5):
-        with pytest.raises(ValueError, match="busy_share"):
-            PacedStats(None, busy_share=share)  # type: ignore[arg-type]
