@@ -13,7 +13,7 @@ Only request-sized work is lowered, not the long whole-store work (the store sta
 refresh, batch scans): a lowered thread that holds the GIL while it waits for a core makes the
 event loop wait for the GIL in turn (priority inversion). Measured: with the refresh thread at
 nice 10, probes during the refresh had p99 98-102 ms against 64-66 ms outside it; at nice 0 the
-refresh also ran 25 s instead of 49 s.
+refresh also ran 25-39 s instead of 49 s (same load).
 
 Linux only: there a thread's nice value is its own (``setpriority(PRIO_PROCESS, tid)``, man 2
 setpriority, NOTES: "a per-thread attribute"); elsewhere the call would name a process, so
