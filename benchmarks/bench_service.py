@@ -482,6 +482,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve-arg", action="append", default=[],
                         help="extra argument of `contrascan serve` (repeat), e.g. "
                              "--serve-arg=--max-in-flight --serve-arg=8")
+    parser.add_argument("--probe-method", choices=service_load.PROBE_METHODS,
+                        default="process",
+                        help="where the load run's /healthz and /metrics clients run: a process "
+                             "of their own (default) or threads of this one (the first method)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="keep the store here and reuse what it holds on the next run "
                              "(default: a temporary directory, deleted)")
@@ -537,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
                                   extra_args=tuple(args.serve_arg))
         say(f"sidecar up at {url} (contrascan serve --weaviate-url …)")
         if args.only_load:
-            return _only_load(args, url, records, original, ledger, out_dir, stamp, say)
+            return _only_load(args, url, records, original, ledger, out_dir, stamp, say,
+                              proc.pid, data_dir)
         with httpx.Client(base_url=url, timeout=60) as http:
             batch = batch_scan_through_sidecar(http)
             say(f"batch scan through the sidecar: {batch['scanned']} memories, "
@@ -567,7 +572,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.load_clients:
             load = service_load.run_load(url, [scan_body(q) for q in queries],
                                          scan_clients=args.load_clients - 20,
-                                         seconds=args.load_seconds, say=say)
+                                         seconds=args.load_seconds,
+                                         probe_method=args.probe_method, server_pid=proc.pid,
+                                         processes=_weaviate_pid(data_dir),
+                                         say=say)
         with httpx.Client(base_url=url, timeout=10) as http:
             server_metrics = http.get("/metrics").text
     finally:
@@ -647,7 +655,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _only_load(args: argparse.Namespace, url: str, records: list, original: dict[str, str],
-               ledger: dict[str, Any] | None, out_dir: Path, stamp: str, say: Any) -> int:
+               ledger: dict[str, Any] | None, out_dir: Path, stamp: str, say: Any,
+               server_pid: int, data_dir: Path) -> int:
     """``--only-load``: the load run and its JSON, without the latency and throughput runs."""
     rng = random.Random(SEED)
     queries = [{"query": original[r.id].rstrip("."), "group": r.group,
@@ -656,13 +665,17 @@ def _only_load(args: argparse.Namespace, url: str, records: list, original: dict
     load_before = os.getloadavg()
     load = service_load.run_load(url, [scan_body(q) for q in queries],
                                  scan_clients=args.load_clients - 20,
-                                 seconds=args.load_seconds, say=say)
+                                 seconds=args.load_seconds,
+                                 probe_method=args.probe_method, server_pid=server_pid,
+                                 processes=_weaviate_pid(data_dir),
+                                 say=say)
     document = {
         "benchmark": "bench_service", "issue": 18, "created_at": stamp,
         "primary_metric": "load.ratios.metrics_p99_vs_target",
         "parameters": {"memories": len(records), "copies": args.copies, "seed": SEED,
                        "ledger_entries": args.ledger_entries, "load_clients": args.load_clients,
                        "load_seconds": args.load_seconds, "only_load": True,
+                       "probe_method": args.probe_method, "serve_args": args.serve_arg,
                        "compute_threads": os.environ.get("OMP_NUM_THREADS")},
         "versions": {"python": platform.python_version(), **_versions()},
         "git": _git(),
@@ -676,6 +689,14 @@ def _only_load(args: argparse.Namespace, url: str, records: list, original: dict
         f"({os.cpu_count()} CPUs)")
     say(f"results: {path}")
     return 0 if load["meets_targets"] else 1
+
+
+def _weaviate_pid(data_dir: Path) -> dict[str, int]:
+    """The embedded Weaviate's process id, for the load run's CPU figures (none if unknown)."""
+    from scanner.store import server
+
+    pids = server.server_pids(data_dir)
+    return {"weaviate": pids[0]} if pids else {}
 
 
 def _spacy_pipeline() -> str:

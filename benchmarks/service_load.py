@@ -18,16 +18,19 @@ other clients scan.
 * Before the load, the same probes run alone (idle figures) so the ratio under load / idle
   says what the load costs.
 
-Run as a program only by :func:`run_load` (the scan clients)::
+Run as a program only by :func:`run_load` (the scan clients, and the probes)::
 
-    python -m benchmarks.service_load URL QUERIES_JSON CLIENTS SECONDS
+    python -m benchmarks.service_load scan URL QUERIES_JSON CLIENTS SECONDS
+    python -m benchmarks.service_load probe URL CLIENTS SECONDS INTERVAL_S PATH...
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import http.client
 import json
+import os
 import random
 import subprocess
 import sys
@@ -38,6 +41,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import numpy as np
@@ -140,6 +144,144 @@ def _outcome(response: httpx.Response) -> str:
     return f"error {response.status_code}"
 
 
+def _probe_client(host: str, port: int, path: str, stop_at: float, interval_s: float,
+                  latencies: list[float], lateness: list[float], outcomes: Counter[str],
+                  started_at: list[float]) -> None:
+    """One probing client on one kept-alive connection (stdlib ``http.client``: a few tens of
+    microseconds of client CPU per request, so the figure is the server's and the network's,
+    not the client library's)."""
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        while time.monotonic() < stop_at:
+            started = time.perf_counter()
+            started_at.append(time.monotonic())  # CLOCK_MONOTONIC: one clock for every process
+            try:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                status, retry_after = response.status, response.getheader("retry-after")
+                if status == 200:
+                    outcomes["ok"] += 1
+                elif status in REFUSED and retry_after:
+                    outcomes[f"refused {status}"] += 1
+                else:
+                    outcomes[f"error {status}"] += 1
+                if response.will_close:
+                    conn.close()
+            except (OSError, http.client.HTTPException) as err:
+                outcomes[f"error {type(err).__name__}"] += 1
+                conn.close()
+            latencies.append(time.perf_counter() - started)
+            wake_at = time.perf_counter() + interval_s
+            time.sleep(interval_s)
+            # how late this client's own timer fired: its wait for a core (the client's share
+            # of a latency figure on a busy machine)
+            lateness.append(max(0.0, time.perf_counter() - wake_at))
+    finally:
+        conn.close()
+        own = _thread_schedstat()
+        if own is not None:
+            outcomes["_run_ns"] += own[0]
+            outcomes["_wait_ns"] += own[1]
+
+
+def _thread_schedstat() -> tuple[int, int] | None:
+    """The calling thread's (CPU ns, run-queue wait ns) so far (see :func:`sched_stats`)."""
+    try:
+        text = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat").read_text()
+        run_ns, wait_ns = (int(v) for v in text.split()[:2])
+    except (OSError, ValueError):
+        return None
+    return run_ns, wait_ns
+
+
+def probe_in_process(url: str, paths: tuple[str, ...], clients: int, seconds: float,
+                     interval_s: float = PROBE_INTERVAL_S) -> dict[str, Any]:
+    """``clients`` threads per path in this process, as :func:`probe_apart` runs them.
+
+    Returns:
+        ``{path: {"path", "clients", "interval_s", "outcomes", "latency", "client_lateness",
+        "method"}}``; ``latency`` from the request's first byte written to the response's
+        last byte read, ``client_lateness`` how late the clients' own sleeps woke.
+    """
+    parts = urlsplit(url)
+    stop_at = time.monotonic() + seconds
+    state = {p: ([], [], Counter(), []) for p in paths}
+    threads = [threading.Thread(target=_probe_client, args=(
+        parts.hostname, parts.port, p, stop_at, interval_s, *state[p]))
+        for p in paths for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out: dict[str, Any] = {}
+    for p, (latencies, lateness, outcomes, started_at) in state.items():
+        run_ns, wait_ns = outcomes.pop("_run_ns", 0), outcomes.pop("_wait_ns", 0)
+        out[p] = {"path": p, "clients": clients, "interval_s": interval_s,
+                  "outcomes": dict(outcomes), "latency": summary_ms(latencies),
+                  "client_lateness": summary_ms(lateness), "method": "process",
+                  "client_cpu_s": run_ns / 1e9, "client_runqueue_wait_s": wait_ns / 1e9,
+                  "samples": [[round(t, 4), round(s * 1e3, 2)]
+                              for t, s in zip(started_at, latencies)]}
+    return out
+
+
+def probe_apart(url: str, paths: tuple[str, ...], clients: int, seconds: float,
+                interval_s: float = PROBE_INTERVAL_S) -> subprocess.Popen:
+    """Start :func:`probe_in_process` in a process of its own (``python -m
+    benchmarks.service_load probe …``): the probes' timing shares no interpreter (GIL) with
+    the benchmark's other threads. Read the result with :func:`probe_result`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.service_load", "probe", url, str(clients),
+         str(seconds), str(interval_s), *paths],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[1])
+
+
+def probe_result(proc: subprocess.Popen, timeout_s: float) -> dict[str, Any]:
+    """The JSON a :func:`probe_apart` process printed (with its own CPU scheduling figures)."""
+    out, _ = proc.communicate(timeout=timeout_s)
+    if proc.returncode != 0:
+        raise RuntimeError(f"probe clients exited with {proc.returncode}")
+    return json.loads(out)
+
+
+def sched_stats(pid: int) -> dict[str, Any]:
+    """CPU time and run-queue wait of each thread of ``pid``, from Linux's
+    ``/proc/PID/task/TID/schedstat`` ("time spent on the cpu", "time spent waiting on a
+    runqueue", in ns; kernel Documentation/scheduler/sched-stats.rst). Empty where the file
+    is missing (not Linux, or the process has exited).
+
+    Returns:
+        ``{"main": (run_ns, wait_ns), "others": (run_ns, wait_ns)}``: the main thread (the
+        sidecar's event loop) apart from every other thread together.
+    """
+    main, others = [0, 0], [0, 0]
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return {}
+    for tid in tids:
+        try:
+            run_ns, wait_ns = (int(v) for v in
+                               Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[:2])
+        except (OSError, ValueError):
+            continue
+        into = main if int(tid) == pid else others
+        into[0] += run_ns
+        into[1] += wait_ns
+    return {"main": tuple(main), "others": tuple(others)}
+
+
+def sched_delta(before: dict[str, Any], after: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """CPU use and run-queue wait between two :func:`sched_stats`, as shares of ``seconds``
+    (1.0 = one core for the whole time)."""
+    if not before or not after:
+        return {}
+    return {name: {"cpu_share": (after[name][0] - before[name][0]) / 1e9 / seconds,
+                   "runqueue_wait_share": (after[name][1] - before[name][1]) / 1e9 / seconds}
+            for name in ("main", "others")}
+
+
 def probe(url: str, path: str, clients: int, seconds: float,
           interval_s: float = PROBE_INTERVAL_S) -> dict[str, Any]:
     """``clients`` threads, one connection each, ``GET path`` every ``interval_s`` seconds
@@ -210,37 +352,74 @@ async def _scan_clients(url: str, bodies: list[dict], clients: int,
             "answered_per_second": outcomes["ok"] / wall, "latency_ok": summary_ms(latencies)}
 
 
+PROBE_METHODS = ("process", "threads")
+"""Where the probes run: ``process``, a process of their own with stdlib clients
+(:func:`probe_apart`, the default); ``threads``, httpx clients on threads of the benchmark
+process (the method of the first runs, kept to compare)."""
+
+
 def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
-             probe_clients: int = 10, seconds: float = 60.0,
+             probe_clients: int = 10, seconds: float = 60.0, probe_method: str = "process",
+             server_pid: int | None = None, processes: dict[str, int] | None = None,
              say: Any = print) -> dict[str, Any]:
     """The load run: idle probes, then scans + probes together (module docstring).
 
+    Args:
+        probe_method: one of :data:`PROBE_METHODS`.
+        server_pid: the sidecar's process id: its threads' CPU use and run-queue wait during
+            the load are recorded (:func:`sched_stats`), as are the scan clients', the probe
+            clients' (``process`` method) and those of
+        processes: further processes by name (e.g. ``{"weaviate": pid}``).
+
     Returns:
         ``{"idle": {...}, "load": {"scans", "healthz", "metrics"}, "clients", "targets",
-        "errors", "ratios"}``.
+        "errors", "ratios", "sched", "probe_method"}``.
     """
-    say(f"load: idle probes ({probe_clients} + {probe_clients} clients, 10 s)")
-    idle = {"healthz": probe(url, "/healthz", probe_clients, 10.0),
-            "metrics": probe(url, "/metrics", probe_clients, 10.0)}
+    if probe_method not in PROBE_METHODS:
+        raise ValueError(f"probe_method must be one of {PROBE_METHODS}, got {probe_method!r}")
+    paths = ("/healthz", "/metrics")
+    probe_sched: dict[str, Any] = {}
+
+    def probes(duration: float) -> dict[str, Any]:
+        if probe_method == "process":
+            proc = probe_apart(url, paths, probe_clients, duration)
+            out = probe_result(proc, duration + 120)
+            probe_sched.update(out.pop("sched", {}))
+            return {p.strip("/"): part for p, part in out.items()}
+        out: dict[str, Any] = {}
+        threads = [threading.Thread(target=lambda p=p: out.__setitem__(
+            p.strip("/"), probe(url, p, probe_clients, duration))) for p in paths]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return out
+
+    say(f"load: idle probes ({probe_clients} + {probe_clients} clients, 10 s, "
+        f"probes: {probe_method})")
+    idle = probes(10.0)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(scan_bodies, f)
         bodies_path = f.name
     say(f"load: {scan_clients} scanning + {2 * probe_clients} probing clients for "
         f"{seconds:.0f} s")
     scanners = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.service_load", url, bodies_path, str(scan_clients),
-         str(seconds)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[1])
+        [sys.executable, "-m", "benchmarks.service_load", "scan", url, bodies_path,
+         str(scan_clients), str(seconds)], stdout=subprocess.PIPE, text=True,
+        cwd=Path(__file__).parents[1])
     time.sleep(2.0)  # let the scanners connect first: the probes then meet the full load
-    results: dict[str, Any] = {}
-    threads = [threading.Thread(target=lambda p=p: results.__setitem__(
-        p.strip("/"), probe(url, p, probe_clients, seconds - 4.0)))
-        for p in ("/healthz", "/metrics")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid}
+    watched = {name: pid for name, pid in watched.items() if pid}
+    sched_before, sched_at = {n: sched_stats(pid) for n, pid in watched.items()}, time.monotonic()
+    probe_sched.clear()
+    results = probes(seconds - 4.0)
+    sched = {n: sched_delta(sched_before[n], sched_stats(pid), time.monotonic() - sched_at)
+             for n, pid in watched.items()}
+    if probe_sched:
+        sched["probe clients"] = dict(probe_sched)
     out, _ = scanners.communicate(timeout=seconds + 120)
     server_text = httpx.get(url + "/metrics", timeout=30).text
+    refreshes = refresh_window(server_text, time.monotonic())
     Path(bodies_path).unlink(missing_ok=True)
     if scanners.returncode != 0:
         raise RuntimeError(f"scan clients exited with {scanners.returncode}")
@@ -259,14 +438,69 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
     # latency is the connection, parsing and waiting for the event loop and a CPU
     server_side = {name: server_side_p99_ms(server_text, "/" + name)
                    for name in ("healthz", "metrics")}
-    return {"clients": scan_clients + 2 * probe_clients, "idle": idle, "load": results,
+    return {"clients": scan_clients + 2 * probe_clients, "probe_method": probe_method,
+            "idle": idle, "load": results,
             "server_side_p99_ms_upper_bound": server_side,
-            "errors": errors, "ratios": ratios,
+            "event_loop_lag": loop_lag_summary(server_text),
+            "store_stats_refresh": {
+                "window_monotonic_s": refreshes,
+                **{name: split_by_window(results[name], refreshes)
+                   for name in ("healthz", "metrics")}},
+            "sched": sched, "errors": errors, "ratios": ratios,
             "targets": {"errors": 0, "healthz_p99_ms": HEALTHZ_P99_TARGET_MS,
                         "metrics_p99_ms": METRICS_P99_TARGET_MS},
             "meets_targets": (sum(errors.values()) == 0
                               and ratios["healthz_p99_vs_target"] < 1
                               and ratios["metrics_p99_vs_target"] < 1)}
+
+
+def refresh_window(metrics_text: str, now: float) -> list[float] | None:
+    """When the sidecar last computed its store statistics (a whole-ledger read on a thread of
+    its own, :class:`scanner.metrics.StoreStatsCollector`), as ``[start, end]`` on this
+    machine's monotonic clock, from ``contrascan_store_stats_age_seconds`` and
+    ``…_refresh_seconds`` scraped at ``now``; None before the first one ended."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    found = {s.name: s.value for f in text_string_to_metric_families(metrics_text)
+             for s in f.samples if s.name in ("contrascan_store_stats_age_seconds",
+                                              "contrascan_store_stats_refresh_seconds")}
+    if len(found) < 2:
+        return None
+    end = now - found["contrascan_store_stats_age_seconds"]
+    return [end - found["contrascan_store_stats_refresh_seconds"], end]
+
+
+def split_by_window(part: dict[str, Any], window: list[float] | None) -> dict[str, Any]:
+    """A probe's latency summary for the requests started inside ``window`` and outside it
+    (needs the ``samples`` of the ``process`` method)."""
+    samples = part.get("samples")
+    if not samples or window is None:
+        return {}
+    inside = [ms / 1e3 for t, ms in samples if window[0] <= t <= window[1]]
+    outside = [ms / 1e3 for t, ms in samples if not window[0] <= t <= window[1]]
+    return {"inside": summary_ms(inside), "outside": summary_ms(outside)}
+
+
+def loop_lag_summary(metrics_text: str) -> dict[str, Any]:
+    """The sidecar's event-loop lag histogram (``contrascan_event_loop_lag_seconds``, absent
+    before it existed): count, mean and the upper bucket bound of p50 / p99, in ms."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    buckets: list[tuple[float, float]] = []
+    total_s = 0.0
+    for family in text_string_to_metric_families(metrics_text):
+        for sample in family.samples:
+            if sample.name == "contrascan_event_loop_lag_seconds_bucket":
+                buckets.append((float(sample.labels["le"]), sample.value))
+            elif sample.name == "contrascan_event_loop_lag_seconds_sum":
+                total_s = sample.value
+    if not buckets or buckets[-1][1] == 0:
+        return {}
+    buckets.sort()
+    n = buckets[-1][1]
+    return {"n": int(n), "mean_ms": total_s / n * 1e3,
+            **{f"p{q}_ms_upper_bound": next(le * 1e3 for le, c in buckets if c >= q / 100 * n)
+               for q in (50, 90, 99)}}
 
 
 def server_side_p99_ms(metrics_text: str, route: str) -> float | None:
@@ -292,7 +526,7 @@ def server_side_p99_ms(metrics_text: str, route: str) -> float | None:
 
 def print_load(load: dict[str, Any], say: Any = print) -> None:
     """The load run's figures and ratios, one line each."""
-    say(f"load run, {load['clients']} clients:")
+    say(f"load run, {load['clients']} clients (probes: {load.get('probe_method', 'threads')}):")
     scans = load["load"]["scans"]
     say(f"  scans: {scans['clients']} clients, {scans['answered_per_second']:.1f} answered/s, "
         f"outcomes {scans['outcomes']}, answered p50 "
@@ -309,10 +543,61 @@ def print_load(load: dict[str, Any], say: Any = print) -> None:
     say(f"  inside the app (its request histogram, idle + load; upper bucket bound): p99 "
         + ", ".join(f"/{k} <= {v:g} ms" for k, v in load["server_side_p99_ms_upper_bound"].items()
                     if v is not None))
+    lag = load.get("event_loop_lag") or {}
+    if lag:
+        say(f"  event-loop lag (its histogram, idle + load; upper bucket bound): p50 <= "
+            f"{lag['p50_ms_upper_bound']:g} ms, p99 <= {lag['p99_ms_upper_bound']:g} ms, mean "
+            f"{lag['mean_ms']:.1f} ms over {lag['n']} timers")
+    for process, parts in (load.get("sched") or {}).items():
+        if not parts:
+            continue
+        for name, part in parts.items():
+            if process != "sidecar" and name == "main":
+                continue
+            what = (f"{process} {'event-loop thread' if name == 'main' else 'other threads'}"
+                    if process == "sidecar" else process)
+            cpu = part["cpu_share"] + (0.0 if process == "sidecar"
+                                       else parts["main"]["cpu_share"])
+            wait = part["runqueue_wait_share"] + (0.0 if process == "sidecar"
+                                                  else parts["main"]["runqueue_wait_share"])
+            say(f"  {what} under load: {cpu:.2f} cores of CPU, waited for a core "
+                f"{wait:.2f} thread-seconds per second")
+    for name in ("healthz", "metrics"):
+        late = load["load"][name].get("client_lateness")
+        if late and late.get("n"):
+            say(f"  /{name} probe clients' own timers (their wait for a core): p50 "
+                f"{late['p50_ms']:.1f} ms, p99 {late['p99_ms']:.1f} ms late")
+    refresh = load.get("store_stats_refresh") or {}
+    if refresh.get("window_monotonic_s") and refresh.get("healthz"):
+        start, end = refresh["window_monotonic_s"]
+        say(f"  store statistics refreshed over {end - start:.1f} s; probe p99 while it ran / "
+            "otherwise: " + ", ".join(
+                f"/{name} {refresh[name]['inside'].get('p99_ms', float('nan')):.1f} ms (n "
+                f"{refresh[name]['inside']['n']}) / "
+                f"{refresh[name]['outside'].get('p99_ms', float('nan')):.1f} ms (n "
+                f"{refresh[name]['outside']['n']})" for name in ("healthz", "metrics")))
     say(f"  errors other than 429/503 with Retry-After: {load['errors']} (target 0)")
 
 
 def _main(argv: list[str]) -> int:
+    if argv[0] == "probe":  # probe URL CLIENTS SECONDS INTERVAL PATH...
+        url, clients, seconds, interval = argv[1], int(argv[2]), float(argv[3]), float(argv[4])
+        started = time.monotonic()
+        result: dict[str, Any] = probe_in_process(url, tuple(argv[5:]), clients, seconds,
+                                                  interval)
+        took = time.monotonic() - started
+        # the client threads' own figures (read by each as it ends: an ended thread leaves
+        # /proc), as sched_delta gives them
+        result["sched"] = {"main": {"cpu_share": 0.0, "runqueue_wait_share": 0.0},
+                           "others": {"cpu_share": sum(
+                               part["client_cpu_s"] for part in result.values()) / took,
+                               "runqueue_wait_share": sum(
+                               part["client_runqueue_wait_s"] for part in result.values())
+                               / took}}
+        print(json.dumps(result))
+        return 0
+    if argv[0] == "scan":  # scan URL QUERIES_JSON CLIENTS SECONDS
+        argv = argv[1:]
     url, bodies_path, clients, seconds = argv[0], argv[1], int(argv[2]), float(argv[3])
     bodies = json.loads(Path(bodies_path).read_text())
     print(json.dumps(asyncio.run(_scan_clients(url, bodies, clients, seconds))))

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Security
 from scanner.api.dependencies import authorize
 from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
+from scanner.api.loop_lag import LoopLag
 from scanner.api.middleware import BodyLimit, RequestMetrics
 from scanner.api.routes import batch, history, memories, operations, scans
 from scanner.api.settings import ApiSettings
@@ -68,6 +69,7 @@ def create_app(service: Service | None = None, *,
                               "`POST /v1/scan` before answering (SPEC §6).")
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.loop_lag = LoopLag(metrics.registry)  # the probes' wait for the event loop
     app.state.service = service
     app.state.started = False
     # outermost last: metrics see every answer; the body is read before admission, so a
@@ -127,11 +129,14 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         app.state.readiness = readiness
         app.state.jobs = BatchScanJobs(executor=executor, metrics=metrics,
                                        max_jobs=settings.max_jobs)
+        lag: LoopLag = app.state.loop_lag
+        lag.start()
         app.state.started = True
         try:
             yield
         finally:
             app.state.started = False
+            await lag.stop()
 
 
 def _warm_up(service: Service) -> None:

@@ -8,11 +8,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from scanner.api.priority import DEFAULT_WORK_NICE
 from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT
 from scanner.defaults import DEFAULT_MAX_BODY_BYTES
 
 API_KEY_ENV = "CONTRASCAN_API_KEY"
 """Env var holding the sidecar's API key; unset or empty = no key required."""
+WORK_NICE_ENV = "CONTRASCAN_WORK_NICE"
+"""Env var overriding :attr:`ApiSettings.work_nice` (0 turns the lower priority off)."""
 API_KEY_HEADER = "X-API-Key"
 """Request header that carries the API key."""
 MAX_LIMIT = 100
@@ -40,6 +43,9 @@ class ApiSettings(BaseModel):
         batch_workers: batch scans run at the same time (each reads a whole tenant).
         max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
             (:mod:`scanner.backpressure`).
+        work_nice: nice value added to the worker threads that run ``/v1/`` requests, so the
+            event loop answering ``/healthz`` and ``/metrics`` runs first on a busy machine
+            (:mod:`scanner.api.priority`; 0 = unchanged; Linux only).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -51,15 +57,19 @@ class ApiSettings(BaseModel):
     max_jobs: int = Field(64, ge=1, le=10_000)
     batch_workers: int = Field(1, ge=1, le=8)
     max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
+    work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
-        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none).
+        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none) and the work
+        threads' nice value from ``$CONTRASCAN_WORK_NICE`` (when set).
 
         Raises:
             pydantic.ValidationError: an override is out of range.
         """
         env = os.environ if environ is None else environ
         key = env.get(API_KEY_ENV) or None
-        return cls(**{"api_key": SecretStr(key) if key else None, **overrides})
+        nice = env.get(WORK_NICE_ENV)
+        return cls(**{"api_key": SecretStr(key) if key else None,
+                      **({"work_nice": nice} if nice else {}), **overrides})
 

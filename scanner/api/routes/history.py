@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from scanner.api.dependencies import json_response, require_service, v1_router
 from scanner.api.errors import ErrorResponse
+from scanner.api.priority import lower_thread_priority
 from scanner.api.schemas import HistoryEntryModel, HistoryResponse
 from scanner.api.settings import MAX_ID_CHARS
 
@@ -28,6 +29,7 @@ def history(
     """What changed around a memory, and why: the supersedes chain and the ledger —
     each value with its source, source class, epoch and observed_at, the rule and the
     memory that retired it, the ledger entries, and a readable story."""
+    lower_thread_priority(request.app.state.settings.work_nice)  # probes first
     report = require_service(request).history_report(memory_id, user_id)
     return json_response(HistoryResponse(
         memory_id=memory_id, user_id=user_id,

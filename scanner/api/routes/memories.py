@@ -8,6 +8,7 @@ from fastapi.responses import Response
 
 from scanner.api.dependencies import json_response, require_service, v1_router
 from scanner.api.errors import ErrorCode, ErrorField, Problem, invalid_field
+from scanner.api.priority import lower_thread_priority
 from scanner.api.schemas import AddMemoriesRequest, AddMemoriesResponse
 
 router = v1_router()
@@ -22,6 +23,7 @@ def add_memories(body: AddMemoriesRequest, request: Request) -> Response:
     recorded and the report is returned.
     """
     settings = request.app.state.settings
+    lower_thread_priority(settings.work_nice)  # the event loop answers probes first
     if len(body.records) > settings.max_records:
         raise invalid_field(("records",), f"List should have at most {settings.max_records} "
                                           "items", "too_long")

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from scanner.api.dependencies import json_response, require_service, v1_router
 from scanner.api.errors import invalid_field
+from scanner.api.priority import lower_thread_priority
 from scanner.api.schemas import Hit, ScanRequest, ScanResponse
 from scanner.embeddings import unit_vector
 
@@ -25,6 +26,7 @@ def scan(body: ScanRequest, request: Request) -> Response:
     re-parsed. Only the tenant of `user_id` is searched.
     """
     settings = request.app.state.settings
+    lower_thread_priority(settings.work_nice)  # the event loop answers probes first
     if body.limit > settings.max_limit:
         raise invalid_field(("limit",), f"Input should be less than or equal to "
                                         f"{settings.max_limit}", "less_than_equal")
