@@ -540,7 +540,7 @@ def print_load(load: dict[str, Any], say: Any = print) -> None:
             f"{busy['latency']['max_ms']:.1f} ms over {busy['latency']['n']} requests; idle "
             f"p99 {idle['latency']['p99_ms']:.1f} ms (x{load['ratios'][name + '_p99_load_vs_idle']:.1f} "
             f"under load); outcomes {busy['outcomes']}")
-    say(f"  inside the app (its request histogram, idle + load; upper bucket bound): p99 "
+    say("  inside the app (its request histogram, idle + load; upper bucket bound): p99 "
         + ", ".join(f"/{k} <= {v:g} ms" for k, v in load["server_side_p99_ms_upper_bound"].items()
                     if v is not None))
     lag = load.get("event_loop_lag") or {}
