@@ -232,6 +232,11 @@ def same_group_name(x: str, y: str) -> bool:
     return head == b and last in GROUP_NOUNS
 
 
+NAME_ADJECTIVES = frozenset({"old", "new", "little", "big", "trusty", "beloved", "beat-up"})
+"""Adjectives that describe a named thing without picking another one out ("the old Honda"
+is the Honda): an ended name may carry them."""
+
+
 def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
                   ended_plural: bool = False, ended_name: bool = False) -> bool:
     """Whether an ended object can name the thing a stated object names.
@@ -256,8 +261,9 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     if ended == stated:
         return True
     a, b = ended.split(), stated.split()
-    if ended_name and len(a) == 1 and len(b) > 1 and a[0] in b[:-1]:
-        return True
+    if ended_name and len(b) > 1 and a and a[-1] in b[:-1] and all(
+            w in NAME_ADJECTIVES for w in a[:-1]):
+        return True  # ("sold the old Honda" / "drives a 2009 Honda Civic")
     if same_group_name(ended, stated):
         return True
     if len(b) > 1 and b[-1] in CARRIER_NOUNS and ended != stated:

@@ -28,6 +28,7 @@ from extractors.state_changes import (
     CARRIER_NOUNS,
     ENDED_RULE,
     GROUP_NOUNS,
+    NAME_ADJECTIVES,
     same_group_name,
     same_referent,
 )
@@ -253,10 +254,12 @@ def _bare(triple: Triple) -> bool:
 
 
 def _named(triple: Triple) -> bool:
-    """An ended object written as one capitalised word ("Marley"), not an acronym."""
-    written = triple.object_text
-    return (triple.rule == ENDED_RULE and " " not in written and written[:1].isupper()
-            and not written.isupper() and written.lower() == triple.object)
+    """An ended object written as one capitalised word ("Marley"), not an acronym, after
+    any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`)."""
+    *before, written = triple.object_text.split(" ") or [""]
+    return (triple.rule == ENDED_RULE and written[:1].isupper() and not written.isupper()
+            and all(w in NAME_ADJECTIVES for w in before)
+            and triple.object_text.lower() == triple.object)
 
 
 def _plural(triple: Triple) -> bool:
@@ -413,7 +416,8 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
     candidates += [h for noun in CARRIER_NOUNS for h in by_head.get(noun, ())
                    if h.split()[-2:-1] == words[-1:]]
     if obj in denier.named:
-        candidates += [h for h in asserting if obj in h.split()[:-1]]
+        # (the name is the last word: "sold the old Honda" / "drives a 2009 Honda Civic")
+        candidates += [h for h in asserting if words[-1] in h.split()[:-1]]
     return candidates
 
 

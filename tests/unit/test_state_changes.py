@@ -353,6 +353,9 @@ def test_a_nominal_ending_ends_the_relation_its_noun_names(engine, old, new, end
     ("Annika has a membership at Urban Boulder in Malmö.", "Annika quit Urban Boulder."),
     # a subject-less fact's later clause after ";" has the same subject
     ("Takes oat milk in coffee.", "Now drinks coffee black; cut out oat milk completely."),
+    # a name after a describing adjective is the thing it names
+    ("Dev drives a 2009 Honda Civic he's had since college.",
+     "Dev sold the old Honda and bought a used hatchback."),
     # the ensemble a player plays in is one they belong to
     ("Anselm plays second violin in the Freiburg community orchestra.",
      "Anselm dropped out of the Freiburg community orchestra."),
@@ -366,6 +369,8 @@ def test_more_endings_and_role_holders(engine, old, new):
      "Ingrid graduated from Dalton College in 2019."),
     ("The on-call engineer this week is Farida.", "The kiln temperature is 1200 C."),
     ("Henrik drinks coffee every morning.", "Henrik quit his job at the cafe."),
+    ("Dev drives a 2009 Honda Civic.", "Dev sold the old Toyota last year."),
+    ("Dev drives a 2009 Honda Civic.", "Dev sold the former Honda dealership building."),
 ])
 def test_no_ending_of_another_thing(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
