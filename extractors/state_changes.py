@@ -167,9 +167,13 @@ class StateChanges:
                 for state in row.states:
                     if state == triple.relation:
                         continue
+                    # a habit of consuming a kind ends that kind only: "quit red meat"
+                    # denies eating red meat, never "eats meat" (a plain denial, matched from
+                    # the general to the specific, not as an ended thing)
+                    rule = DENIED_RULE if state in KIND_STATES else ENDED_RULE
                     for obj in objects:
                         out.append(replace(triple, relation=state, object=obj, negated=True,
-                                           rule=ENDED_RULE, qualifiers=_now(triple)))
+                                           rule=rule, qualifiers=_now(triple)))
         for state in self.results.get(triple.relation, ()):
             out.append(replace(triple, relation=state, rule=RESULT_RULE,
                                qualifiers=_now(triple)))
@@ -208,12 +212,29 @@ def _now(triple: Triple) -> tuple[tuple[str, str], ...]:
 
 
 def object_variants(value: str) -> list[str]:
-    """``value`` and, when it ends in a carrier noun after other words, ``value`` without it:
-    ``"gym membership"`` -> ``["gym membership", "gym"]``."""
+    """``value`` and, when it ends in a carrier noun after other words, ``value`` without it
+    (and without a time word before it): ``"gym membership"`` -> ``["gym membership",
+    "gym"]``; ``"afternoon green tea ritual"`` -> ``[…, "afternoon green tea", "green tea"]``."""
     words = value.split()
     if len(words) > 1 and words[-1] in CARRIER_NOUNS:
-        return [value, " ".join(words[:-1])]
+        out = [value, " ".join(words[:-1])]
+        rest = words[:-1]
+        while len(rest) > 1 and rest[0] in _HABIT_TIMES:
+            rest = rest[1:]
+        if len(rest) < len(words) - 1:
+            out.append(" ".join(rest))
+        return out
     return [value]
+
+
+_HABIT_TIMES = frozenset("""
+    morning afternoon evening night nightly daily weekly weekend monthly sunday monday tuesday
+    wednesday thursday friday saturday
+    """.split())
+KIND_STATES = frozenset({"drink", "eat", "smoke"})
+"""States whose object is a kind of thing consumed, not one thing held."""
+DENIED_RULE = "svo"
+"""The rule of an ending of a kind (:data:`KIND_STATES`): a plain negated statement."""
 
 
 GROUP_NOUNS = frozenset("""

@@ -10,12 +10,21 @@ at the shelter").
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from spacy.tokens import Token
 
 from extractors.state_changes import CARRIER_NOUNS
 from extractors.syntax import _event, _IDENTIFIER, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS
 from extractors.types import Triple
+
+
+class _Carried(NamedTuple):
+    carrier: str
+    """The carrier noun's value ("café job")."""
+    triple: Triple
+    """The triple with the carried place as object ("starbucks")."""
 
 
 class ChangeRules:
@@ -122,11 +131,15 @@ class ChangeRules:
         if verb.pos_ == "VERB" and not _event(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
-        derived = [d for t in triples + self._carried_places(verb, triples)
-                   for d in self.state_changes.derive(t, governed)]
+        carried = self._carried_places(verb, triples)
+        # a carrier noun with a place names that place: "left the café job at Starbucks"
+        # ends working at Starbucks, not at every café
+        placed = {c.carrier for c in carried}
+        sources = [t for t in triples if t.object not in placed] + [c.triple for c in carried]
+        derived = [d for t in sources for d in self.state_changes.derive(t, governed)]
         return triples + derived if derived else triples
 
-    def _carried_places(self, verb: Token, triples: list[Triple]) -> list[Triple]:
+    def _carried_places(self, verb: Token, triples: list[Triple]) -> list[_Carried]:
         """For an object that is a carrier noun with a place ("dropped her Saturday shifts at
         the Eastside shelter", "cancelled her membership at the climbing gym"), the triple with
         the place as object, so what the verb ends is also ended there (carrier nouns:
@@ -135,11 +148,14 @@ class ChangeRules:
         for obj in (c for c in verb.children if c.dep_ in ("dobj", "obj")
                     and c.lemma_.lower() in CARRIER_NOUNS):
             carried, _ = self._value(obj)
-            for place in (p for c in obj.children if c.dep_ == "prep"
-                          and c.lower_ in ("at", "with", "in")
+            # (the parser hangs the place on the object or on the verb right after it)
+            preps = [c for c in obj.children if c.dep_ == "prep"] + [
+                c for c in verb.children if c.dep_ == "prep" and c.i == obj.i + 1]
+            for place in (p for c in preps if c.lower_ in ("at", "with", "in")
                           for p in c.children if p.dep_ == "pobj"):
                 value, surface = self._value(place)
-                out += [Triple(**{**t.to_dict(), "object": value, "object_text": surface,
-                                  "qualifiers": t.qualifiers})
+                out += [_Carried(carried, Triple(**{**t.to_dict(), "object": value,
+                                                    "object_text": surface,
+                                                    "qualifiers": t.qualifiers}))
                         for t in triples if t.object == carried and not t.negated and value]
         return out

@@ -141,8 +141,12 @@ class CopulaRules:
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
         if split is None and subj.dep_ == "nsubj" and _names_role_holder(subj, complements):
             # "The on-call engineer this week is Farida": a definite description of a role
-            # names its one holder (as "the release manager for v2 is Wei" does)
+            # names its one holder (as "the release manager for v2 is Wei" does), for its
+            # period ("this week" / "next week" name two holders)
             split = (topic or USER, _premodified(subj))
+            places = places + [("time", " ".join(t.lower_ for t in when.subtree))
+                               for when in [*cop.children, *subj.children]
+                               if when.dep_ in ("npadvmod", "advmod") and _is_time(when)]
         if split is None and subj.dep_ == "nsubj" and complements and all(
                 is_quantity(self._value(o)[1]) for c in complements for o in self._objects(c)):
             split = self._measured_attribute(subj, topic)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
+from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _ANAPHORS,
     _FIRST_PERSON,
@@ -45,6 +46,11 @@ def _implied_owner(noun: Token) -> Token | None:
     return None
 
 
+ANIMATE_NOUNS = RELATIONSHIP_NOUNS | frozenset("""
+    puppy kitten bird rabbit parrot hamster client customer patient student teacher doctor
+    man woman boy girl guy person people colleague manager coach friend mentor neighbour
+    """.split())
+"""Common nouns of people and animals a "he"/"she" may stand for instead of a named person."""
 _PERSONAL_PRONOUNS = {"he", "she"}
 """Subject pronouns that can only mean a person (:meth:`SubjectRules._personal_antecedent`)."""
 _NOT_PEOPLE = {"GPE", "LOC", "ORG", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
@@ -147,16 +153,25 @@ class SubjectRules:
         return None
 
     def _personal_antecedent(self, pronoun: Token) -> str | None:
-        """Who a subject "he" / "she" is: the one person named before it in the memory
-        ("Tim's placement moved to Dublin, so he won't be living in Galway" -> tim). A memory
+        """Who a subject "he" / "she" is: the one person named before it in its sentence
+        ("Tim's placement moved to Dublin, so he won't be living in Galway" -> tim), unless a
+        person or animal named by a common noun comes between (:data:`ANIMATE_NOUNS`: "Nina's
+        husband is a chef and he works at Noma" is about the husband). A memory
         writer's fact names its person and refers back to them (the subject-antecedent
         preference of Hobbs 1978); with two people named before the pronoun ("Tim told Sam he
         …") the reference is ambiguous and the clause yields nothing. A name counts when it
         is a clause's subject, a possessor or an object (:data:`_PERSON_ROLES`; "moved to
         Dublin" names a place), and not typed a place or organisation where the pipeline
         recognises entities."""
+        sentence = pronoun.sent
+        before = pronoun.doc[sentence.start:pronoun.i]
+        if any(t.pos_ == "NOUN" and t.lemma_.lower() in ANIMATE_NOUNS and t.text[:1].islower()
+               and t.dep_ != "compound" for t in before):
+            # "Nina's husband is a chef; he …", "Liam got a puppy and he …" (a capitalised
+            # word or a modifier is part of a name: "a Spider-Man pin")
+            return None
         heads = {}
-        for token in pronoun.doc[:pronoun.i]:
+        for token in before:
             if token.pos_ != "PROPN" or token.ent_type_ in _NOT_PEOPLE:
                 continue
             head = token

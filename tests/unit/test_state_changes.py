@@ -370,6 +370,16 @@ def test_more_endings_and_role_holders(engine, old, new):
     ("The on-call engineer this week is Farida.", "The kiln temperature is 1200 C."),
     ("Henrik drinks coffee every morning.", "Henrik quit his job at the cafe."),
     ("Dev drives a 2009 Honda Civic.", "Dev sold the old Toyota last year."),
+    # look-alikes a reviewer wrote against this session's rules: a "he"/"she" after a person
+    # or animal named by a common noun; a carrier noun's own place; a kind consumed; a role
+    # holder of another period
+    ("Nina's husband is a chef and he works at Noma.", "Nina works at Pfizer."),
+    ("Liam got a puppy and he lives in the backyard.", "Liam lives in Denver."),
+    ("Dan works at Blue Bottle café.", "Dan left the café job at Starbucks."),
+    ("Lia works at a café in Brooklyn.", "Lia left the café job in Queens."),
+    ("Leah eats meat.", "Leah quit red meat."),
+    ("Rae drinks wine.", "Rae quit white wine."),
+    ("The on-call engineer this week is Priya.", "The on-call engineer next week is Marcus."),
     ("Dev drives a 2009 Honda Civic.", "Dev sold the former Honda dealership building."),
 ])
 def test_no_ending_of_another_thing(engine, old, new):
