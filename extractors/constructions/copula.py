@@ -57,6 +57,25 @@ def _marks_change(cop: Token, noun: Token) -> bool:
     return any(c.dep_ == "amod" and c.lower_ == "new" for c in noun.children)
 
 
+def _preference_restriction(noun: Token, rel_tokens: list[Token], table) -> list[Token]:
+    """What restricts a preference noun after it: "favourite sport to watch", "favourite
+    cuisine for breakfast", "favourite book of the year" name other attributes than
+    "favourite sport" (each may hold its own value); empty for any other attribute or an
+    "of" owner ("the favourite dish of Maria" is Maria's)."""
+    if not table.canonical(_phrase(rel_tokens))[0].startswith("preferred "):
+        return []
+    out: list[Token] = []
+    for child in noun.children:
+        if child.i < noun.i or child in rel_tokens:
+            continue
+        if child.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in child.children):
+            out += [t for t in child.subtree if t.pos_ != "PUNCT"]
+        elif child.dep_ == "prep" and child.lower_ in ("for", "of", "at", "in", "on") and not any(
+                p.pos_ == "PROPN" for p in child.children if p.dep_ == "pobj"):
+            out += [t for t in child.subtree if t.pos_ != "PUNCT" and t.dep_ != "det"]
+    return sorted(out, key=lambda t: t.i)
+
+
 def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
     copula names a person or thing by a proper name ("… is Farida"): the definite article
@@ -154,6 +173,11 @@ class CopulaRules:
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split
+            restriction = _preference_restriction(subj, rel_tokens, self.table)
+            # (a restricted preference has no generic reading: "favourite sport to watch")
+            generic = None if restriction else self._generic_preference(_phrase(rel_tokens),
+                                                                         rel_tokens)
+            rel_tokens = rel_tokens + restriction
             relation_phrase = _phrase(rel_tokens)
             plural = rel_tokens[-1].tag_ == "NNS"
             rule = "attribute_set" if plural else "attribute"
@@ -162,8 +186,7 @@ class CopulaRules:
                 if prep.lower_ not in _LOCATIVE_PREPS:
                     continue  # "Jon's dance studio is on tenuous grounds": a state, no value
                 values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
-            generic = self._generic_preference(relation_phrase, rel_tokens)
-            quals = places + ([_CHANGED] if _marks_change(cop, rel_tokens[-1]) else [])
+            quals = places + ([_CHANGED] if _marks_change(cop, subj) else [])
             for value_token in values:
                 alt_neg = _negated(value_token) and value_token not in complements
                 value, surface = self._value(value_token)

@@ -22,7 +22,9 @@ SUPPORT_VERBS = frozenset({"have", "hold", "follow", "practice", "practise", "pr
 """Light verbs whose object may be a relation noun or a type noun."""
 RELATION_NOUNS = {"citizenship": "citizenship", "nationality": "citizenship",
                   "religion": "religion", "faith": "religion", "membership": "member of",
-                  "subscription": "subscribe to"}
+                  "subscription": "subscribe to", "partnership": "partner with",
+                  "collaboration": "collaborate with", "mentorship": "mentor",
+                  "internship": "intern at"}
 """Nouns that name the relation ("holds a citizenship from France" -> citizenship; "has a
 membership at Urban Boulder" -> member of)."""
 TYPE_NOUNS = frozenset({"language", "instrument", "sport", "game"})

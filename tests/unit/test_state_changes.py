@@ -380,6 +380,10 @@ def test_more_endings_and_role_holders(engine, old, new):
     ("Leah eats meat.", "Leah quit red meat."),
     ("Rae drinks wine.", "Rae quit white wine."),
     ("The on-call engineer this week is Priya.", "The on-call engineer next week is Marcus."),
+    # a restricted preference is another attribute; a light-verb partnership keeps its party
+    ("Ella's favourite sport to watch is tennis.", "Ella's favourite sport to play is now golf."),
+    ("Faye's favourite cuisine is Thai.", "Faye's favourite cuisine for breakfast is now Mexican."),
+    ("Acme has a partnership with Nike.", "Acme's partnership with Adidas is over."),
     ("Dev drives a 2009 Honda Civic.", "Dev sold the former Honda dealership building."),
 ])
 def test_no_ending_of_another_thing(engine, old, new):
