@@ -38,6 +38,7 @@ from extractors.constructions.decisions import DecisionRules, rejected_alternati
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.objects import ObjectRules
+from extractors.constructions.preferences import PreferenceRules
 from extractors.constructions.patterns import PatternRules
 from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.support_verbs import SupportVerbRules
@@ -97,7 +98,7 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
-                      SupportVerbRules, ReadingRules, ChangeRules):
+                      SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
+from extractors.clause_frames import CONDITIONED, FUTURE
+from extractors.constructions.preferences import GENERIC_RULE
 from extractors.state_changes import (
     CARRIER_NOUNS,
     ENDED_RULE,
@@ -171,19 +173,12 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
 _NONE: frozenset[str] = frozenset()
 PAST = "past"
 """The time qualifier of a completed past state ("worked at X for three years before ...")."""
-FUTURE = "future"
-"""The time qualifier of a plain future ("Tim will be staying in Galway"), alone or before the
-clause's own time ("future next month"): compared only with the same future."""
 
 
 def _future(time: str | None) -> bool:
     return time is not None and (time == FUTURE or time.startswith(FUTURE + " "))
 
 
-GENERIC_RULE = "attribute_generic"
-"""The rule of the generic reading of a specific attribute (:attr:`Stance.generic`)."""
-CONDITIONED = "when"
-"""The time qualifier's prefix of a statement restricted by a "when" clause."""
 
 
 def _conditioned(time: str | None) -> bool:
