@@ -98,6 +98,11 @@ def _preference_domain(head: Token) -> str | None:
     for prep in (c for h in holders for c in h.children
                  if c.dep_ == "prep" and c.lower_ in _DOMAIN_PREPS):
         pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if pobj is not None and pobj.pos_ == "PROPN" and prep.head == head and any(
+                c.dep_ == "poss" for c in pobj.children):
+            # "prefers Safari on her iPhone": a device of one's own is a circumstance (a
+            # place name after the object is the value's own: "the cafe in Leith")
+            return f"{prep.lower_} {pobj.lower_}"
         if pobj is not None and pobj.lower_ in ("all", "each", "every", "most", "some"):
             # "in all of their code editors": the "of" phrase names the domain
             pobj = next((g for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"

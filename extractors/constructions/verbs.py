@@ -57,6 +57,10 @@ from extractors.state_changes import GROUP_NOUNS
 from extractors.types import Triple
 
 
+_BOUNDARY_PREPS = frozenset({"until", "till", "after", "before", "since"})
+"""Prepositions that bound a time rather than name it; they stay in the time qualifier."""
+
+
 class VerbRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -504,6 +508,9 @@ class VerbRules:
                         words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
                                  for w in _phrase(t for t in pobj.subtree
                                                   if t.i not in named).split()]
+                        if child.lower_ in _BOUNDARY_PREPS:
+                            # "until June" and "after June" are two times, not one
+                            words = [child.lower_] + words
                         quals.append(("time", " ".join(words)))
         return quals
 

@@ -384,6 +384,9 @@ def test_more_endings_and_role_holders(engine, old, new):
     ("Ella's favourite sport to watch is tennis.", "Ella's favourite sport to play is now golf."),
     ("Faye's favourite cuisine is Thai.", "Faye's favourite cuisine for breakfast is now Mexican."),
     ("Acme has a partnership with Nike.", "Acme's partnership with Adidas is over."),
+    # a device of one's own is a circumstance; a bounded time keeps its bound
+    ("Alma prefers Chrome.", "Alma prefers Safari on her iPhone."),
+    ("Ava will be staying in London until June.", "Ava won't be staying in London after June."),
     ("Dev drives a 2009 Honda Civic.", "Dev sold the former Honda dealership building."),
 ])
 def test_no_ending_of_another_thing(engine, old, new):
