@@ -67,7 +67,11 @@ def in_future(triple: Triple) -> Triple:
     """``triple`` as a statement of the future: its time qualifier becomes :data:`FUTURE`
     (or ``"future <time>"`` when the clause names one)."""
     times = [v for k, v in triple.qualifiers if k == "time"]
-    when = FUTURE if not times else f"{FUTURE} {times[0]}"
+    return with_time(triple, FUTURE if not times else f"{FUTURE} {times[0]}")
+
+
+def with_time(triple: Triple, when: str) -> Triple:
+    """``triple`` with ``when`` as its only time qualifier."""
     quals = tuple(sorted({q for q in triple.qualifiers if q[0] != "time"} | {("time", when)}))
     return Triple(**{**triple.to_dict(), "qualifiers": quals})
 
@@ -140,9 +144,7 @@ def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
         words = _preference_domain(head)
         if not words:
             return triples
-    when = f"{CONDITIONED} {words}"
-    return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
-        {q for q in t.qualifiers if q[0] != "time"} | {("time", when)}))}) for t in triples]
+    return [with_time(t, f"{CONDITIONED} {words}") for t in triples]
 
 
 _SPENDING_TIME = {"spend", "pass", "waste"}
@@ -167,8 +169,7 @@ def spent_in_past(head: Token, triples: list[Triple]) -> list[Triple]:
         if spent is None:
             return triples
         when = f"{CONDITIONED} {spent.lemma_.lower()}"
-    return [Triple(**{**t.to_dict(), "qualifiers": tuple(sorted(
-        {q for q in t.qualifiers if q[0] != "time"} | {("time", when)}))}) for t in triples]
+    return [with_time(t, when) for t in triples]
 
 
 def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:

@@ -38,10 +38,10 @@ class ReadingRules:
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its
             # own subject; the label only names the topic
             return text[label.end():], (0, -label.end())
-        first = in_first_person(text, self._is_verb, self._irregular_past())
+        irregular = self._irregular_past()
+        first = in_first_person(text, self._is_verb, irregular)
         if first is not None:
-            return _joined_clauses(first[0], self._is_verb, self._irregular_past()), \
-                (0, first[1])
+            return _joined_clauses(first[0], self._is_verb, irregular), (0, first[1])
         return text, (0, 0)
 
     def _repaired(self, doc: Doc, edit: tuple[int, int]) -> tuple[Doc, tuple[int, int]]:

@@ -75,8 +75,6 @@ class NominalEndingRules:
             value, surface = self._value(party)
             if not value:
                 continue
-            for relation in relations:
-                t = self._make(owner, relation, value, surface, negated=True, clause=head,
-                               rule=ENDED_RULE)
-                out.append(Triple(**{**t.to_dict(), "qualifiers": ()}))
+            out += [self._make(owner, relation, value, surface, negated=True, clause=head,
+                               rule=ENDED_RULE) for relation in relations]
         return out

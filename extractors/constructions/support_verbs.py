@@ -64,10 +64,12 @@ class SupportVerbRules:
         kind = noun.lemma_.lower()
         typed = next((c for c in noun.children if c.dep_ in ("compound", "amod") and c.i < noun.i
                       and c.lemma_.lower() in TYPE_NOUNS), None)
+        if typed is None and kind not in RELATION_NOUNS.keys() | TYPE_NOUNS:
+            return [], None
+        subj = self._subject_token(verb)
+        subject = self._entity(subj) if subj is not None else None
         if typed is not None and kind not in RELATION_NOUNS.keys() | TYPE_NOUNS:
             # "plays the instrument piano": the parser compounds the type noun with the value
-            subj = self._subject_token(verb)
-            subject = self._entity(subj) if subj is not None else None
             value, surface = self._value(noun)
             prefix = typed.lemma_.lower() + " "
             if not subject or not value.startswith(prefix):
@@ -75,10 +77,6 @@ class SupportVerbRules:
             return [self._make(subject, _lemma(verb), value[len(prefix):],
                                surface[len(typed.text) + 1:], negated=_negated(verb),
                                clause=verb, rule="svo")], value
-        if kind not in RELATION_NOUNS.keys() | TYPE_NOUNS:
-            return [], None
-        subj = self._subject_token(verb)
-        subject = self._entity(subj) if subj is not None else None
         if not subject:
             return [], None
         values = _complements(noun, verb, of_phrase=kind in RELATION_NOUNS)
