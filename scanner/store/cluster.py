@@ -36,8 +36,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -52,6 +54,19 @@ from scanner.store import access, server
 
 DEFAULT_GOMEMLIMIT = "384MiB"
 """Soft Go heap limit of each node (``GOMEMLIMIT``)."""
+
+_LOW_PORTS = range(20000, 32000)
+"""Where the cluster's node ports are chosen: below the ephemeral range."""
+
+
+def _bindable(port: int) -> bool:
+    """Whether 127.0.0.1:``port`` can be bound now."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -131,10 +146,15 @@ class LocalCluster:
     @staticmethod
     def _ports(taken: set[int]) -> tuple[int, int]:
         """A REST/gRPC pair whose seven ports overlap none in ``taken`` (which it extends)."""
-        for _ in range(100):
-            rest, grpc = server.free_ports()
+        # Below the kernel's ephemeral range (32768 and up on Linux): a node's ports stay its
+        # own across a restart, while an ephemeral port freed by a killed node can be taken at
+        # once by any outgoing connection (seen: a restarted node's Raft RPC port in use)
+        rng = random.Random()
+        for _ in range(200):
+            rest = rng.randrange(_LOW_PORTS.start + 4, _LOW_PORTS.stop)
+            grpc = rng.randrange(_LOW_PORTS.start, _LOW_PORTS.stop)
             block = set(range(rest - 4, rest + 1)) | {grpc}
-            if not block & taken:
+            if not block & taken and len(block) == 6 and all(map(_bindable, block)):
                 taken |= block
                 return rest, grpc
         raise WeaviateUnavailable("found no free ports for a cluster node")

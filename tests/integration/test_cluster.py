@@ -284,11 +284,13 @@ def test_coordinator_killed_mid_batch_scan_fails_in_one_line_and_another_node_co
         rerun.batch_scan()
         assert state(rerun) == reference["state"]
     finally:
-        if not cluster.nodes[0].running:
-            cluster.restart(0)
-        for col in (ledger_collection_name(name), scan_state_collection_name(name), name):
-            if second.collections.exists(col):
-                second.collections.delete(col)
-        first.close()
-        second.close()
+        try:
+            if not cluster.nodes[0].running:
+                cluster.restart(0)
+            for col in (ledger_collection_name(name), scan_state_collection_name(name), name):
+                if second.collections.exists(col):
+                    second.collections.delete(col)
+        finally:  # a failed restart must not leak the clients into later tests
+            first.close()
+            second.close()
 
