@@ -128,7 +128,16 @@ def _finite_form(word: str, is_verb: Callable[[str], bool]) -> bool:
                   else word[:-2]]
         if word.endswith("ied"):
             stems.append(word[:-3] + "y")
-    return any(stem and is_verb(stem) for stem in stems)
+    return any(stem and (is_verb(stem) or _prefixed_verb(stem, is_verb)) for stem in stems)
+
+
+_PREFIXES = ("re", "un")
+
+
+def _prefixed_verb(stem: str, is_verb: Callable[[str], bool]) -> bool:
+    """A known verb with a prefix of repetition or reversal the lemmatizer's index lacks
+    ("rehome", "unfollow"; Quirk et al. 1985, App. I.21-22 on "re-" and "un-")."""
+    return len(stem) > 5 and stem[:2] in _PREFIXES and is_verb(stem[2:])
 
 
 def _base_form(word: str, is_verb: Callable[[str], bool]) -> str | None:

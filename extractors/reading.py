@@ -83,7 +83,15 @@ class ReadingRules:
                 form: lemmas[0] for form, lemmas in tables[0].items()
                 if lemmas and form != lemmas[0] and form.isalpha() and not form.endswith(
                     ("ing", "en", "s")) and form not in tables[2]}
+            self._irregular.update({form: form for form in _UNCHANGED_PAST})
         return self._irregular
+
+
+_UNCHANGED_PAST = ("quit", "let", "put", "set", "cut", "shut", "split", "hurt", "spread",
+                   "upset", "bet", "cast", "cost", "rid", "shed")
+"""Irregular verbs whose base, past and participle are one form (Quirk et al. 1985, §3.16):
+"Quit smoking in May" opens a subject-less fact in the past, as "Sold the car" does (a memory
+is never an imperative)."""
 
 
 def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):

@@ -64,6 +64,26 @@ NOUN_SYNONYMS: dict[str, str] = {
 lexical database for English"): "shut down his Etsy store" ends "runs an Etsy shop". Only
 members of one synset, never a hypernym ("pup" is no "dog"); names keep their words."""
 
+HYPERNYMS: dict[str, str] = {
+    "puppy": "dog", "pup": "dog",         # puppy.n.01 "a young dog" (hypernym dog.n.01)
+    "kitten": "cat", "kitty": "cat",      # kitten.n.01 "young domestic cat"; kitty.n.02
+    "sedan": "car", "hatchback": "car",   # sedan.n.01, hatchback.n.01 (hypernym car.n.01)
+    "convertible": "car", "coupe": "car",  # convertible.n.01, coupe.n.01 (hypernym car.n.01)
+    "suv": "car", "minivan": "car",       # sport_utility.n.01, minivan.n.01 (car.n.01)
+    "latte": "coffee", "espresso": "coffee",  # caffe_latte.n.01, espresso.n.01 (coffee.n.01)
+    "cappuccino": "coffee", "americano": "coffee",  # cappuccino.n.01 (coffee.n.01)
+    "beer": "alcohol", "wine": "alcohol",  # beer.n.01, wine.n.01 (alcohol.n.01 "a liquor")
+    "whiskey": "alcohol", "vodka": "alcohol",  # whiskey.n.01, vodka.n.01 (liquor, alcohol)
+    "beef": "meat", "pork": "meat",       # beef.n.02, pork.n.01 (hypernym meat.n.01)
+    "bacon": "meat", "lamb": "meat",      # bacon.n.01, lamb.n.05 (meat.n.01)
+}
+"""A common noun's hypernym where the noun names a kind of the hypernym's thing (WordNet 3.1,
+Miller 1995; the sense a personal memory means): a denial of the hypernym denies a statement of
+the kind ("decided not to adopt another dog" / "is considering adopting a new pup", "doesn't
+drink alcohol anymore" / "drinks wine on Fridays"), never the other way round ("no longer has
+a puppy" leaves "has a dog" standing), and a statement never equals its hypernym ("pup" is no
+synonym of "dog": :data:`NOUN_SYNONYMS`)."""
+
 SYNONYMS: dict[str, str] = {
     # preference
     "favorite": "preferred", "fave": "preferred", "preferred": "preferred",

@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from extractors.errors import ExtractorError
+from extractors.relations import HYPERNYMS
 from extractors.types import Triple
 
 DATA_FILE = "state_changes.toml"
@@ -265,7 +266,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     Both have the same head (last word) and one's words contain the other's: "basketball" /
     "lebron signed basketball", "dance contest trophy" / "trophy"; or one is the other's
     name followed by a group noun (:data:`GROUP_NOUNS`); a stated object is also tried without
-    its carrier noun (:data:`CARRIER_NOUNS`: "pottery class" -> "pottery"). A more specific ending of a
+    its carrier noun (:data:`CARRIER_NOUNS`: "pottery class" -> "pottery"); the ended object
+    may name the stated one's hypernym (:data:`extractors.relations.HYPERNYMS`). A more specific ending of a
     plural statement is no match: giving away "his third turtle" does not end "has turtles"
     (throwing out "his lucky basketball shoes" does end "has basketball shoes").
 
@@ -291,6 +293,10 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         # "dropped out of pottery" / "goes to a weekly pottery class"
         return same_referent(ended, " ".join(b[:-1]), stated_plural=stated_plural,
                              ended_plural=ended_plural, ended_name=ended_name)
+    if a and b and a[-1] == HYPERNYMS.get(b[-1]):
+        # the ended thing named by its hypernym: "decided not to adopt another dog" / "is
+        # considering adopting a new pup" (never the other way round)
+        return set(a[:-1]) <= set(b)
     if not a or not b or a[-1] != b[-1]:
         return False
     wa, wb = set(a), set(b)

@@ -406,8 +406,14 @@ class CopulaRules:
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
         """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a
         functional attribute of the scope's user, as the line "max_retries: 5" is (rule
-        ``key_value``)."""
-        subject, relation = self._split_key(subj.text.replace(".", " "))
+        ``key_value``). What it is set for is its subject, as in "Timeout for service A: 30s"
+        ("max_retries for the upload job is 5" sets the upload job's, never the user's)."""
+        key = subj.text.replace(".", " ")
+        owner = next((c for c in subj.children if c.dep_ == "prep"
+                      and c.lower_ in ("for", "of", "on", "in")), None)
+        if owner is not None:
+            key += " for " + " ".join(t.text for t in owner.subtree if t is not owner)
+        subject, relation = self._split_key(key)
         neg = _negated(cop)
         out = []
         for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):

@@ -19,8 +19,44 @@ _STILL = frozenset({"longer", "anymore", "more", "now", "currently", "still"})
 _ANSWERS = frozenset({"yes", "no", "none", "true", "false", "y", "n"})
 _EMPTY = frozenset({"none", "nothing", "no", "n/a", "nil"})
 """Answers that say a plural key's set is empty ("Pets: none")."""
+_NONE = _EMPTY - {"no"}
+"""Answers that say a singular key has no value ("Pet: none", "Diet: none"); "no" answers a
+yes-no key ("Smoker: no")."""
+_ADJUNCT = re.compile(
+    r"\s+(?:(?:since|as of|starting|until|till)\s.*"
+    r"|\d+\s*x\s*(?:/|a|per)\s*(?:day|week|month|year)\b.*"
+    r"|(?:once|twice|\d+ times|(?:three|four|five) times)\s+(?:a|per)\s+"
+    r"(?:day|week|month|year)\b.*)$", re.IGNORECASE)
+"""A profile value's trailing time or frequency adjunct, which qualifies the value but is not
+part of it: "keto since last month", "CrossFit 4x/week", "swimming twice a week"."""
+_STATE_CODE = re.compile(r"[A-Z]{2,3}")
+"""A piece after a place's name that is its state's or country's code ("Oakland, CA")."""
+_PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home town", "residence", "address",
+                         "live in", "located in", "based in", "place of birth", "birthplace", "current city"})
+"""Profile keys whose value is a place: capitalised pieces after the first name its region
+("Home: Lyon, France" is Lyon), not more values ("Employer: Stripe, Figma" holds two)."""
+
 _IDENTIFIER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
 """A key written as a program's identifier: snake_case, dotted or camelCase."""
+_NEXT_LABEL = re.compile(r"(?<=[.;|\u00b7])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
+"""Where a profile block's next label starts on the same line: after a full stop, semicolon,
+bar or middle dot, a capitalised label of one to four words and a colon ("Name: Chad. Likes:
+hiking. Pet: a cat named Miso")."""
+
+
+def labelled_segments(text: str) -> list[tuple[int, str]]:
+    """``(offset, segment)`` for each line of ``text``, a profile block's line cut where its
+    next label starts (:data:`_NEXT_LABEL`): "Occupation: engineer. Employer: Stripe." gives
+    "Occupation: engineer." and "Employer: Stripe.". A line that opens with no label stays
+    whole ("We met at 10. Later: lunch")."""
+    out: list[tuple[int, str]] = []
+    offset = 0
+    for line in text.split("\n"):
+        cuts = [m.end() for m in _NEXT_LABEL.finditer(line)] if _KEY_VALUE.match(line) else []
+        for a, b in zip([0, *cuts], [*cuts, len(line)]):
+            out.append((offset + a, line[a:b].rstrip()))
+        offset += len(line) + 1
+    return out
 
 
 class KeyValueRules:
@@ -36,11 +72,8 @@ class KeyValueRules:
         key ("Languages", "Pets") holds a set (rule ``attribute_set``), unless it is a verb's
         key ("Likes: hiking" -> like)."""
         out: list[Triple] = []
-        offset = 0
-        for line in doc.text.split("\n"):
+        for start, line in labelled_segments(doc.text):
             m = _KEY_VALUE.match(line)
-            start = offset
-            offset += len(line) + 1
             if not m:
                 continue
             subject, relation = self._split_key(m["key"])
@@ -59,7 +92,12 @@ class KeyValueRules:
                     relation, flips, plural = singular, singular_flips, False
             body = _COMMENT.split(m["value"], maxsplit=1)[0]
             pieces = [(piece, m.start("value") + body.find(piece))
-                      for piece in (p.strip() for p in body.split(",")) if piece]
+                      for piece in (_ADJUNCT.sub("", p.strip()) for p in body.split(","))
+                      if piece]
+            if not plural_key and len(pieces) > 1 and pieces[0][0][:1].isupper() and all(
+                    _STATE_CODE.fullmatch(piece) or (relation in _PLACE_KEYS and piece[:1].isupper())
+                    for piece, _ in pieces[1:]):
+                pieces = pieces[:1]  # "Home: Oakland, CA": a place and its region, one value
             if len(body) > 80 or not pieces:
                 continue
             for piece, at in pieces:
@@ -73,7 +111,8 @@ class KeyValueRules:
                         or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
                 # (a participle that is the whole value is a state: "married to Daniel")
-                if plural_key and len(span) == 1 and span[0].lower_ in _EMPTY and len(pieces) == 1:
+                if len(span) == 1 and len(pieces) == 1 and (
+                        span[0].lower_ in _EMPTY if plural_key else span[0].lower_ in _NONE):
                     # "Pets: none": the set is empty, every value of it denied (a bare
                     # denial, as "doesn't smoke anymore" is: scanner.core.detect.denies)
                     out.append(Triple(subject=subject, relation=relation, object="",

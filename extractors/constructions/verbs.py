@@ -370,8 +370,9 @@ class VerbRules:
         """The activity in a noun-tagged gerund object of ``verb``, what it acts on, and the
         gerund: ``("smoke", None, smoking)`` for "quit smoking", ``("drink", coffee,
         drinking)`` for "quit drinking coffee" (the small model tags "drinking" as a compound
-        noun); None otherwise."""
-        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+        noun, or a noun complement: "quit smoking over the summer"); None otherwise."""
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")
+                    or c.dep_ == "xcomp" and c.tag_ == "NN"), None)
         if obj is None:
             return None
         first = next((c for c in obj.children if c.dep_ == "compound" and c.i < obj.i), None)

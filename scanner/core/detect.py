@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
 from extractors.constructions.preferences import GENERIC_RULE
+from extractors.relations import HYPERNYMS
 from extractors.state_changes import (
     CARRIER_NOUNS,
     ENDED_RULE,
@@ -208,7 +209,9 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
       (:func:`extractors.state_changes.same_referent`);
     * otherwise a denial of the more general thing denies the more specific one (same head
       noun, the denied words among the stated ones): "doesn't take the bus" denies "takes the
-      14 bus", but "doesn't like red wine" does not deny "likes wine".
+      14 bus", but "doesn't like red wine" does not deny "likes wine"; the thing may be
+      named by its hypernym ("doesn't drink alcohol" denies "drinks red wine":
+      :data:`extractors.relations.HYPERNYMS`).
     """
     if obj == held:
         return True
@@ -222,7 +225,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
         return True
     a, b = obj.split(), held.split()
-    return a[-1] == b[-1] and set(a) <= set(b)
+    # a denial of a hypernym denies its kind: "not adopt another dog" / "adopting a new pup"
+    return a[-1] in (b[-1], HYPERNYMS.get(b[-1])) and set(a[:-1]) <= set(b)
 
 
 def contested(x: Stance, y: Stance) -> set[str]:
@@ -365,6 +369,12 @@ def _generic_meets(x: Stance, y: Stance) -> bool:
     return literal.changed and seen is not None and before is not None and seen > before
 
 
+HYPONYMS: dict[str, tuple[str, ...]] = {
+    general: tuple(sorted(k for k, g in HYPERNYMS.items() if g == general))
+    for general in set(HYPERNYMS.values())}
+"""The kinds :data:`extractors.relations.HYPERNYMS` names under each hypernym."""
+
+
 def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
     """``(denier, holder)``: one asserts what the other denies (index by object), then the
     denials that name their thing more or less fully than the statement they deny (see
@@ -406,6 +416,7 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
         return [h for hs in by_head.values() for h in hs]
     words = obj.split()
     candidates = list(by_head.get(words[-1], ()))
+    candidates += [h for kind in HYPONYMS.get(words[-1], ()) for h in by_head.get(kind, ())]
     if len(words) > 1 and words[-1] in GROUP_NOUNS:
         candidates += by_head.get(words[-2], ())
     candidates += [h for noun in CARRIER_NOUNS for h in by_head.get(noun, ())

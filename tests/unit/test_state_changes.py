@@ -96,6 +96,8 @@ def test_no_state_change(extractor, sentence, unwanted):
     ("third turtle", "turtle", False, True),
     ("red car", "blue car", False, False),
     ("car", "carpet", False, False),
+    ("dog", "new pup", False, True),      # ended by its hypernym
+    ("new pup", "dog", False, False),     # ... never a hyponym ending its hypernym
 ])
 def test_same_referent(ended, stated, plural, same):
     assert same_referent(ended, stated, stated_plural=plural) is same
@@ -142,6 +144,10 @@ SUBJECTLESS = [
     ("Broke up with Tess over the holidays.", (U, "break up with", "tess", False)),
     ("Lost the Kindle on a train.", (U, "lose", "kindle", False)),
     ("Building a side project called Tallyho.", (U, "build", "tallyho", False)),
+    # a verb whose past is its base form, a known verb with "re-"
+    ("Quit smoking over the summer.", (U, "smoke", "", True)),
+    ("Cut out refined sugar in March.", (U, "cut out", "refined sugar", False)),
+    ("Rehomed the rabbit with a neighbour.", (U, "have", "rabbit", True)),
     ("James likes tea.", ("james", "like", "tea", False)),
     ("Deploying to production on Fridays is not allowed.", ("deploy to production on friday",
                                                             "be", "allow", True)),
@@ -269,6 +275,8 @@ def test_labelled_lines_and_compound_nouns(extractor, sentence, fact):
     ("bus", "14 bus", True),          # a denial of the general thing denies the specific one
     ("red wine", "wine", False),      # ... never the reverse
     ("netflix", "netflix subscription", False),  # another head noun: another thing
+    ("alcohol", "red wine", True),    # a denial of the hypernym denies its kind
+    ("puppy", "dog", False),          # ... never the reverse
 ])
 def test_denial_of_general_thing(denied, stated, expected):
     from scanner.core.detect import Stance, denies
@@ -297,6 +305,9 @@ def test_completed_past_is_no_current_value(extractor):
     # a decision for something, or against something else, ends no plan
     ("Kai is considering opening a bakery.", "Kai decided to open a bakery.", False),
     ("Elif plans to adopt a rescue greyhound.", "Elif decided not to adopt a cat.", False),
+    # the plan named by its hypernym: a pup is a dog (WordNet), a dog need not be a puppy
+    ("John is considering adopting a new pup.", "John decided not to adopt another dog.", True),
+    ("John is considering adopting a dog.", "John decided not to adopt a puppy.", False),
 ])
 def test_a_decision_against_a_plan_ends_it(engine, old, new, ends):
     decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
@@ -393,6 +404,16 @@ def test_no_ending_of_another_thing(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    # a setting of another thing ("for the X job") is another key
+    ("max_retries for the nightly export is 3", "max_retries for the billing sync is 8"),
+    ("Name: Ilse. City: Berlin.", "Name: Ilse. Employer: N26."),
+    ("Home: Paris, France", "Home: Paris, Texas"),
+])
+def test_profile_and_setting_look_alikes(engine, old, new):
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -420,6 +441,16 @@ def test_profile_and_setting_changes_resolve(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Name: Ilse. Employer: Zalando. City: Berlin.", "Name: Ilse. Employer: N26. City: Berlin."),
+    ("Home: Austin, TX", "Home: Denver, CO"),
+    ("Car: a grey Skoda Octavia", "Car: none (sold it before the move)"),
+    ("Diet: none", "Diet: low-FODMAP since the spring"),
+])
+def test_profile_block_changes_resolve(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
 @pytest.mark.parametrize(("line", "facts"), [
     # a profile value's comment is no value; a list is several; a denial is a denial
     ("Employer: Globex (left Acme in April)", [(U, "employer", "globex", False)]),
@@ -429,6 +460,17 @@ def test_profile_and_setting_changes_resolve(engine, old, new):
     ("Favorite food: not sushi anymore, ramen", [(U, "preferred food", "sushi", True)]),
     ("Smoker: no (quit in 2023)", [(U, "smoker", "no", False)]),
     ("cache_ttl: 600 (bumped to reduce DB load)", [(U, "cache ttl", "600", False)]),
+    # several labels on one line: each its own key
+    ("Role: designer. Company: Canva. Pets: a beagle",
+     [(U, "job title", "designer", False), (U, "company", "canva", False)]),
+    # a time or frequency adjunct qualifies the value; a place's region is no second value
+    ("Diet: paleo since January", [(U, "diet", "paleo", False)]),
+    ("Sport: rowing 3x/week", [(U, "sport", "row", False)]),
+    ("City: Halifax, NS", [(U, "city", "halifax", False)]),
+    ("Hometown: Ghent, Belgium", [(U, "home town", "ghent", False)]),
+    ("Clients: Acme, Initech", [(U, "clients", "acme", False), (U, "clients", "initech", False)]),
+    # a singular key answered "none" denies every value
+    ("Car: none", [(U, "car", "", True)]),
 ])
 def test_profile_lines(extractor, line, facts):
     found = {t.fact for t in extractor.extract(line)}
