@@ -15,9 +15,13 @@ from typing import NamedTuple
 from spacy.tokens import Token
 
 from extractors.state_changes import CARRIER_NOUNS
-from extractors.syntax import _event, _IDENTIFIER, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
+from extractors.syntax import _event, _IDENTIFIER, _is_time, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS
 from extractors.types import Triple
+
+
+_RENAMING_VERBS = frozenset({"rename", "retitle", "rebrand"})
+"""Verbs that give what they act on a new name (:meth:`ChangeRules._renaming`)."""
 
 
 class _Carried(NamedTuple):
@@ -63,6 +67,33 @@ class ChangeRules:
                 if value:
                     out.append(self._make(subject, relation, value, surface, negated=negated,
                                           clause=verb, rule=rule,
+                                          qualifiers=() if negated else (("change", "now"),)))
+        return out
+
+    def _renaming(self, verb: Token, patient: Token | None, neg: bool) -> list[Triple]:
+        """"renamed the assistant to Atlas", "renamed the dog Biscuit", "the repo was renamed
+        from tally to ledger": what is renamed has the new name (rule ``attribute``, as "the
+        assistant's name is Atlas" has) and no longer the old one (an "x-ed" naming verb
+        with a resulting name: Levin 1993, §29.3 "dub" verbs)."""
+        if patient is None or neg or _lemma(verb) not in _RENAMING_VERBS:
+            return []
+        subject = self._entity(patient)
+        new = [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "as")
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        new += [c for c in verb.children if c.dep_ in ("oprd", "attr")
+                or c.dep_ in ("dobj", "npadvmod") and c != patient and c.i > patient.i
+                and not _is_time(c)]
+        old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
+               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        if not subject or not new:
+            return []
+        out = []
+        for tokens, negated in ((new, False), (old, True)):
+            for token in tokens:
+                value, surface = self._value(token)
+                if value:
+                    out.append(self._make(subject, "name", value, surface, negated=negated,
+                                          clause=verb, rule="attribute",
                                           qualifiers=() if negated else (("change", "now"),)))
         return out
 

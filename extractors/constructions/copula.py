@@ -27,6 +27,8 @@ from extractors.syntax import (
     _lemma,
     _LOCATIVE_PREPS,
     _misread_subject,
+    _START_ASPECT,
+    _STOP_ASPECT,
     _negated,
     _no_longer,
     _no_value,
@@ -71,12 +73,53 @@ STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", 
 """Nouns of a person who studies where their "at"/"of" object names (:func:`_school_of`)."""
 
 
+CLASS_YEAR_NOUNS = frozenset({"junior", "senior"})
+"""Student nouns only before a school's name ("a junior at Ohio State"; "a senior at Google"
+is no student): :data:`SCHOOL_WORDS`."""
+SCHOOL_WORDS = frozenset({"university", "college", "school", "state", "institute", "academy",
+                          "polytechnic", "conservatory", "seminary"})
+"""Words of a school's name ("Ohio State", "Dalton College")."""
+
+OCCUPATION_NOUNS = frozenset("""
+    accountant actor administrator analyst architect assistant associate attorney baker
+    barber barista bartender bookkeeper butcher carpenter cashier chef clerk coach consultant
+    cook coordinator counselor designer developer dentist director dishwasher doctor driver
+    economist editor electrician employee engineer hairdresser hygienist instructor intern
+    janitor journalist lawyer lecturer librarian machinist manager mechanic nanny nurse
+    officer paralegal paramedic pharmacist photographer physician physiotherapist pilot
+    plumber producer professor programmer receptionist recruiter reporter researcher
+    salesperson scientist secretary server specialist staffer supervisor surgeon teacher
+    technician therapist trainer tutor veterinarian waiter waitress welder
+    """.split())
+"""Occupations (common job titles, as in the US Standard Occupational Classification's
+titles): such a noun with "at" and a name says where its holder works ("is the head chef at
+Trattoria Luce" -> work at). Roles that are no employment ("a customer / member / regular /
+speaker at X") are left out."""
+
+
 def _school_of(noun: Token) -> Token | None:
     """The named school of a student noun ("a student at the University of Bergen", "a
-    third-year student of Dalton College"), else None."""
-    if noun.lemma_.lower() not in STUDENT_NOUNS:
+    third-year student of Dalton College", "a junior at Ohio State"), else None."""
+    lemma = noun.lemma_.lower()
+    if lemma not in STUDENT_NOUNS | CLASS_YEAR_NOUNS:
         return None
-    return next((p for c in noun.children if c.dep_ == "prep" and c.lower_ in ("at", "of")
+    school = _named_object(noun, ("at", "of"))
+    if school is not None and lemma in CLASS_YEAR_NOUNS and not any(
+            t.lower_ in SCHOOL_WORDS for t in school.subtree):
+        return None
+    return school
+
+
+def _workplace_of(noun: Token) -> Token | None:
+    """The named workplace of an occupation noun ("the head chef at Trattoria Luce"), else
+    None (:data:`OCCUPATION_NOUNS`)."""
+    if noun.lemma_.lower() not in OCCUPATION_NOUNS:
+        return None
+    return _named_object(noun, ("at",))
+
+
+def _named_object(noun: Token, preps: tuple[str, ...]) -> Token | None:
+    return next((p for c in noun.children if c.dep_ == "prep" and c.lower_ in preps
                  for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), None)
 
 
@@ -84,12 +127,21 @@ class CopulaRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
 
-    def _copula(self, cop: Token) -> list[Triple]:
+    def _copula(self, cop: Token, aspect: bool = False) -> list[Triple]:
+        """Triples of a copular clause headed by ``cop``; a "being" clause of an aspect verb
+        ("stopped being vegetarian") is read only for that verb (``aspect``), which gives
+        its triples their polarity."""
+        if cop.dep_ == "xcomp" and cop.tag_ == "VBG" and not aspect and \
+                _lemma(cop.head) in _STOP_ASPECT | _START_ASPECT:
+            return []
         subj = next((c for c in cop.children if c.dep_ in ("nsubj", "csubj")), None)
         if subj is None:
             subj = _misread_subject(cop)
         if subj is None:
             subj = _fronted_gerund(cop)
+        if subj is None and cop.dep_ == "xcomp" and cop.lemma_ == "be" and cop.tag_ == "VBG":
+            # "stopped being vegetarian": the aspect verb's subject
+            subj = self._subject_token(cop.head)
         if subj is None and cop.dep_ == "conj":
             # "Carlos was retested and is not allergic": the first conjunct's subject
             subj = self._subject_token(cop.head)
@@ -221,6 +273,13 @@ class CopulaRules:
                         # "is a PhD student at the University of Bergen": studies there
                         value, surface = self._value(school)
                         out.append(self._make(subject, "study at", value, surface,
+                                              negated=negated, clause=cop, rule="copula",
+                                              qualifiers=places))
+                    workplace = _workplace_of(value_token)
+                    if workplace is not None:
+                        # "is the head chef at Trattoria Luce": works there
+                        value, surface = self._value(workplace)
+                        out.append(self._make(subject, "work at", value, surface,
                                               negated=negated, clause=cop, rule="copula",
                                               qualifiers=places))
         for value, surface in self._infinitive_values(cop, subject):

@@ -61,6 +61,25 @@ _PERSON_ROLES = {"nsubj", "nsubjpass", "poss", "dobj", "dative", "npadvmod"}
 preposition's object is more often a place: "moved to Dublin", "lives in Galway");
 ``npadvmod`` is the small model's usual misreading of a sentence-initial subject name."""
 
+def _the_user(token: Token) -> bool:
+    """Whether ``token`` heads "the user" (the scope's user, as memory writers name them)."""
+    return token.lower_ == "user" and token.pos_ == "NOUN" and not any(
+        c.dep_ in ("poss", "compound", "amod") for c in token.children)
+
+
+def _user_before(pronoun: Token) -> bool:
+    """Whether a subject "they" is the singular "they" of "the user": a clause before it in
+    its sentence has "the user" as its subject, and no plural noun or other subject comes
+    between ("The user's parents moved; they live in Leeds" is about the parents)."""
+    before = pronoun.doc[pronoun.sent.start:pronoun.i]
+    users = [t for t in before if _the_user(t) and t.dep_ in ("nsubj", "nsubjpass")]
+    if not users:
+        return False
+    return not any(t.tag_ in ("NNS", "NNPS") or (t.dep_ in ("nsubj", "nsubjpass") and t.i > users[-1].i)
+                   or t.dep_ == "poss" and t.head.tag_ in ("NNS", "NNPS")
+                   for t in before[users[-1].i - before.start:])
+
+
 class SubjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -113,6 +132,8 @@ class SubjectRules:
             return self._possessor_antecedent(token)
         if low in _PERSONAL_PRONOUNS and token.dep_ in ("nsubj", "nsubjpass"):
             return self._personal_antecedent(token)
+        if low == "they" and token.dep_ in ("nsubj", "nsubjpass") and _user_before(token):
+            return USER  # "The user switched to coffee and says they no longer drink tea"
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":
@@ -145,10 +166,12 @@ class SubjectRules:
                 # "Wet Leg are her favourite band": the copula's subject is the value
                 # the attribute names, never its owner
                 continue
-            subj = next((c for c in ancestor.children if c.dep_ in ("nsubj", "nsubjpass")
-                         and c != own and own not in c.subtree), None)
+            subj = self._subject_token(ancestor)  # (or the small model's misread subject)
+            if subj is not None and (subj == own or own in subj.subtree):
+                subj = None
             if subj is not None and subj.i < pronoun.i and (
-                    subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)):
+                    subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)
+                    or _the_user(subj)):
                 return self._entity(subj)
         return None
 

@@ -61,6 +61,11 @@ _BOUNDARY_PREPS = frozenset({"until", "till", "after", "before", "since"})
 """Prepositions that bound a time rather than name it; they stay in the time qualifier."""
 
 
+_ATTENDING = frozenset({"go", "attend"})
+"""Verbs of attending whose stopping is quitting what is attended ("stopped going to the
+gym" / "has a gym membership")."""
+
+
 class VerbRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -113,10 +118,24 @@ class VerbRules:
             return self._active(xcomp, subject=subject, negated=False)
         if xcomp is not None and base in _REMEMBER:
             return self._active(xcomp, subject=subject, negated=neg)
+        being = next((c for c in verb.children if c.dep_ == "xcomp" and c.lemma_ == "be"
+                      and c.tag_ == "VBG"), None)
+        if being is not None and base in _STOP_ASPECT | _START_ASPECT:
+            # "stopped being vegetarian": the state the copula states ends (or begins)
+            return [Triple(**{**t.to_dict(), "negated": t.negated != (base in _STOP_ASPECT),
+                              "qualifiers": t.qualifiers})
+                    for t in self._copula(being, aspect=True)]
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT and not any(
                 c.dep_ in ("dobj", "obj") for c in verb.children):
             # (with an object, the infinitive is a purpose: "quit my job to go back to school")
-            return self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+            stated = self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+            if base in _STOP_ASPECT and not neg and _lemma(xcomp) in _ATTENDING:
+                # "stopped going to pottery class" ends what quitting the class ends
+                stated += [t for s in stated if s.relation in ("go to", "attend") and s.object
+                           for t in self.state_changes.derive(self._make(
+                               subject, "quit", s.object, s.object_text, negated=False,
+                               clause=verb, rule="svo"))]
+            return stated
         if xcomp is not None and _habitual_past(verb, xcomp):
             # "Sam used to live in Lyon": a habit that was, a completed past (as "lived there
             # until 2020"): it never decides against what holds now
@@ -162,6 +181,10 @@ class VerbRules:
                 # verbs), whatever becomes of the plan
                 out.extend(t for t in inner if t.object and not t.negated)
             return out
+        renamed = self._renaming(verb, next((c for c in verb.children
+                                             if c.dep_ in ("dobj", "obj")), None), neg)
+        if renamed:
+            return renamed
         replaced = self._replacement(verb, subject, neg) if lemma == "replace" else \
             self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else \
             self._own_setting_changed(verb, subject, neg) if base in ("switch", "change") \
@@ -326,7 +349,7 @@ class VerbRules:
                                               negated=neg, clause=verb, rule="passive",
                                               qualifiers=times))
             return out
-        setting = self._setting_change(verb, patient, neg)
+        setting = self._setting_change(verb, patient, neg) or self._renaming(verb, patient, neg)
         if setting:
             return setting
         owned = self._owned_attribute(patient)
@@ -349,7 +372,9 @@ class VerbRules:
         subject = self._entity(patient)
         if subject is None:
             return []
-        participle = "be " + verb.lower_
+        # (a phrasal verb keeps its particle: "was laid off from Northwind")
+        participle = " ".join(["be", verb.lower_, *(c.lower_ for c in verb.children
+                                                     if c.dep_ == "prt")])
         # (with the role's place: "is employed as a data analyst at Maersk", as the active
         # "works as a nurse at St. Mary's" is read)
         preps = self._verb_preps(verb)

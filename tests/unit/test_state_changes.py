@@ -414,6 +414,17 @@ def test_profile_and_setting_look_alikes(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Ilse is a regular at Mirabelle.", "Ilse works at Tantris."),         # no employment
+    ("Kim is a senior at Google.", "Kim graduated from Stanford."),      # no school
+    ("The user's sister moved to Leeds and they love it.", "The user lives in York."),
+    ("The user renamed the spreadsheet to Budget 2027.", "The user's name is Priya."),
+    ("Femi stopped going to salsa class in June.", "Femi joined a pottery class."),
+])
+def test_memory_writer_look_alikes(engine, old, new):
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -448,6 +459,28 @@ def test_profile_and_setting_changes_resolve(engine, old, new):
     ("Diet: none", "Diet: low-FODMAP since the spring"),
 ])
 def test_profile_block_changes_resolve(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # an occupation "at" a named place says where its holder works
+    ("Ilse is the sous chef at Mirabelle.", "Ilse resigned from Mirabelle in the autumn."),
+    ("The user is a pharmacist at Boots.", "The user was laid off from Boots last week."),
+    # a class-year noun before a school's name is a student's
+    ("I'm a sophomore at Boise State.", "I graduated from Boise State in May."),
+    ("I'm a senior at Tufts University.", "I graduated from Tufts University last week."),
+    # "stopped being" ends the state, "stopped going to" what quitting ends
+    ("Is vegan.", "Stopped being vegan after the trip to Lyon."),
+    ("Femi joined a salsa class on Thursdays.", "Femi stopped going to salsa class in June."),
+    # a renaming gives the new name
+    ("The bot's name is Pixel.", "The user renamed the bot to Nova."),
+    # "they" and "their" of "the user" are the user's
+    ("The user's favourite podcast is Radiolab.",
+     "The user says their favourite podcast is now Hard Fork."),
+    ("The user drinks oat milk lattes.",
+     "The user went dairy-free and says they no longer drink lattes."),
+])
+def test_memory_writer_changes_resolve(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
 
 
