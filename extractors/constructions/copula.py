@@ -14,7 +14,9 @@ from extractors.constructions.preferences import (
     _CHANGED,
     _marks_change,
     _preference_restriction,
+    CLASSIFIER_NOUNS,
     GENERIC_RULE,
+    KIND_READING,
 )
 from extractors.syntax import (
     _age,
@@ -207,10 +209,12 @@ class CopulaRules:
                 out.append(self._make(subject, relation_phrase, value, surface,
                                       negated=neg or alt_neg, clause=cop, rule=rule,
                                       qualifiers=quals))
-                if generic and not plural:
+                kinds = generic and rel_tokens[-1].lemma_.lower() in CLASSIFIER_NOUNS
+                if generic and (kinds or not plural):
                     out.append(self._make(subject, generic, value, surface,
                                           negated=neg or alt_neg, clause=cop,
-                                          rule=GENERIC_RULE, qualifiers=places))
+                                          rule=GENERIC_RULE, qualifiers=places + (
+                                              [("reading", KIND_READING)] if kinds else [])))
             for value, surface in self._infinitive_values(cop, subject):
                 # "my current goal is to run a marathon" -> (user, current goal, run marathon)
                 out.append(self._make(subject, relation_phrase, value, surface, negated=neg,

@@ -14,6 +14,12 @@ from extractors.syntax import _lemma, _negated, _NP_DROP, _phrase, _span_tokens
 from extractors.types import Triple
 
 GENERIC_RULE = "attribute_generic"
+KIND_READING = "kind"
+"""The ``reading`` qualifier of a generic reading that drops a classifier noun ("favourite
+movie genres" read as "favourite movies")."""
+CLASSIFIER_NOUNS = frozenset({"genre", "type", "kind", "sort", "style", "category"})
+"""Nouns that name kinds of the thing the noun before them names ("movie genre", "music
+style"): classifier nouns (Quirk et al. 1985, §17.41 on "kind of", "sort of", "type of")."""
 _CHANGED = ("change", "now")
 _CHANGE_ADVERBS = frozenset({"now", "nowadays", "currently", "actually", "anymore"})
 """Adverbs that mark a value as replacing an earlier one ("Caroline's favourite book is now
@@ -64,8 +70,9 @@ class PreferenceRules:
 
     def _generic_preference(self, phrase: str, rel_tokens: list[Token]) -> str | None:
         """The generic attribute of a specific preference: "favourite guiding book" ->
-        "favourite book" (the head noun keeps the preference word); None when the attribute
-        is no preference or has no other modifier. Its triple (rule ``attribute_generic``)
+        "favourite book" (the head noun keeps the preference word), "favourite movie genre"
+        -> "favourite movie" (a classifier noun dropped: :data:`CLASSIFIER_NOUNS`); None when
+        the attribute is no preference or has no other modifier. Its triple (rule ``attribute_generic``)
         meets only a later marked change of the generic attribute
         (:func:`scanner.core.detect._generic_meets`)."""
         head = rel_tokens[-1]
@@ -74,6 +81,12 @@ class PreferenceRules:
         relation, _ = self.table.canonical(phrase)
         if not relation.startswith("preferred "):
             return None
+        if head.lemma_.lower() in CLASSIFIER_NOUNS and len(rel_tokens) > 2 and \
+                rel_tokens[-2].pos_ == "NOUN":
+            # "favourite movie genres" name kinds of movies: "favourite movies"
+            generic = _phrase([*rel_tokens[:-2], rel_tokens[-2]])
+            return generic if self.table.canonical(generic)[0].startswith("preferred ") \
+                else None
         marks = [t for t in rel_tokens[:-1] if self.table.canonical(
             _phrase([t, head]))[0].startswith("preferred ")]
         if not marks:

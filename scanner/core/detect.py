@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
-from extractors.constructions.preferences import GENERIC_RULE
+from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.relations import HYPERNYMS
 from extractors.state_changes import (
     CARRIER_NOUNS,
@@ -74,6 +74,13 @@ class Stance:
     changed: bool = False
     """True when a triple of the stance marks its value as a change ("is now", "these
     days", "new favourite": qualifier ``change``)."""
+    kinds: bool = False
+    """True when the stance's generic reading drops a classifier noun ("favourite movie
+    genres" read as "favourite movies": qualifier ``reading`` = ``kind``), which names kinds
+    of the thing, and meets only a literal set of kinds (:func:`_generic_meets`)."""
+    in_set: bool = False
+    """True when every triple of the stance states a plural attribute's set ("her
+    favourite films these days are documentaries": rule ``attribute_set``)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -135,15 +142,20 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               held if (not t.negated or rule == ENDED_RULE) and _plural(t)
                               else _NONE, _bare(t), held if _named(t) else _NONE,
                               rule == GENERIC_RULE,
-                              bool(t.qualifiers) and t.qualifier("change") is not None))
+                              bool(t.qualifiers) and t.qualifier("change") is not None,
+                              bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
+                              rule == "attribute_set"))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         ended, plural, named = set(), set(), set()
         attribute = similar = shaped = bare = changed = False
-        generic = True
+        generic = in_set = True
+        kinds = False
         for item in found:
             t = item.triple
             generic = generic and t.rule == GENERIC_RULE
+            in_set = in_set and t.rule == "attribute_set"
+            kinds = kinds or bool(t.qualifiers) and t.qualifier("reading") == KIND_READING
             changed = changed or (bool(t.qualifiers) and t.qualifier("change") is not None)
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
@@ -167,7 +179,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed))
+                          generic, changed, kinds, in_set))
     return out
 
 
@@ -361,10 +373,14 @@ def _generic_meets(x: Stance, y: Stance) -> bool:
     favourite guiding book is X", then "Actually, Caroline's favourite book is now Y"). Two
     generic readings never meet ("favourite sci-fi book" / "favourite fantasy book"), nor an
     unmarked one ("favourite Italian restaurant is Lupo" / "favourite restaurant is Nobu" can
-    both hold)."""
+    both hold). A reading that drops a classifier noun ("favourite movie genres" as
+    "favourite movies") meets only a set of kinds ("her favourite films these days are
+    documentaries"), never one title."""
     if x.generic == y.generic:
         return False
     literal, generic = (y, x) if x.generic else (x, y)
+    if generic.kinds and not literal.in_set:
+        return False  # "favourite movie genre: drama" / "favourite movie is now Heat"
     seen, before = literal.record.observed_at, generic.record.observed_at
     return literal.changed and seen is not None and before is not None and seen > before
 

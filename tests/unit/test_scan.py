@@ -76,6 +76,12 @@ def test_a_plan_meets_plans_never_the_present(engine):
     ("Sam's favourite sci-fi book is Dune.", "Sam's favourite fantasy book is Earthsea.", False),
     # a marked specific statement says nothing of the generic attribute before it
     ("Sam's favourite book is Dune.", "Sam's favourite fantasy book is now Earthsea.", False),
+    # a classifier noun's kinds: a later marked set of kinds replaces them, one title never
+    ("Ravi's favourite book genres are fantasy and horror.",
+     "Ravi's favourite books these days are memoirs.", True),
+    ("Ravi's favourite movie genre is horror.", "Ravi's favourite movie is now Heat.", False),
+    ("Ravi's favourite movie genres are horror and drama.",
+     "Ravi's favourite movies are Heat and Alien.", False),
 ])
 def test_generic_reading_of_a_specific_preference(engine, old, new, conflict):
     report = scan(engine, rec("m1", old), rec("m2", new, days=1))
