@@ -131,7 +131,9 @@ class ChangeRules:
     def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
         """"Salsa has replaced contemporary as Gina's favourite style of dance": the role
         names an attribute of its owner, whose value is now the subject and no longer the
-        object -> (gina, preferred dance style, salsa) and its negated old value."""
+        object -> (gina, preferred dance style, salsa) and its negated old value; an agent's
+        replacement names the new value with "with" ("replaced X with Y as her main
+        editor")."""
         role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
                      for p in c.children if p.dep_ == "pobj"), None)
         subj = self._subject_token(verb)
@@ -145,8 +147,13 @@ class ChangeRules:
         phrase = _phrase(rel_tokens + [t for c in role.children
                                        if c.dep_ == "prep" and c.lower_ == "of"
                                        for t in c.subtree])
+        # "The user replaced Sublime Text with Neovim as their main editor": an agent's
+        # replacement names the new value with "with"
+        new = next((p for c in [*verb.children, *old.children]
+                    if c.dep_ == "prep" and c.lower_ == "with"
+                    for p in c.children if p.dep_ == "pobj"), subj)
         out = []
-        for token, negated in ((subj, False), (old, True)):
+        for token, negated in ((new, False), (old, True)):
             value, surface = self._value(token)
             if value:
                 out.append(self._make(owner, phrase, value, surface, negated=negated,

@@ -40,15 +40,26 @@ _QUANTIFIERS = frozenset({"both", "all", "each", "some", "most", "many", "severa
 """Quantifiers whose "of" phrase is what they quantify ("both of his rabbits")."""
 
 
+PLACE_ADVERB_NOUNS = frozenset({"downtown", "uptown", "nearby", "locally", "online",
+                                "abroad", "overseas", "upstate", "midtown"})
+"""Place words the parser reads as a noun after "one" ("joined one downtown")."""
+
+
 def one_antecedent(one: Token) -> tuple[str, str] | None:
     """The value of a modified "one" ("join a new one", "found one closer to home"): its own
     modifiers before the noun it stands for, the nearest noun before it in the sentence with
     that noun's compounds (the identity-of-sense anaphora of "one": Halliday & Hasan 1976,
     *Cohesion in English*, ch. 3 on nominal substitution). None without a modifier ("one of
     them") or a noun before it."""
-    if one.lower_ != "one" or one.dep_ not in ("dobj", "pobj", "attr", "nsubj"):
+    if one.lower_ != "one":
         return None
-    mods = [c for c in one.children if c.dep_ == "amod"]
+    if one.dep_ == "nummod" and one.head.lower_ in PLACE_ADVERB_NOUNS:
+        # "joined one downtown": the parser made "one" a number of the place word
+        mods = [one.head]
+    elif one.dep_ not in ("dobj", "pobj", "attr", "nsubj"):
+        return None
+    else:
+        mods = [c for c in one.children if c.dep_ == "amod"]
     if not mods and not any(c.dep_ == "prep" and c.lower_ != "of" for c in one.children):
         return None
     noun = next((t for t in reversed(one.sent[:one.i - one.sent.start])
@@ -74,7 +85,9 @@ class ObjectRules:
         quoted = _quoted_span(token)
         if quoted is not None:  # a title in quotes is one value: 'The Name of the Wind'
             return normalize_value(quoted.text), quoted.text
-        substituted = one_antecedent(token)
+        substituted = one_antecedent(token) or next(
+            (one_antecedent(c) for c in token.children if c.dep_ == "nummod"
+             and c.lower_ == "one" and token.lower_ in PLACE_ADVERB_NOUNS), None)
         if substituted is not None:
             return substituted
         if token.lower_ in _QUANTIFIERS:

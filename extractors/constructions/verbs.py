@@ -11,6 +11,7 @@ from spacy.tokens import Token
 
 from extractors.syntax import (
     _CONTAINER_NOUNS,
+    _GROUP_NOUNS,
     _ROLE_VERBS,
     _IDENTIFIER,
     _OWNED_NOUNS,
@@ -269,7 +270,10 @@ class VerbRules:
                         continue
                 for obj in self._objects(pobj):
                     value, surface = self._value(obj)
-                    out.append(self._make(subject, f"{base} {words}", value, surface,
+                    # "belongs to a book club": a person's membership, never a location
+                    relation = "member of" if f"{base} {words}" == "belong to" and \
+                        obj.lemma_.lower() in _GROUP_NOUNS else f"{base} {words}"
+                    out.append(self._make(subject, relation, value, surface,
                                           negated=neg, clause=verb, rule="prep_object",
                                           qualifiers=times))
             heads = [(prep.lower_, prep)] + [(f"{prep.lower_} {inner.lower_}", inner)

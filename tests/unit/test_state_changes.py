@@ -425,6 +425,24 @@ def test_memory_writer_look_alikes(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
+@pytest.mark.parametrize(("sentence", "fact"), [
+    ("Ottilie belongs to a choir in Leith.", ("ottilie", "member of", "choir", False)),
+    ("The sculpture belongs to the Tate.", ("sculpture", "located in", "tate", False)),
+    # "one" before a place word stands for the thing named before it
+    ("Ottilie left her church choir and joined one downtown.",
+     ("ottilie", "join", "downtown church choir", False)),
+])
+def test_membership_and_one_readings(extractor, sentence, fact):
+    assert fact in {t.fact for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Ottilie belongs to a choir in Leith.", "Ottilie left a book club in Leith."),
+])
+def test_membership_look_alikes(engine, old, new):
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -481,6 +499,17 @@ def test_profile_block_changes_resolve(engine, old, new):
      "The user went dairy-free and says they no longer drink lattes."),
 ])
 def test_memory_writer_changes_resolve(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # "belongs to" a group is a membership
+    ("Ottilie belongs to a choir in Leith.", "Ottilie quit the choir in Leith."),
+    # an agent's replacement names the new value with "with"
+    ("The user's main browser is Firefox.",
+     "The user replaced Firefox with Arc as their main browser."),
+])
+def test_membership_and_replacement_resolve(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
 
 
