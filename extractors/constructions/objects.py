@@ -101,6 +101,13 @@ class ObjectRules:
         named = named or token.like_email or token.like_url
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
+        head = next((c for c in token.children if c.dep_ == "compound" and c.i == token.i - 1
+                     and c.pos_ in ("NOUN", "PROPN", "X")), None)
+        if token.lower_ in PLACE_ADVERB_NOUNS and head is not None:
+            # "a small cafe downtown": the parser made the place word the head; the place
+            # says where the thing is, not which thing it is
+            tokens = [t for t in token.subtree if t != token and t.dep_ not in ("det", "poss")]
+            return _phrase(tokens), _surface(tokens)
         lemma = token.lemma_.lower()
         # a measure or sort gives way to what it measures, but not after a copula ("Bavaria
         # is part of Germany" is the lexicon's "part of"); a container to what it contains
@@ -141,6 +148,7 @@ class ObjectRules:
         every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
                  for t in c.subtree}
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every
+                  and not (t.head == token and t.i > token.i and t.lower_ in PLACE_ADVERB_NOUNS)
                   and not (t.dep_ == "compound" and t.i < token.i and t.i == tokens[0].i
                            and t.lemma_.lower() in _CONTAINER_NOUNS and t.head == token
                            and (token.pos_ == "PROPN" or t.lemma_.lower() not in _PLACE_NOUNS)

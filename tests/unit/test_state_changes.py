@@ -505,6 +505,10 @@ def test_memory_writer_changes_resolve(engine, old, new):
 @pytest.mark.parametrize(("old", "new"), [
     # "belongs to" a group is a membership
     ("Ottilie belongs to a choir in Leith.", "Ottilie quit the choir in Leith."),
+    # giving notice is resigning; a place word after the workplace is no part of its name
+    ("I work as a line cook at a taqueria uptown.", "Gave my notice at the taqueria on Friday."),
+    ("I work as a barista at a small bakery downtown.",
+     "I handed in my notice at the bakery."),
     # an agent's replacement names the new value with "with"
     ("The user's main browser is Firefox.",
      "The user replaced Firefox with Arc as their main browser."),
