@@ -76,6 +76,13 @@ HYPERNYMS: dict[str, str] = {
     "whiskey": "alcohol", "vodka": "alcohol",  # whiskey.n.01, vodka.n.01 (liquor, alcohol)
     "beef": "meat", "pork": "meat",       # beef.n.02, pork.n.01 (hypernym meat.n.01)
     "bacon": "meat", "lamb": "meat",      # bacon.n.01, lamb.n.05 (meat.n.01)
+    "chicken": "meat", "turkey": "meat",  # chicken.n.01, turkey.n.01 (the flesh: meat)
+    "ham": "meat", "steak": "meat",       # ham.n.01, steak.n.01 (meat.n.01)
+    "sausage": "meat", "veal": "meat",    # sausage.n.01, veal.n.01 (meat.n.01)
+    "salmon": "fish", "tuna": "fish",     # salmon.n.03, tuna.n.01 (the flesh: fish.n.02)
+    "cod": "fish", "trout": "fish",       # cod.n.02, trout.n.01 (fish.n.02)
+    "cheese": "dairy", "milk": "dairy",   # dairy_product.n.01 hyponyms
+    "yogurt": "dairy", "butter": "dairy",  # dairy_product.n.01 hyponyms
 }
 """A common noun's hypernym where the noun names a kind of the hypernym's thing (WordNet 3.1,
 Miller 1995; the sense a personal memory means): a denial of the hypernym denies a statement of

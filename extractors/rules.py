@@ -63,7 +63,7 @@ from extractors.clause_frames import (
     in_future,
     spent_in_past,
 )
-from extractors.state_changes import default_state_changes, ENDED_RULE, StateChanges
+from extractors.state_changes import default_state_changes, ENDED_RULE, implied, StateChanges
 from extractors.syntax import (
     _RECIPROCAL,
     NOUN_INDEX,
@@ -243,6 +243,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             else:
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
+        placed += implied(placed)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(doc.text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
         if ended:

@@ -234,6 +234,34 @@ _HABIT_TIMES = frozenset("""
     """.split())
 KIND_STATES = frozenset({"drink", "eat", "smoke"})
 """States whose object is a kind of thing consumed, not one thing held."""
+IMPLIED_RULE = "implication"
+"""The rule of a denial a state implies (:data:`IMPLIED_DENIALS`)."""
+IMPLIED_DENIALS: dict[str, tuple[tuple[str, str], ...]] = {
+    "vegetarian": (("eat", "meat"),),         # vegetarian.n.01 "eats no meat"
+    "pescatarian": (("eat", "meat"),),        # eats fish but no other meat
+    "vegan": (("eat", "meat"), ("eat", "fish"), ("eat", "egg"), ("eat", "dairy")),
+    "teetotal": (("drink", "alcohol"),),      # teetotaler.n.01 "abstains from alcohol"
+    "teetotaler": (("drink", "alcohol"),),
+    "teetotaller": (("drink", "alcohol"),),
+}
+"""What a diet or abstinence state denies (WordNet 3.1 glosses of vegetarian.n.01, vegan.n.01,
+teetotaler.n.01): "Is vegetarian" denies "eats meat", and so every kind of meat
+(:data:`extractors.relations.HYPERNYMS`: "started eating chicken again")."""
+
+
+def implied(triples: Iterable[Triple]) -> list[Triple]:
+    """The denials the affirmed diet and abstinence states among ``triples`` imply
+    (:data:`IMPLIED_DENIALS`), rule ``implication``, on the stating triple's span."""
+    out = []
+    for t in triples:
+        if t.negated or t.relation != "be" or t.qualifiers:
+            continue
+        for relation, obj in IMPLIED_DENIALS.get(t.object, ()):
+            out.append(replace(t, relation=relation, object=obj, object_text=obj,
+                               negated=True, rule=IMPLIED_RULE))
+    return out
+
+
 DENIED_RULE = "svo"
 """The rule of an ending of a kind (:data:`KIND_STATES`): a plain negated statement."""
 

@@ -140,6 +140,13 @@ def _misread_subject(head: Token) -> Token | None:
         if (child.dep_ == "npadvmod" and child.pos_ == "PROPN" and not _is_time(child)
                 and child.i == child.sent.start + (child.sent[0].dep_ == "det")):
             return child
+        if (child.dep_ == "amod" and child.i == child.sent.start == head.i - 1
+                and child.text[:1].isupper() and not child.text.isupper()
+                and head.pos_ in ("VERB", "AUX") and head.tag_ in ("VBZ", "VBD")
+                and not child.is_ascii):
+            # "Tomás lives in Valencia": a name with a non-English letter the tagger read as
+            # an adjective of the verb
+            return child
     return None
 
 
@@ -156,6 +163,11 @@ def _event(verb: Token) -> bool:
     been cancelled") or a past passive ("was cancelled"); not a present, a progressive or a
     base form ("sells", "is selling", "is sold by")."""
     if verb.tag_ == "VBD":
+        return True
+    if verb.tag_ == "VBP" and verb.lower_ in ("quit", "shut", "cut", "let") and any(
+            c.dep_ == "nsubj" and c.lower_ in ("i", "we", "they", "you") for c in verb.children):
+        # "I quit salsa": a verb whose past is its base form, which the tagger reads as a
+        # present; a habit of quitting is no fact a memory keeps
         return True
     if verb.tag_ == "VBN":
         auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]

@@ -144,6 +144,13 @@ class ChangeRules:
         if split is None:
             return []
         owner, rel_tokens = split
+        if owner == self._entity(subj) and verb.dep_ == "ccomp":
+            # "The user says Fontaines D.C. have overtaken X as their favourite band": no
+            # value is its own favourite; "their" is the reporting clause's subject
+            speaker = self._subject_token(verb.head)
+            owner = self._entity(speaker) if speaker is not None else None
+            if not owner:
+                return []
         phrase = _phrase(rel_tokens + [t for c in role.children
                                        if c.dep_ == "prep" and c.lower_ == "of"
                                        for t in c.subtree])

@@ -58,8 +58,9 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
         return False
     if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
         return False
-    # (a measure is no name: "the kiln temperature is 1200 C")
-    return all(c.pos_ == "PROPN" and not any(t.like_num for t in c.subtree)
+    # (a measure is no name: "the kiln temperature is 1200 C"; a name may carry a model or
+    # tier number after it: "the internet plan is AT&T Fiber 1 Gig")
+    return all(c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN"
                for c in complements)
 
 
@@ -118,6 +119,21 @@ def _workplace_of(noun: Token) -> Token | None:
     if noun.lemma_.lower() not in OCCUPATION_NOUNS:
         return None
     return _named_object(noun, ("at",))
+
+
+RESIDENT_NOUNS = frozenset({"resident", "inhabitant"})
+"""Nouns of a person who lives where their name modifier or "of" object names ("a
+Manchester resident", "a resident of Leeds")."""
+
+
+def _residence_of(noun: Token) -> Token | None:
+    """The named place of a resident noun ("officially a Manchester resident now"), else
+    None."""
+    if noun.lemma_.lower() not in RESIDENT_NOUNS:
+        return None
+    named = next((c for c in noun.children if c.dep_ in ("compound", "nmod") and c.i < noun.i
+                  and c.pos_ == "PROPN"), None)
+    return named if named is not None else _named_object(noun, ("of",))
 
 
 def _named_object(noun: Token, preps: tuple[str, ...]) -> Token | None:
@@ -277,6 +293,13 @@ class CopulaRules:
                         # "is a PhD student at the University of Bergen": studies there
                         value, surface = self._value(school)
                         out.append(self._make(subject, "study at", value, surface,
+                                              negated=negated, clause=cop, rule="copula",
+                                              qualifiers=places))
+                    home = _residence_of(value_token)
+                    if home is not None:
+                        # "is a Manchester resident now": lives there
+                        value, surface = self._value(home)
+                        out.append(self._make(subject, "live in", value, surface,
                                               negated=negated, clause=cop, rule="copula",
                                               qualifiers=places))
                     workplace = _workplace_of(value_token)

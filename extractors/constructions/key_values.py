@@ -23,12 +23,12 @@ _NONE = _EMPTY - {"no"}
 """Answers that say a singular key has no value ("Pet: none", "Diet: none"); "no" answers a
 yes-no key ("Smoker: no")."""
 _ADJUNCT = re.compile(
-    r"\s+(?:(?:since|as of|starting|until|till)\s.*"
+    r"\s+(?:(?:since|as of|starting|until|till|after|because|due to|following)\s.*"
     r"|\d+\s*x\s*(?:/|a|per)\s*(?:day|week|month|year)\b.*"
     r"|(?:once|twice|\d+ times|(?:three|four|five) times)\s+(?:a|per)\s+"
     r"(?:day|week|month|year)\b.*)$", re.IGNORECASE)
-"""A profile value's trailing time or frequency adjunct, which qualifies the value but is not
-part of it: "keto since last month", "CrossFit 4x/week", "swimming twice a week"."""
+"""A profile value's trailing time, reason or frequency adjunct, which qualifies the value but
+is not part of it: "keto since last month", "8 after the incident", "CrossFit 4x/week"."""
 _STATE_CODE = re.compile(r"[A-Z]{2,3}")
 """A piece after a place's name that is its state's or country's code ("Oakland, CA")."""
 _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home town", "residence", "address",
@@ -138,6 +138,8 @@ class KeyValueRules:
 
     def _split_key(self, key: str) -> tuple[str, str]:
         """"Timeout for service A" -> ("service a", "timeout"); "retry_timeout" -> (user, ..)."""
+        if _IDENTIFIER_KEY.fullmatch(key.strip()):
+            key = key.replace(".", " ")  # "http_client.max_retries", as the copula reads it
         key = " ".join(key.replace("_", " ").replace("-", " ").split()).lower()
         for pattern in (r"^(?P<rel>.+?) (?:for|of) (?P<subj>.+)$", r"^(?P<subj>.+?)'s (?P<rel>.+)$"):
             m = re.match(pattern, key)

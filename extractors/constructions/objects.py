@@ -45,6 +45,15 @@ PLACE_ADVERB_NOUNS = frozenset({"downtown", "uptown", "nearby", "locally", "onli
 """Place words the parser reads as a noun after "one" ("joined one downtown")."""
 
 
+_FREQUENCY_WORDS = frozenset({"most", "every", "each", "some", "many", "few", "all", "several"})
+
+
+def _frequency(noun: Token) -> bool:
+    """Whether a noun phrase is quantified like a frequency ("most weekends", "every
+    morning"): :func:`_is_time` tells whether its noun is a time."""
+    return any(c.dep_ in ("amod", "det") and c.lower_ in _FREQUENCY_WORDS for c in noun.children)
+
+
 def one_antecedent(one: Token) -> tuple[str, str] | None:
     """The value of a modified "one" ("join a new one", "found one closer to home"): its own
     modifiers before the noun it stands for, the nearest noun before it in the sentence with
@@ -101,6 +110,11 @@ class ObjectRules:
         named = named or token.like_email or token.like_url
         if (token.pos_ == "PRON" or token.lower_ in _UNRESOLVED_PRONOUNS) and not named:
             return "", ""
+        thing = next((c for c in token.children if c.dep_ in ("nmod", "compound")
+                      and c.i < token.i and c.pos_ == "NOUN"), None)
+        if thing is not None and _frequency(token) and _is_time(token):
+            # "drink tea most mornings": the parser made the frequency the object
+            return self._value(thing)
         head = next((c for c in token.children if c.dep_ == "compound" and c.i == token.i - 1
                      and c.pos_ in ("NOUN", "PROPN", "X")), None)
         if token.lower_ in PLACE_ADVERB_NOUNS and head is not None:
@@ -145,8 +159,8 @@ class ObjectRules:
         # a frequency is no part of the value: "twenty books a year" -> "twenty book"; a
         # classifier compound gives way to the member it names ("the instrument guitar"),
         # but a place noun before a common noun says whose it is ("the city library")
-        every = {t.i for c in token.children if c.dep_ == "npadvmod" and _is_time(c)
-                 for t in c.subtree}
+        every = {t.i for c in token.children if (c.dep_ == "npadvmod" or _frequency(c))
+                 and _is_time(c) for t in c.subtree}
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every
                   and not (t.head == token and t.i > token.i and t.lower_ in PLACE_ADVERB_NOUNS)
                   and not (t.dep_ == "compound" and t.i < token.i and t.i == tokens[0].i

@@ -62,6 +62,10 @@ _BOUNDARY_PREPS = frozenset({"until", "till", "after", "before", "since"})
 """Prepositions that bound a time rather than name it; they stay in the time qualifier."""
 
 
+REPLACING_VERBS = frozenset({"replace", "overtake", "supplant", "displace", "succeed",
+                             "dethrone", "usurp"})
+"""Verbs whose subject takes its object's place ("Y has overtaken X as her favourite band";
+FrameNet Replacing and Take_place_of)."""
 _ATTENDING = frozenset({"go", "attend"})
 """Verbs of attending whose stopping is quitting what is attended ("stopped going to the
 gym" / "has a gym membership")."""
@@ -186,7 +190,7 @@ class VerbRules:
                                              if c.dep_ in ("dobj", "obj")), None), neg)
         if renamed:
             return renamed
-        replaced = self._replacement(verb, subject, neg) if lemma == "replace" else \
+        replaced = self._replacement(verb, subject, neg) if lemma in REPLACING_VERBS else \
             self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else \
             self._own_setting_changed(verb, subject, neg) if base in ("switch", "change") \
             else []

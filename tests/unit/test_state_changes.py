@@ -443,6 +443,16 @@ def test_membership_look_alikes(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Is vegetarian.", "Cooks chicken for the kids on Sundays."),     # cooking is no eating
+    ("I'm vegetarian.", "I eat eggs most mornings."),                 # eggs are no meat
+    ("Is no longer vegan.", "Eats cheese."),                          # no diet, no denial
+    ("Zoë lives in Lyon.", "Zoë's brother moved to Grenoble."),
+])
+def test_implication_look_alikes(engine, old, new):
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -514,6 +524,29 @@ def test_memory_writer_changes_resolve(engine, old, new):
      "The user replaced Firefox with Arc as their main browser."),
 ])
 def test_membership_and_replacement_resolve(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a diet denies what it excludes, and so every kind of it
+    ("Is vegetarian.", "Eats steak most weekends now."),
+    ("I'm vegan.", "I started eating cheese again over the holidays."),
+    ("Ines is teetotal.", "Ines drinks wine with dinner these days."),
+    # a resident lives there
+    ("I live in Bristol.", "I'm a Cardiff resident now."),
+    # "overtaken X as their favourite": the reporting clause's subject owns the favourite
+    ("The user's favourite author is Ali Smith.",
+     "The user says Sally Rooney has overtaken Ali Smith as their favourite author."),
+    # a name the tagger misreads as an adjective is still the subject
+    ("Zoë lives in Lyon.", "Zoë moved to Grenoble in April."),
+    # a definite attribute named by a name with a tier number
+    ("The office VPN is Tailscale.", "The office VPN is WireGuard 2 now."),
+    # a setting's value with a reason after it; an identifier with dots is one key
+    ("http_pool.max_size = 10", "http_pool.max_size = 40 after the load test"),
+    # "quit" after "I" is a past event
+    ("I take pilates on Mondays.", "I quit pilates in March."),
+])
+def test_implications_and_readings_resolve(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
 
 
