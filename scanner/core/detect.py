@@ -35,6 +35,7 @@ from extractors.state_changes import (
     same_referent,
 )
 from scanner.core.keys import Assertion, GroupKey
+from scanner.core.names import agree_by_name, contested_names, name_denials, written_name
 from scanner.models import MemoryRecord, Scope
 
 
@@ -73,6 +74,9 @@ class Stance:
     changed: bool = False
     """True when a triple of the stance marks its value as a change ("is now", "these
     days", "new favourite": qualifier ``change``)."""
+    names: frozenset[str] = frozenset()
+    """Asserted and denied objects written as proper names ("Lena Fischer"), which meet
+    their short forms ("Lena": :mod:`scanner.core.names`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -134,10 +138,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               held if (not t.negated or rule == ENDED_RULE) and _plural(t)
                               else _NONE, _bare(t), held if _named(t) else _NONE,
                               rule == GENERIC_RULE,
-                              bool(t.qualifiers) and t.qualifier("change") is not None))
+                              bool(t.qualifiers) and t.qualifier("change") is not None,
+                              held if written_name(t) else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        ended, plural, named = set(), set(), set()
+        ended, plural, named, names = set(), set(), set(), set()
         attribute = similar = shaped = bare = changed = False
         generic = True
         for item in found:
@@ -152,6 +157,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
             bare = bare or _bare(t)
+            if written_name(t):
+                names.add(t.object)
             shown.setdefault(t.object, _shown(t))
             if t.qualifiers:
                 place, time = t.qualifier("place"), t.qualifier("time")
@@ -166,7 +173,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed))
+                          generic, changed, frozenset(names)))
     return out
 
 
@@ -234,6 +241,7 @@ def contested(x: Stance, y: Stance) -> set[str]:
             if obj not in out and any(denies(denier, obj, holder, held)
                                       for held in holder.asserted):
                 out.add(obj)
+    out |= contested_names(x, y)  # "is no longer Lena" / "is Lena Fischer"
     return out
 
 
@@ -379,6 +387,7 @@ def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 yield s, t
     if not any(s.denied for s in everyone):
         return
+    yield from name_denials(everyone, asserting)  # "is no longer Lena" / "is Lena Fischer"
     # "doesn't take the bus" / "takes the 14 bus", "sold her LeBron-signed basketball" /
     # "owns a basketball", "doesn't smoke" / "smokes half a pack"
     by_head: dict[str, list[str]] = defaultdict(list)
@@ -431,7 +440,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 continue
             for x in sa:
                 for y in sb:
-                    yield x, y
+                    if not agree_by_name(x, y):  # "Lena" / "Lena Fischer": one person
+                        yield x, y
 
 
 _PUNCT = re.compile(r"[^\w\s]")
