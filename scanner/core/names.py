@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from extractors import Triple
@@ -34,6 +35,13 @@ def written_name(triple: Triple) -> bool:
     return written[:1].isupper() and written_as_name(written, triple.object)
 
 
+@lru_cache(maxsize=8192)
+def _short_form(a: str, b: str) -> bool:
+    """:func:`scanner.short_forms.is_short_form`, remembered: a key group compares the same
+    few names pair after pair (about 50 µs a comparison uncached)."""
+    return is_short_form(a, b)
+
+
 def agree_by_name(x: Stance, y: Stance) -> bool:
     """Whether two stances assert one thing under two spellings of its name: an asserted
     value of each, both written as proper names, one a short form of the other
@@ -42,7 +50,7 @@ def agree_by_name(x: Stance, y: Stance) -> bool:
     if not x.names or not y.names:
         return False
     theirs = y.names & y.asserted
-    return any(is_short_form(a, b) for a in x.names & x.asserted for b in theirs)
+    return any(_short_form(a, b) for a in x.names & x.asserted for b in theirs)
 
 
 def contested_names(x: Stance, y: Stance) -> set[str]:
@@ -54,7 +62,7 @@ def contested_names(x: Stance, y: Stance) -> set[str]:
     for denier, holder in ((x, y), (y, x)):
         held = holder.names & holder.asserted
         for obj in denier.names & denier.denied:
-            if any(is_short_form(obj, h) for h in held):
+            if any(_short_form(obj, h) for h in held):
                 out.add(obj)
     return out
 
@@ -87,7 +95,7 @@ def name_denials(everyone: Sequence[Stance], asserting: Mapping[str, Sequence[St
         for form in short_forms(obj):
             candidates.update(full.get(form, ()))
         for held in sorted(candidates):
-            if is_short_form(obj, held):
+            if _short_form(obj, held):
                 for t in asserting[held]:
                     if held in t.names:
                         yield s, t
