@@ -9,7 +9,8 @@ SPEC §2 decides what is a contradiction:
   unknown cardinality stated as an attribute noun ("Joanna's favourite genres are ...") or
   matched by similarity the pair is a ``possible`` conflict (never auto-resolved); a verb
   outside the tables ("finds", "appreciates") and a multi-valued relation give nothing;
-* restatements (equal canonical triples, or equal normalised text) are duplicates.
+* restatements (equal canonical triples, or equal normalised text) are duplicates; a proper
+  name and its short form are one value ("Lena" / "Lena Fischer": :mod:`scanner.core.names`).
 
 Pairs are found through per-object indexes inside each key group, so the cost follows the
 number of conflicting pairs, not the square of the group size. Embedding similarity plays no
@@ -427,7 +428,8 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
 
 def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
     """Pairs whose asserted values are disjoint (for a functional relation, or an unknown
-    one whose conflicts are ``possible``)."""
+    one whose conflicts are ``possible``) and do not name one thing under two spellings of a
+    name (:func:`scanner.core.names.agree_by_name`)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
