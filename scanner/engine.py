@@ -13,7 +13,7 @@ from extractors import Triple, TripleExtractor
 from extractors.state_changes import load_state_changes
 from scanner.core.keys import GroupKey
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
-from scanner.records import read_jsonl
+from scanner.records import IgnoredFields, read_jsonl
 from scanner.scan import ScanConfig, scan_records
 
 
@@ -84,9 +84,10 @@ class Engine:
         return scan_records(records, triples, self.config, rejected=rejected,
                             near_pairs=near_pairs)
 
-    def scan_file(self, path: str | Path, *, ignored: dict[str, int] | None = None
+    def scan_file(self, path: str | Path, *, ignored: IgnoredFields | None = None
                   ) -> ScanReport:
-        """Scan a JSON Lines export without any store (``contrascan scan-file``).
+        """Scan a JSON Lines export without any store (``contrascan scan-file``); ``ignored``
+        notes the lines carrying fields outside the record format.
 
         Raises:
             OSError: the file cannot be read. Bad lines are reported in ``rejected``.

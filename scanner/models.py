@@ -11,7 +11,8 @@ import enum
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (AwareDatetime, BaseModel, ConfigDict, Field, ValidationInfo,
+                      field_validator)
 
 MAX_TEXT_CHARS = 20_000
 """Longest memory text accepted, in characters (a memory is a statement, not a document)."""
@@ -50,6 +51,7 @@ class MemoryRecord(_Frozen):
     ``observed_at``, ``epoch``) are optional on input because real stores lack them; a record
     without them can never win a conflict (SPEC §3 row 1). ``source_class`` defaults to
     ``inference``, the least trusted class, as seed 000 does for records of unknown origin.
+    Every optional field may be given as JSON ``null``, which means absent: its default.
     """
 
     id: str = Field(min_length=1, max_length=256)
@@ -67,6 +69,15 @@ class MemoryRecord(_Frozen):
                                  strict=True)
     source_trust: float | None = Field(default=None, ge=0.0, le=1.0, strict=True,
                                        allow_inf_nan=False)
+
+    @field_validator("source_class", "properties", mode="before")
+    @classmethod
+    def _null_is_absent(cls, value: Any, info: ValidationInfo) -> Any:
+        """``null`` for an optional field with a non-null default is that default, as it is
+        for the fields whose default is ``None`` (SPEC §4 requires only id, text, user_id)."""
+        if value is None and info.field_name is not None:
+            return cls.model_fields[info.field_name].get_default(call_default_factory=True)
+        return value
 
     @field_validator("id", "text", "user_id", "group", "source", "epoch")
     @classmethod

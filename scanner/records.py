@@ -1,7 +1,9 @@
 """Reading memory records from JSON Lines (SPEC §4).
 
 A bad line never costs the good ones: each rejected line is reported with its number, the
-record id when it could be read, and the field at fault; the rest are returned.
+record id when it could be read, and the field at fault; the rest are returned. Fields outside
+the record format are ignored, never a reason to drop a memory, and reported once per field
+with the lines that carried it (:class:`IgnoredFields`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from scanner.errors import RecordError
 from scanner.models import MemoryRecord, RejectedLine
+from scanner.wording import counted
+
+IGNORED_LINES_SHOWN = 5
+"""Line numbers listed for each ignored field; ``count`` covers every line that carried it."""
 
 
 def _field(loc: tuple) -> str:
@@ -64,7 +70,69 @@ RECORD_FIELDS = frozenset(MemoryRecord.model_fields)
 """The top-level fields of a memory record (SPEC §4)."""
 
 
-def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None = None
+class IgnoredField(BaseModel):
+    """A field outside the record format, ignored on every line that carried it.
+
+    ``lines`` are the first :data:`IGNORED_LINES_SHOWN` such line numbers (1-based, ascending);
+    ``count`` is the number of such lines."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    field: str
+    count: int
+    lines: list[int]
+
+
+class IgnoredFields:
+    """Fields outside the record format met while reading a file, each with the lines that
+    carried it: filled by :func:`iter_jsonl`, reported once per field (never per line).
+
+    Example:
+        >>> seen = IgnoredFields()
+        >>> for line in (1, 2, 3, 4, 5, 6, 9):
+        ...     seen.add("created_at", line)
+        >>> seen.add("hash", 2)
+        >>> seen.summary()
+        'created_at on 7 lines (1, 2, 3, 4, 5 and 2 more), hash on 1 line (2)'
+    """
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[int]] = {}
+        self._counts: dict[str, int] = {}
+
+    def add(self, name: str, line: int) -> None:
+        """Note that line ``line`` carried the field ``name``."""
+        name = _safe_id(name)
+        count = self._counts.get(name, 0)
+        if count < IGNORED_LINES_SHOWN:
+            self._lines.setdefault(name, []).append(line)
+        self._counts[name] = count + 1
+
+    def __bool__(self) -> bool:
+        return bool(self._counts)
+
+    def counts(self) -> dict[str, int]:
+        """Field name -> number of lines that carried it, by name."""
+        return dict(sorted(self._counts.items()))
+
+    def fields(self) -> list[IgnoredField]:
+        """One entry per ignored field, sorted by name (as ``--json`` prints them)."""
+        return [IgnoredField(field=name, count=n, lines=self._lines[name])
+                for name, n in sorted(self._counts.items())]
+
+    def summary(self) -> str:
+        """One line for people: each field, how many lines carried it and which (the first
+        :data:`IGNORED_LINES_SHOWN`)."""
+        parts = []
+        for item in self.fields():
+            shown = ", ".join(str(n) for n in item.lines)
+            more = item.count - len(item.lines)
+            parts.append(f"{item.field} on {counted(item.count, 'line')} ({shown}"
+                         + (f" and {more} more)" if more else ")"))
+        return ", ".join(parts)
+
+
+def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = None
                ) -> Iterator[MemoryRecord | RecordError]:
     """Records, or the error for each bad line, in input order. Lines may be bytes (decoded
     one by one as UTF-8, a leading byte-order mark dropped, so one bad line costs only
@@ -74,7 +142,7 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None =
     Fields outside the record format (an export from another memory system carries
     ``created_at``, ``updated_at``, ``metadata``, ``hash``) are ignored, never a reason to
     drop a memory; ``updated_at`` or ``created_at`` never becomes ``observed_at``. When
-    ``ignored`` is given, it counts the lines that carried each ignored field."""
+    ``ignored`` is given, it notes the lines that carried each ignored field."""
     first_line: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, bytes):
@@ -107,7 +175,7 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None =
             extra = [k for k in data if k not in RECORD_FIELDS]
             if ignored is not None:
                 for name in extra:
-                    ignored[name] = ignored.get(name, 0) + 1
+                    ignored.add(name, number)
             data = {k: v for k, v in data.items() if k in RECORD_FIELDS}
         try:
             record = parse_record(data, line=number)
@@ -123,13 +191,13 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: dict[str, int] | None =
 
 
 def read_jsonl(source: str | Path | IO[str] | IO[bytes], *,
-               ignored: dict[str, int] | None = None
+               ignored: IgnoredFields | None = None
                ) -> tuple[list[MemoryRecord], list[RejectedLine]]:
     """Read a JSON Lines file of memory records.
 
     Args:
         source: a path (read as bytes, each line decoded as UTF-8), or an open stream.
-        ignored: when given, counts the lines carrying each field outside the record
+        ignored: when given, notes the lines carrying each field outside the record
             format; such fields are ignored (:func:`iter_jsonl`).
 
     Returns:

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from scanner.models import ScanReport
 from scanner.redaction import terminal_text
+from scanner.wording import counted
 
 _VERDICT_STYLE = {"resolved": "green", "quarantined": "yellow", "epoch_change": "cyan",
                   "escalated": "magenta", "possible": "dim"}
@@ -47,14 +48,15 @@ def render_report(report: ScanReport, *, title: str = "scan",
                           _cell(who), _cell(why))
         console.print(table)
         if len(report.conflicts) > limit:
-            console.print(f"… {len(report.conflicts) - limit} more conflicts (use --json)")
+            console.print(f"… {counted(len(report.conflicts) - limit, 'more conflict')} "
+                          "(use --json)")
     counts = Counter(c.verdict for c in report.conflicts)
     summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no conflicts"
     console.print(
-        f"scanned {report.scanned} memories: {summary}; {len(report.duplicates)} duplicate "
-        f"group(s); cite {len(report.cite)}, withhold {len(report.withhold)}, unresolved "
-        f"{len(report.unresolved)}" + (f"; {len(report.rejected)} line(s) rejected"
-                                       if report.rejected else ""))
+        f"scanned {counted(report.scanned, 'memory')}: {summary}; "
+        f"{counted(len(report.duplicates), 'duplicate group')}; cite {len(report.cite)}, "
+        f"withhold {len(report.withhold)}, unresolved {len(report.unresolved)}"
+        + (f"; {counted(len(report.rejected), 'line')} rejected" if report.rejected else ""))
 
 
 def render_history(entries, memory_id: str, console: Console | None = None, *,
@@ -123,14 +125,15 @@ def render_stats(stats, console: Console | None = None) -> None:
 def render_batch_summary(rows: list[dict], *, scanned: int, seconds: float) -> None:
     """One line per tenant of a summary batch scan (rows as ``contrascan batch-scan --summary
     --json`` prints them); state "unchanged": found as its last complete scan left it."""
-    table = Table(title=f"batch scan: {scanned} {'memory' if scanned == 1 else 'memories'} "
-                        f"in {len(rows)} tenant(s), {seconds:.1f} s")
+    table = Table(title=f"batch scan: {counted(scanned, 'memory')} in "
+                        f"{counted(len(rows), 'tenant')}, {seconds:.1f} s")
     for column in ("user", "scanned", "conflicts by verdict", "written", "state"):
         table.add_column(column)
     for r in rows:
         verdicts = ", ".join(f"{v} {n}" for v, n in r["by_verdict"].items()) or "none"
-        written = (f"{r['ledger_written']} entries, {r['edges_added']} edges, "
-                   f"{r['statuses_changed']} statuses")
+        written = (f"{counted(r['ledger_written'], 'entry')}, "
+                   f"{counted(r['edges_added'], 'edge')}, "
+                   f"{counted(r['statuses_changed'], 'status')}")
         table.add_row(r["user_id"], str(r["scanned"]), verdicts, written,
                       "unchanged" if r["unchanged_since_checkpoint"]
                       else "decided")

@@ -14,6 +14,9 @@ Never by edit distance or string similarity: "basketball" / "baseball", "ipad" /
 ``unresolved``. Words that are not a person's given name are never taken for one, so a
 compound's modifier or head alone ("rugby", "union") is not a short form of it.
 
+The same rule tells when two *values* written as proper names are one value ("Omar's manager
+is Lena" / "... is Lena Fischer" agree: :mod:`scanner.core.names`, :func:`written_as_name`).
+
 Pure functions over canonical (lower-cased) subjects; no I/O beyond reading the packaged
 given-name list once.
 """
@@ -133,6 +136,27 @@ def is_short_form(a: str, b: str) -> bool:
         return True
     ja, jb = " ".join(wa), " ".join(wb)
     return ja in short_forms(b) or jb in short_forms(a)
+
+
+def written_as_name(written: str, canonical: str) -> bool:
+    """Whether a value was written as a proper name, so that :func:`is_short_form` may compare
+    it with another value ("Lena" / "Lena Fischer" name one person): every word starts with a
+    capital letter, function words of :data:`ACRONYM_SKIP` aside ("Bank of America"), and
+    the written words are the canonical value's. A common noun ("coffee" / "iced coffee") is
+    never compared this way; a value written in lower case ("lena fischer") neither.
+
+    Args:
+        written: the value as written (:attr:`extractors.Triple.object_text`).
+        canonical: its canonical form (:attr:`extractors.Triple.object`).
+
+    Example:
+        >>> written_as_name("Lena Fischer", "lena fischer"), written_as_name("coffee", "coffee")
+        (True, False)
+    """
+    words = written.split()
+    return (bool(words) and words[0][:1].isupper()
+            and all(w[:1].isupper() or w.lower() in ACRONYM_SKIP for w in words)
+            and name_words(written) == name_words(canonical))
 
 
 def short_form_candidates(names: Sequence[str]) -> list[tuple[int, int]]:

@@ -12,13 +12,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from scanner.errors import ScannerError
 from scanner.models import ScanReport
 from scanner.startup import defer_torch
+
+if TYPE_CHECKING:
+    from scanner.records import IgnoredFields
 
 defer_torch()  # spaCy without torch until something embeds (scanner/startup.py)
 
@@ -123,12 +126,12 @@ def _errors_to_exit(func: Callable) -> Callable:
     return wrapper
 
 
-def _echo_ignored(ignored: dict[str, int]) -> None:
-    """One line on stderr naming the fields outside the record format that were ignored."""
+def _echo_ignored(ignored: IgnoredFields) -> None:
+    """One line on stderr naming the fields outside the record format that were ignored, and
+    on which lines (the first few, and how many); the memories themselves were kept."""
     if ignored:
-        fields = ", ".join(f"{name} ({n} line{'s' if n > 1 else ''})"
-                           for name, n in sorted(ignored.items()))
-        click.echo(f"contrascan: ignored fields outside the record format: {fields}", err=True)
+        click.echo("contrascan: ignored fields outside the record format (the memories are "
+                   f"kept): {ignored.summary()}", err=True)
 
 
 def _fail(err: Exception) -> None:
@@ -170,14 +173,30 @@ def _engine(single_epoch: bool = False, recency_override: bool = False):
 
 
 def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = False,
-                title: str = "scan") -> None:
-    """Print a report (JSON or a table), warn about rejected lines, and set the exit code."""
+                title: str = "scan", ignored: IgnoredFields | None = None) -> None:
+    """Print a report (JSON or a table), warn about rejected lines and ignored fields, and set
+    the exit code.
+
+    Args:
+        report: the scan report.
+        as_json: print the SPEC §5 JSON; with ``ignored`` given it carries ``"ignored"``:
+            ``[{"field", "count", "lines"}]`` (:class:`scanner.records.IgnoredField`) after
+            ``"rejected"``.
+        fail_on_conflict: exit with code 3 when a pair has a verdict.
+        title: the table's caption.
+        ignored: the fields outside the record format met while reading the input file.
+    """
+    if ignored is not None:
+        _echo_ignored(ignored)
     for bad in report.rejected:
         who = f" (id {bad.id!r})" if bad.id else ""
         click.echo(f"contrascan: line {bad.line}{who}: field '{bad.field}': {bad.reason}",
                    err=True)
     if as_json:
-        click.echo(json.dumps(report.to_json_dict(), indent=2, ensure_ascii=False))
+        payload = report.to_json_dict()
+        if ignored is not None:
+            payload["ignored"] = [f.model_dump(mode="json") for f in ignored.fields()]
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         from scanner.render import render_report
         render_report(report, title=title)

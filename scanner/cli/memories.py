@@ -39,9 +39,9 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
     Example:
       contrascan import memories.jsonl
     """
-    from scanner.records import read_jsonl
+    from scanner.records import IgnoredFields, read_jsonl
 
-    ignored: dict[str, int] = {}
+    ignored = IgnoredFields()
     records, rejected = read_jsonl(file, ignored=ignored)
     _echo_ignored(ignored)
     for bad in rejected:
@@ -60,7 +60,8 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
                "unchanged": result.unchanged, "differing": len(result.differing),
                "rejected": len(rejected), "failed": len(result.failures)}
     if as_json:
-        click.echo(json.dumps(summary))
+        click.echo(json.dumps({**summary, "ignored": [f.model_dump(mode="json")
+                                                      for f in ignored.fields()]}))
     else:
         click.echo(", ".join(f"{k} {v}" for k, v in summary.items()))
     if result.failures:

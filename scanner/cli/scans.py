@@ -14,7 +14,6 @@ import click
 from scanner.cli.base import (
     EXIT_CONFLICTS,
     _UserMistake,
-    _echo_ignored,
     _engine,
     _errors_to_exit,
     _json_option,
@@ -43,10 +42,12 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
     Example:
       contrascan scan-file memories.jsonl --json --fail-on-conflict
     """
-    ignored: dict[str, int] = {}
+    from scanner.records import IgnoredFields
+
+    ignored = IgnoredFields()
     report = _engine(single_epoch, recency_override).scan_file(file, ignored=ignored)
-    _echo_ignored(ignored)
-    emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title=str(file))
+    emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title=str(file),
+                ignored=ignored)
 
 
 def _parse_properties(values: tuple[str, ...]) -> dict[str, str]:

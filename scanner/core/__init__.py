@@ -3,6 +3,7 @@
 ================================  ==========================================================
 :mod:`scanner.core.keys`          grouping triples by ``(scope, subject, relation)``; aliases
 :mod:`scanner.core.detect`        which records of one key conflict, which restate (SPEC §2)
+:mod:`scanner.core.names`         a name and its short form as values: "Lena" / "Lena Fischer"
 :mod:`scanner.core.policy_config` the settings a verdict runs under; named strategies
 :mod:`scanner.core.policy`        one verdict per pair: SPEC §3 as an ordered table of rows
 :mod:`scanner.core.questions`     the clarification question of an unresolved pair

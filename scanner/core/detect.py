@@ -9,7 +9,8 @@ SPEC §2 decides what is a contradiction:
   unknown cardinality stated as an attribute noun ("Joanna's favourite genres are ...") or
   matched by similarity the pair is a ``possible`` conflict (never auto-resolved); a verb
   outside the tables ("finds", "appreciates") and a multi-valued relation give nothing;
-* restatements (equal canonical triples, or equal normalised text) are duplicates.
+* restatements (equal canonical triples, or equal normalised text) are duplicates; a proper
+  name and its short form are one value ("Lena" / "Lena Fischer": :mod:`scanner.core.names`).
 
 Pairs are found through per-object indexes inside each key group, so the cost follows the
 number of conflicting pairs, not the square of the group size. Embedding similarity plays no
@@ -36,6 +37,7 @@ from extractors.state_changes import (
     same_referent,
 )
 from scanner.core.keys import Assertion, GroupKey
+from scanner.core.names import agree_by_name, contested_names, name_denials, written_name
 from scanner.models import MemoryRecord, Scope
 
 
@@ -81,6 +83,9 @@ class Stance:
     in_set: bool = False
     """True when every triple of the stance states a plural attribute's set ("her
     favourite films these days are documentaries": rule ``attribute_set``)."""
+    names: frozenset[str] = frozenset()
+    """Asserted and denied objects written as proper names ("Lena Fischer"), which meet
+    their short forms ("Lena": :mod:`scanner.core.names`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -144,10 +149,10 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule == GENERIC_RULE,
                               bool(t.qualifiers) and t.qualifier("change") is not None,
                               bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
-                              rule == "attribute_set"))
+                              rule == "attribute_set", held if written_name(t) else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        ended, plural, named = set(), set(), set()
+        ended, plural, named, names = set(), set(), set(), set()
         attribute = similar = shaped = bare = changed = False
         generic = in_set = True
         kinds = False
@@ -165,6 +170,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
             bare = bare or _bare(t)
+            if written_name(t):
+                names.add(t.object)
             shown.setdefault(t.object, _shown(t))
             if t.qualifiers:
                 place, time = t.qualifier("place"), t.qualifier("time")
@@ -179,7 +186,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed, kinds, in_set))
+                          generic, changed, kinds, in_set, frozenset(names)))
     return out
 
 
@@ -250,6 +257,7 @@ def contested(x: Stance, y: Stance) -> set[str]:
             if obj not in out and any(denies(denier, obj, holder, held)
                                       for held in holder.asserted):
                 out.add(obj)
+    out |= contested_names(x, y)  # "is no longer Lena" / "is Lena Fischer"
     return out
 
 
@@ -405,6 +413,7 @@ def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 yield s, t
     if not any(s.denied for s in everyone):
         return
+    yield from name_denials(everyone, asserting)  # "is no longer Lena" / "is Lena Fischer"
     # "doesn't take the bus" / "takes the 14 bus", "sold her LeBron-signed basketball" /
     # "owns a basketball", "doesn't smoke" / "smokes half a pack"
     by_head: dict[str, list[str]] = defaultdict(list)
@@ -445,7 +454,8 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
 
 def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
     """Pairs whose asserted values are disjoint (for a functional relation, or an unknown
-    one whose conflicts are ``possible``)."""
+    one whose conflicts are ``possible``) and do not name one thing under two spellings of a
+    name (:func:`scanner.core.names.agree_by_name`)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
@@ -458,7 +468,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 continue
             for x in sa:
                 for y in sb:
-                    yield x, y
+                    if not agree_by_name(x, y):  # "Lena" / "Lena Fischer": one person
+                        yield x, y
 
 
 _PUNCT = re.compile(r"[^\w\s]")

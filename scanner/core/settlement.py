@@ -21,6 +21,7 @@ from datetime import timezone
 from extractors import Cardinality
 from scanner.core.detect import CandidatePair, Stance, contested, stances
 from scanner.core.keys import Assertion, GroupKey
+from scanner.core.names import agree_by_name
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
 from scanner.core.report import MOOT
 from scanner.models import Conflict
@@ -49,7 +50,8 @@ def _clashes(member: Stance, other: Stance, cardinality: Cardinality) -> bool:
         return False
     mine = {v for v in member.asserted if v}
     theirs = {v for v in other.asserted if v}
-    return bool(mine) and bool(theirs) and not mine & theirs
+    return (bool(mine) and bool(theirs) and not mine & theirs
+            and not agree_by_name(member, other))  # "Lena" / "Lena Fischer"
 
 
 def _target_epoch(conflict: Conflict, members: Sequence[Stance],

@@ -25,6 +25,7 @@ from scanner.cli.base import (
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.errors import ConfigurationError
 from scanner.sources.mapping import SourceMapping, load_sources, preset
+from scanner.wording import counted
 
 
 def _source_options(func):
@@ -130,7 +131,7 @@ def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
     with _attached(mapping=mapping, **opts) as source:
         result = source.scan_hits(user_id, ids=list(ids))
     emit_report(result.report, as_json=kw["as_json"],
-                fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {len(ids)} hits")
+                fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {counted(len(ids), 'hit')}")
 
 
 @source_group.command("batch-scan")
@@ -163,8 +164,9 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
     rate = f", {s.extraction_rate:.0f}/s" if s.extraction_rate else ""
     click.echo(f"{mapping.collection}: read {s.read}, cached {s.cached}, extracted "
                f"{s.extracted}{rate}, rejected {len(s.rejected)}")
-    click.echo(f"scanned {summary['scanned']} memories of {len(result.scan.tenants)} users: "
-               f"{summary['conflicts']} conflicts {summary['by_verdict']}")
+    click.echo(f"scanned {counted(summary['scanned'], 'memory')} of "
+               f"{counted(len(result.scan.tenants), 'user')}: "
+               f"{counted(summary['conflicts'], 'conflict')} {summary['by_verdict']}")
     if kw["fail_on_conflict"] and summary["conflicts"]:
         raise SystemExit(3)
 

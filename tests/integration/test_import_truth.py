@@ -83,13 +83,16 @@ def test_import_with_rejected_lines_exits_65_and_stores_the_rest(tmp_path):
     good = {"id": "g1", "text": "The preferred glaze is celadon.", "user_id": "exit-user"}
     path.write_text(json.dumps(good) + "\n"
                     + json.dumps({**good, "id": "b1", "priority": 2**63 - 1}) + "\n"
-                    + json.dumps({**good, "id": "g2"}) + "\n")
+                    + json.dumps({**good, "id": "g2", "created_at": "2026-01-01"}) + "\n")
     store = ["--data-dir", str(tmp_path / "data"), "--port", str(port),
              "--grpc-port", str(grpc_port)]
     result = CliRunner().invoke(main, ["import", str(path), *store, "--json"])
     assert result.exit_code == EXIT_REJECTED == 65, result.output
-    assert json.loads(result.stdout) == {"read": 3, "written": 2, "unchanged": 0,
-                                         "differing": 0, "rejected": 1, "failed": 0}
+    assert json.loads(result.stdout) == {
+        "read": 3, "written": 2, "unchanged": 0, "differing": 0, "rejected": 1, "failed": 0,
+        "ignored": [{"field": "created_at", "count": 1, "lines": [3]}]}
     assert "line 2 (id 'b1'): field 'priority'" in result.stderr
+    assert "ignored fields outside the record format (the memories are kept): created_at on " \
+           "1 line (3)" in result.stderr
     again = CliRunner().invoke(main, ["import", str(path), *store, "--json"])
     assert again.exit_code == 65 and json.loads(again.stdout)["unchanged"] == 2

@@ -124,15 +124,15 @@ def test_fields_of_other_memory_systems_are_ignored_and_counted():
     import io
     import json
 
-    from scanner.records import read_jsonl
+    from scanner.records import IgnoredFields, read_jsonl
 
     lines = [{"id": "m1", "text": "My preferred airline is KLM.", "user_id": "u1",
               "created_at": "2026-02-01T10:00:00Z", "updated_at": "2026-03-01T10:00:00Z",
               "metadata": {"category": "travel"}, "hash": "a1"},
              {"id": "m2", "text": "I live in Porto.", "user_id": "u1", "hash": "b2"}]
-    ignored: dict[str, int] = {}
+    ignored = IgnoredFields()
     records, rejected = read_jsonl(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)),
                                    ignored=ignored)
     assert [r.id for r in records] == ["m1", "m2"] and rejected == []
-    assert ignored == {"created_at": 1, "updated_at": 1, "metadata": 1, "hash": 2}
+    assert ignored.counts() == {"created_at": 1, "hash": 2, "metadata": 1, "updated_at": 1}
     assert records[0].observed_at is None

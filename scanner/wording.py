@@ -1,0 +1,32 @@
+"""Counts in printed sentences: "1 memory", "2 memories", "0 lines" (one helper for every
+message of the CLI and the terminal renderer)."""
+
+from __future__ import annotations
+
+
+def plural(noun: str) -> str:
+    """The regular English plural of a lower-case noun: "memory" -> "memories", "status" ->
+    "statuses", "line" -> "lines" (a consonant before a final "y" makes "-ies"; a final
+    sibilant "-es"). Nouns this rule gets wrong are given to :func:`counted` explicitly.
+    """
+    if noun.endswith("y") and noun[-2:-1] not in ("", *"aeiou"):
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    return noun + "s"
+
+
+def counted(n: int, noun: str, plural_form: str | None = None) -> str:
+    """``n`` and the noun in the number it takes: singular for exactly one, plural otherwise
+    (English uses the plural for zero: "0 memories").
+
+    Args:
+        n: the count.
+        noun: the singular ("memory", "duplicate group", "line").
+        plural_form: the plural, when :func:`plural` does not give it.
+
+    Example:
+        >>> counted(1, "memory"), counted(0, "memory"), counted(3, "duplicate group")
+        ('1 memory', '0 memories', '3 duplicate groups')
+    """
+    return f"{n} {noun if n == 1 else plural_form or plural(noun)}"
