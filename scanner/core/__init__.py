@@ -2,6 +2,7 @@
 
 ================================  ==========================================================
 :mod:`scanner.core.keys`          grouping triples by ``(scope, subject, relation)``; aliases
+:mod:`scanner.core.stances`       what one record says under one key (its stance)
 :mod:`scanner.core.detect`        which records of one key conflict, which restate (SPEC §2)
 :mod:`scanner.core.names`         a name and its short form as values: "Lena" / "Lena Fischer"
 :mod:`scanner.core.policy_config` the settings a verdict runs under; named strategies

@@ -26,72 +26,12 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
-from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.relations import HYPERNYMS
-from extractors.state_changes import (
-    CARRIER_NOUNS,
-    ENDED_RULE,
-    GROUP_NOUNS,
-    NAME_ADJECTIVES,
-    same_group_name,
-    same_referent,
-)
+from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS, same_group_name, same_referent
 from scanner.core.keys import Assertion, GroupKey
-from scanner.core.names import agree_by_name, contested_names, name_denials, written_name
+from scanner.core.names import agree_by_name, contested_names, name_denials
+from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
 from scanner.models import MemoryRecord, Scope
-
-
-@dataclass(frozen=True, slots=True)
-class Stance:
-    """What one record says under one key: asserted and denied objects, and its place."""
-
-    record: MemoryRecord
-    asserted: frozenset[str]
-    denied: frozenset[str]
-    shown: Mapping[str, str]
-    place: str | None
-    attribute: bool
-    time: str | None = None
-    similar: bool = False
-    """True when a triple of this stance got its relation by embedding similarity only."""
-    shaped: bool = False
-    """True when a triple of this stance states its relation as an attribute noun, singular
-    or plural ("Joanna's favourite genres are …"), or as a ``key: value`` line."""
-    ended: frozenset[str] = frozenset()
-    """Denied objects that a state change implies ("sold her car" ends having it), matched
-    with stated objects of the same referent (:func:`extractors.state_changes.same_referent`)."""
-    plural: frozenset[str] = frozenset()
-    """Asserted and ended objects written in the plural ("has turtles")."""
-    bare: bool = False
-    """True when the stance denies an intransitive predicate outright ("doesn't smoke
-    anymore"; rule ``state``, no object), which denies every object of it."""
-    named: frozenset[str] = frozenset()
-    """Ended objects written as one capitalised name ("decided against Marley"), which can
-    stand for a thing the name qualifies ("Marley flooring")."""
-    generic: bool = False
-    """True when every triple of the stance is the generic reading of a more specific
-    attribute (rule ``attribute_generic``: "favourite guiding book" read as "favourite
-    book"): it meets only a later statement of the generic attribute that marks a change
-    (:func:`_generic_meets`)."""
-    changed: bool = False
-    """True when a triple of the stance marks its value as a change ("is now", "these
-    days", "new favourite": qualifier ``change``)."""
-    kinds: bool = False
-    """True when the stance's generic reading drops a classifier noun ("favourite movie
-    genres" read as "favourite movies": qualifier ``reading`` = ``kind``), which names kinds
-    of the thing, and meets only a literal set of kinds (:func:`_generic_meets`)."""
-    in_set: bool = False
-    """True when every triple of the stance states a plural attribute's set ("her
-    favourite films these days are documentaries": rule ``attribute_set``)."""
-    names: frozenset[str] = frozenset()
-    """Asserted and denied objects written as proper names ("Lena Fischer"), which meet
-    their short forms ("Lena": :mod:`scanner.core.names`)."""
-
-    def value_text(self, relation: str) -> str:
-        """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
-        parts = [self.shown.get(o, o) or relation for o in sorted(self.asserted)]
-        parts += ["not " + (self.shown.get(o, o) or relation) for o in sorted(self.denied)]
-        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,80 +57,6 @@ class CandidatePair:
         return (self.a.record.id, self.b.record.id)
 
 
-def stances(assertions: Iterable[Assertion]) -> list[Stance]:
-    """Fold the assertions of one key into one stance per record, sorted by record id."""
-    per: dict[str, Assertion | list[Assertion]] = {}
-    for item in assertions:
-        rid = item.record.id
-        found = per.get(rid)
-        if found is None:
-            per[rid] = item
-        elif found.__class__ is list:
-            found.append(item)
-        else:
-            per[rid] = [found, item]
-    out = []
-    for rid in sorted(per):
-        found = per[rid]
-        if found.__class__ is not list:  # one triple, the common case: the fold below, unrolled
-            t = found.triple
-            obj, rule = t.object, t.rule
-            place = time = None
-            if t.qualifiers:
-                place, time = t.qualifier("place") or None, t.qualifier("time") or None
-            held = frozenset((obj,))
-            out.append(Stance(found.record, _NONE if t.negated else held,
-                              held if t.negated else _NONE, {obj: _shown(t)}, place,
-                              rule in _ATTRIBUTE_RULES, time, rule.startswith("similar:"),
-                              rule in _SHAPED_RULES,
-                              held if rule == ENDED_RULE else _NONE,
-                              held if (not t.negated or rule == ENDED_RULE) and _plural(t)
-                              else _NONE, _bare(t), held if _named(t) else _NONE,
-                              rule == GENERIC_RULE,
-                              bool(t.qualifiers) and t.qualifier("change") is not None,
-                              bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
-                              rule == "attribute_set", held if written_name(t) else _NONE))
-            continue
-        asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        ended, plural, named, names = set(), set(), set(), set()
-        attribute = similar = shaped = bare = changed = False
-        generic = in_set = True
-        kinds = False
-        for item in found:
-            t = item.triple
-            generic = generic and t.rule == GENERIC_RULE
-            in_set = in_set and t.rule == "attribute_set"
-            kinds = kinds or bool(t.qualifiers) and t.qualifier("reading") == KIND_READING
-            changed = changed or (bool(t.qualifiers) and t.qualifier("change") is not None)
-            (denied if t.negated else asserted).add(t.object)
-            if t.rule == ENDED_RULE:
-                ended.add(t.object)
-                if _named(t):
-                    named.add(t.object)
-            if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
-                plural.add(t.object)
-            bare = bare or _bare(t)
-            if written_name(t):
-                names.add(t.object)
-            shown.setdefault(t.object, _shown(t))
-            if t.qualifiers:
-                place, time = t.qualifier("place"), t.qualifier("time")
-                if place:
-                    places.add(place)
-                if time:
-                    times.add(time)
-            attribute = attribute or t.rule in _ATTRIBUTE_RULES
-            similar = similar or t.rule.startswith("similar:")
-            shaped = shaped or t.rule in _SHAPED_RULES
-        out.append(Stance(found[0].record, frozenset(asserted), frozenset(denied), shown,
-                          min(places) if len(places) == 1 else None, attribute,
-                          min(times) if len(times) == 1 else None, similar, shaped,
-                          frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed, kinds, in_set, frozenset(names)))
-    return out
-
-
-_NONE: frozenset[str] = frozenset()
 PAST = "past"
 """The time qualifier of a completed past state ("worked at X for three years before ...")."""
 
@@ -203,18 +69,6 @@ def _future(time: str | None) -> bool:
 
 def _conditioned(time: str | None) -> bool:
     return time is not None and time.startswith(CONDITIONED + " ")
-
-
-_ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE)
-"""Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
-or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
-_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE)
-"""Extraction rules that state a relation as an attribute, singular or plural ("my favourite
-genres are ..."): the only relations of unknown cardinality that may give ``possible``."""
-
-
-def _shown(triple: Triple) -> str:
-    return triple.object if triple.object else ""
 
 
 def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
@@ -259,33 +113,6 @@ def contested(x: Stance, y: Stance) -> set[str]:
                 out.add(obj)
     out |= contested_names(x, y)  # "is no longer Lena" / "is Lena Fischer"
     return out
-
-
-_LIGHT = frozenset({"be", "have", "do", "get", "make", "take", "go", "like", "use", "find",
-                    "feel", "say", "give", "keep"})
-"""Verbs whose bare denial says too little to deny a stated object ("did not have any")."""
-
-
-def _bare(triple: Triple) -> bool:
-    """A denial of an intransitive predicate outright: "doesn't smoke anymore"."""
-    return (triple.negated and not triple.object and triple.rule in ("state", ENDED_RULE)
-            and triple.relation not in _LIGHT)
-
-
-def _named(triple: Triple) -> bool:
-    """An ended object written as one capitalised word ("Marley"), not an acronym, after
-    any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`)."""
-    *before, written = triple.object_text.split(" ") or [""]
-    return (triple.rule == ENDED_RULE and written[:1].isupper() and not written.isupper()
-            and all(w in NAME_ADJECTIVES for w in before)
-            and triple.object_text.lower() == triple.object)
-
-
-def _plural(triple: Triple) -> bool:
-    """The object was written in the plural: its last written word is not its canonical one
-    and ends in "s" ("turtles" -> "turtle")."""
-    written = triple.object_text.rsplit(" ", 1)[-1].lower()
-    return written.endswith("s") and written != triple.object.rsplit(" ", 1)[-1]
 
 
 def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: RelationTable,

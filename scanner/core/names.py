@@ -12,7 +12,7 @@ SPEC §3's ``subject_unconfirmed`` applies to subjects, applied to values:
 * two full names are not short forms of each other: "Lena Fischer" / "Lena Park" still differ;
 * a denial meets the other spelling: "is no longer Lena" denies "is Lena Fischer" (polarity).
 
-Pure functions over :class:`scanner.core.detect.Stance` values.
+Pure functions over :class:`scanner.core.stances.Stance` values.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from extractors import Triple
 from scanner.short_forms import is_short_form, name_words, short_forms, written_as_name
 
 if TYPE_CHECKING:
-    from scanner.core.detect import Stance
+    from scanner.core.stances import Stance
 
 
 def written_name(triple: Triple) -> bool:
