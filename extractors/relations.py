@@ -91,6 +91,27 @@ drink alcohol anymore" / "drinks wine on Fridays"), never the other way round ("
 a puppy" leaves "has a dog" standing), and a statement never equals its hypernym ("pup" is no
 synonym of "dog": :data:`NOUN_SYNONYMS`)."""
 
+KIND_KEEPING_MODIFIERS = frozenset("""
+    new old another second third rescue young little small big large cheap expensive good
+    favorite preferred red white rose sparkling dry craft local imported cold hot iced black
+    strong fresh grilled fried roast daily morning evening weekend occasional extra used
+    """.split())
+"""Modifiers that describe a thing without making it another kind ("a new pup" is a dog,
+"red wine" is alcohol; "ginger beer", "root beer", "peanut butter", "oat yogurt",
+"non-alcoholic wine" are not): only these may stand between a hypernym's denial and its
+kind (:data:`HYPERNYMS`)."""
+
+
+def is_kind_of(general: str, specific: str) -> bool:
+    """Whether ``specific`` (a canonical object) names a kind of ``general`` by a hypernym of
+    its head (:data:`HYPERNYMS`): its other words are ``general``'s own modifiers or
+    :data:`KIND_KEEPING_MODIFIERS` ("another dog" / "new pup"; never "ginger beer")."""
+    a, b = general.split(), specific.split()
+    if not a or not b or HYPERNYMS.get(b[-1]) != a[-1]:
+        return False
+    return all(w in KIND_KEEPING_MODIFIERS or w in a for w in b[:-1])
+
+
 SYNONYMS: dict[str, str] = {
     # preference
     "favorite": "preferred", "fave": "preferred", "preferred": "preferred",
@@ -109,7 +130,7 @@ SYNONYMS: dict[str, str] = {
     "headquarter": "headquarters", "hq": "headquarters", "head office": "headquarters",
     "be headquartered in": "headquarters", "be based in city": "headquarters",
     # identity
-    "first name": "name", "full name": "name", "call": "name",
+    "first name": "name", "full name": "name",
     "e-mail": "email", "e-mail address": "email", "email address": "email",
     "phone number": "phone", "telephone number": "phone", "mobile number": "phone",
     "job": "job title", "title": "job title", "role": "job title", "position": "job title",

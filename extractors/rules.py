@@ -243,7 +243,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             else:
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
-        placed += implied(placed)  # "Is vegetarian" denies "eats meat"
+        placed += implied(placed, doc.text)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(doc.text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
         if ended:

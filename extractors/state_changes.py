@@ -20,6 +20,7 @@ basketball" / "owns a basketball").
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from extractors.errors import ExtractorError
-from extractors.relations import HYPERNYMS
+from extractors.relations import is_kind_of
 from extractors.types import Triple
 
 DATA_FILE = "state_changes.toml"
@@ -249,12 +250,19 @@ teetotaler.n.01): "Is vegetarian" denies "eats meat", and so every kind of meat
 (:data:`extractors.relations.HYPERNYMS`: "started eating chicken again")."""
 
 
-def implied(triples: Iterable[Triple]) -> list[Triple]:
-    """The denials the affirmed diet and abstinence states among ``triples`` imply
-    (:data:`IMPLIED_DENIALS`), rule ``implication``, on the stating triple's span."""
+_PAST_STATE = re.compile(r"\b(?:was|were|used to|had been|former(?:ly)?|once)\b", re.IGNORECASE)
+"""Words of a state that held before now ("Was vegetarian in her twenties")."""
+
+
+def implied(triples: Iterable[Triple], text: str) -> list[Triple]:
+    """The denials the affirmed, present diet and abstinence states among ``triples`` imply
+    (:data:`IMPLIED_DENIALS`), rule ``implication``, on the stating triple's span of
+    ``text``; a past state implies nothing now (:data:`_PAST_STATE`)."""
     out = []
     for t in triples:
-        if t.negated or t.relation != "be" or t.qualifiers:
+        if t.negated or t.relation != "be" or t.qualifiers or t.object not in IMPLIED_DENIALS:
+            continue
+        if _PAST_STATE.search(text[t.start:t.end]):
             continue
         for relation, obj in IMPLIED_DENIALS.get(t.object, ()):
             out.append(replace(t, relation=relation, object=obj, object_text=obj,
@@ -321,10 +329,16 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         # "dropped out of pottery" / "goes to a weekly pottery class"
         return same_referent(ended, " ".join(b[:-1]), stated_plural=stated_plural,
                              ended_plural=ended_plural, ended_name=ended_name)
-    if a and b and a[-1] == HYPERNYMS.get(b[-1]):
+    if " of " in stated and " of " not in ended:
+        # "stepped down as secretary" / "is the secretary of the allotment society": a
+        # relational noun's role, named without what it is of
+        role = stated.split(" of ", 1)[0]
+        if role.split()[-1:] == a[-1:] and set(a) <= set(role.split()):
+            return True
+    if is_kind_of(ended, stated):
         # the ended thing named by its hypernym: "decided not to adopt another dog" / "is
         # considering adopting a new pup" (never the other way round)
-        return set(a[:-1]) <= set(b)
+        return True
     if not a or not b or a[-1] != b[-1]:
         return False
     wa, wb = set(a), set(b)

@@ -74,7 +74,9 @@ _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+$|^[a-z]+(?
 """A configuration identifier: snake_case, dotted ("db.pool_size") or camelCase."""
 _RELATIONAL_NOUNS = frozenset("""
     fan member part lover supporter follower student regular subscriber customer patron
-    employee volunteer resident citizen owner admirer devotee enthusiast
+    employee volunteer resident citizen owner admirer devotee enthusiast captain president
+    chair chairman chairwoman chairperson treasurer secretary leader head director coach
+    manager founder cofounder editor organizer organiser
     """.split())
 """Nouns whose "of" complement is what they are about (relational nouns, Barker 1995
 "Possessive Descriptions"): "a fan of thriller movies" and "a fan of horror movies" are two
@@ -212,11 +214,19 @@ def _habitual_past(verb: Token, xcomp: Token) -> bool:
         c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children)
 
 
+_LIFE_PERIODS = frozenset("""
+    child kid teen teenager boy girl baby toddler youth childhood adolescence college university
+    school undergrad twenties thirties forties fifties teens
+    """.split())
+"""Periods of a life that are over for an adult ("as a child", "in college", "in her
+twenties"): a simple past within one is a completed past."""
+
+
 def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
     joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
-    "moved there two years ago" (a duration, a "before"/"until" bound or a dated past time
-    on a simple past; the perfect "has worked for three years" still holds, and what such an
+    "moved there two years ago", "ate meat as a child" (a duration, a "before"/"until" bound,
+    a dated past time or a period of life on a simple past; the perfect "has worked for three years" still holds, and what such an
     event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
     if head.tag_ != "VBD":
         return False
@@ -228,6 +238,10 @@ def _completed_past(head: Token) -> bool:
             return True
         if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
             return True
+        if any(p.dep_ == "prep" and p.lower_ in ("as", "in", "during") and any(
+                o.dep_ == "pobj" and o.lemma_.lower() in _LIFE_PERIODS for o in p.children)
+               for p in (child, *(child.children if child.dep_ == "dobj" else ()))):
+            return True  # "ate chicken as a child", "drank a lot of wine in college"
         if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
                                          for m in child.children):
             return True
@@ -236,6 +250,41 @@ def _completed_past(head: Token) -> bool:
                 for p in child.children):
             return True
     return False
+
+
+_TEMPORARY_ADVERBS = frozenset({"temporarily", "briefly", "momentarily", "nearly", "almost",
+                                "twice", "thrice", "previously"})
+_OTHER_CLAUSES = frozenset({"advcl", "relcl", "ccomp", "conj", "acl", "parataxis"})
+_RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejoin", "rehire",
+                           "re-join", "re-hire", "go"})
+_SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch"})
+
+
+def _temporary(verb: Token) -> bool:
+    """Whether a change the verb reports is undone or never completed, so it ends nothing:
+    "temporarily", "nearly", "twice before", a bounded spell ("for the summer", "for one
+    match", "for a week"), or a later return in the same sentence ("then started again",
+    "came back in 2020", "rehired in 2018"; an ending's reversal: Dowty 1979 on the
+    imperfective paradox of incomplete and reversed achievements). A return to something
+    else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes
+    nothing."""
+    near, todo = [], [verb]
+    while todo:  # the clause's own words, not those of a clause inside it
+        token = todo.pop()
+        near.append(token)
+        todo += [c for c in token.children if c.dep_ not in _OTHER_CLAUSES]
+    for token in near:
+        if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
+            return True
+        if token.dep_ == "prep" and token.lower_ == "for" and any(
+                p.dep_ == "pobj" and p.pos_ == "NOUN"
+                and (_is_time(p) or p.lemma_.lower() in _SPELL_NOUNS) for p in token.children):
+            return True  # (a date is no spell: "shelved the cruise booked for June")
+    return any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
+        c.dep_ == "neg" or c.lower_ == "never" for c in t.children) and not any(
+        c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
+        and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")
+                                                 for c in t.children)) for t in verb.sent)
 
 
 def _is_time(token: Token) -> bool:

@@ -15,13 +15,15 @@ from typing import NamedTuple
 from spacy.tokens import Token
 
 from extractors.state_changes import CARRIER_NOUNS
-from extractors.syntax import _event, _IDENTIFIER, _is_time, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
+from extractors.syntax import _event, _IDENTIFIER, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS
 from extractors.types import Triple
 
 
 _RENAMING_VERBS = frozenset({"rename", "retitle", "rebrand"})
 """Verbs that give what they act on a new name (:meth:`ChangeRules._renaming`)."""
+_NAMING_VERBS = frozenset({"call", "name", "nickname", "dub"})
+"""Verbs that give what they act on a name ("calls the assistant Nova")."""
 
 
 class _Carried(NamedTuple):
@@ -75,10 +77,32 @@ class ChangeRules:
         from tally to ledger": what is renamed has the new name (rule ``attribute``, as "the
         assistant's name is Atlas" has) and no longer the old one (an "x-ed" naming verb
         with a resulting name: Levin 1993, §29.3 "dub" verbs)."""
-        if patient is None or neg or _lemma(verb) not in _RENAMING_VERBS:
+        lemma = _lemma(verb)
+        if patient is None or neg or lemma not in _RENAMING_VERBS | _NAMING_VERBS:
+            return []
+        named = [c for c in patient.children if c.dep_ in ("amod", "compound") and c.i < patient.i
+                 and c.text.islower()] if patient.pos_ == "PROPN" else []
+        if named:
+            # "calls the assistant Nova": the parser made one noun phrase of the thing named
+            # and its name
+            subject = _phrase(t for c in named for t in c.subtree)
+            value, surface = patient.lower_, patient.text
+            quals = (("change", "now"),) if lemma in _RENAMING_VERBS else ()
+            return [self._make(subject, "name", value, surface, negated=False, clause=verb,
+                               rule="attribute", qualifiers=quals)] if subject else []
+        second = next((c for c in [*patient.children, *verb.children]
+                       if c.dep_ in ("appos", "oprd", "attr") and c.i > patient.i), None)
+        if lemma in _NAMING_VERBS and second is not None:
+            # "calls the vacuum robot Atlas", "call me Sam": the second object is its name
+            subject = self._entity(patient)
+            value, surface = self._value(second)
+            return [self._make(subject, "name", value, surface, negated=False, clause=verb,
+                               rule="attribute")] if subject and value else []
+        if lemma not in _RENAMING_VERBS:
             return []
         subject = self._entity(patient)
-        new = [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "as")
+        new = [o for c in [*verb.children, *patient.children]
+               if c.dep_ == "prep" and c.lower_ in ("to", "as")
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
         new += [c for c in verb.children if c.dep_ in ("oprd", "attr")
                 or c.dep_ in ("dobj", "npadvmod") and c != patient and c.i > patient.i
@@ -173,8 +197,8 @@ class ChangeRules:
         it ends a state only in the past or the perfect ("sold her car", "has been
         cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
         sells cars"); a copula's state ends in any tense ("the trip is off")."""
-        if verb.pos_ == "VERB" and not _event(verb):
-            return triples
+        if verb.pos_ == "VERB" and (not _event(verb) or _temporary(verb)):
+            return triples  # (nor a change undone: "rehomed Rex temporarily")
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
         carried = self._carried_places(verb, triples)
         # a carrier noun with a place names that place: "left the café job at Starbucks"

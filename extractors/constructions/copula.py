@@ -136,6 +136,19 @@ def _residence_of(noun: Token) -> Token | None:
     return named if named is not None else _named_object(noun, ("of",))
 
 
+_FORMER = frozenset({"former", "ex", "previous", "old", "past", "one-time"})
+
+
+def _former(cop: Token, noun: Token) -> bool:
+    """Whether a copula's role is over: a past-tense copula ("was an intern at Meta") or a
+    modifier that says so ("a former Manchester resident")."""
+    return cop.tag_ == "VBD" or any(c.dep_ == "amod" and c.lower_ in _FORMER
+                                    for c in noun.children)
+
+
+_DURATION_PREPS = frozenset({"for", "since", "during", "until", "till"})
+
+
 def _named_object(noun: Token, preps: tuple[str, ...]) -> Token | None:
     return next((p for c in noun.children if c.dep_ == "prep" and c.lower_ in preps
                  for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), None)
@@ -256,8 +269,16 @@ class CopulaRules:
                 if age is not None and value_token.lower_ == "old":
                     pass  # "34 years old" says the age only; "a 46 year old dad" says more
                 elif value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
-                    out.append(self._state(subject, value_token, negated=negated, clause=cop,
-                                           qualifiers=places))
+                    restricted = any(
+                        c.dep_ == "prep" and c.lower_ not in _DURATION_PREPS and any(
+                            p.dep_ in ("pobj", "pcomp") and not _is_time(p) for p in c.children)
+                        for c in value_token.children)
+                    if not (restricted and negated):
+                        # (a restricted state implies the bare one, "allergic to penicillin"
+                        # is allergic, but its denial denies only itself: "stopped being shy
+                        # about singing in public" says nothing of "is shy")
+                        out.append(self._state(subject, value_token, negated=negated,
+                                               clause=cop, qualifiers=places))
                     # "I am terrified of clowns", "I am allergic to peanuts"
                     for prep in (c for c in value_token.children if c.dep_ == "prep"):
                         values = [self._value(obj) for pobj in prep.children
@@ -295,20 +316,22 @@ class CopulaRules:
                         out.append(self._make(subject, "study at", value, surface,
                                               negated=negated, clause=cop, rule="copula",
                                               qualifiers=places))
+                    # "was an intern at Meta", "a former Leeds resident": a role that is over
+                    over = places + ([("time", "past")] if _former(cop, value_token) else [])
                     home = _residence_of(value_token)
                     if home is not None:
                         # "is a Manchester resident now": lives there
                         value, surface = self._value(home)
                         out.append(self._make(subject, "live in", value, surface,
                                               negated=negated, clause=cop, rule="copula",
-                                              qualifiers=places))
+                                              qualifiers=over))
                     workplace = _workplace_of(value_token)
                     if workplace is not None:
                         # "is the head chef at Trattoria Luce": works there
                         value, surface = self._value(workplace)
                         out.append(self._make(subject, "work at", value, surface,
                                               negated=negated, clause=cop, rule="copula",
-                                              qualifiers=places))
+                                              qualifiers=over))
         for value, surface in self._infinitive_values(cop, subject):
             out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
                                   rule="copula", qualifiers=places))
@@ -379,9 +402,12 @@ class CopulaRules:
                 return (who, rel_tokens) if who else None
         # a definite role or setting "for" an owner: "the release manager for version 2",
         # "the budget for Q3" (a definite description names one holder, as "of" does)
-        definite = any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
-        owner_for = next((p for c in noun.children if c.dep_ == "prep" and c.lower_ == "for"
-                          for p in c.children if p.dep_ == "pobj"), None)
+        # (a memory writer's telegraphic "Python version for the ML project" drops the article)
+        definite = any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) or not any(
+            c.dep_ == "det" for c in noun.children)
+        owner_for = next((p for c in noun.children if c.dep_ == "prep"
+                          and c.lower_ in ("for", "on") for p in c.children if p.dep_ == "pobj"),
+                         None)
         if definite and owner_for is not None and not _no_value(owner_for) and not any(
                 c.dep_ == "prep" and c.lower_ == "of" for c in noun.children):
             who = self._entity(owner_for)
@@ -501,6 +527,8 @@ class CopulaRules:
             key += " for " + " ".join(t.text for t in owner.subtree if t is not owner)
         subject, relation = self._split_key(key)
         neg = _negated(cop)
+        # "max_retries was 3 before the change": a value the setting held before now
+        quals = (("time", "past"),) if cop.tag_ == "VBD" else ()
         out = []
         for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):
             for value_token in self._objects(comp):
@@ -510,5 +538,6 @@ class CopulaRules:
                 relation_name, flips = self.table.canonical(relation)
                 out.append(Triple(subject=subject, relation=relation_name, object=value,
                                   negated=neg != flips, start=cop.sent.start_char,
-                                  end=cop.sent.end_char, object_text=surface, rule="key_value"))
+                                  end=cop.sent.end_char, object_text=surface, rule="key_value",
+                                  qualifiers=quals))
         return out

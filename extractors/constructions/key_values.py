@@ -29,6 +29,16 @@ _ADJUNCT = re.compile(
     r"(?:day|week|month|year)\b.*)$", re.IGNORECASE)
 """A profile value's trailing time, reason or frequency adjunct, which qualifies the value but
 is not part of it: "keto since last month", "8 after the incident", "CrossFit 4x/week"."""
+_PAST_OR_FUTURE = (r"[Uu]ntil|[Tt]ill|[Pp]revious(?:ly)?|[Ff]ormer(?:ly)?|[Uu]sed to|will"
+                   r"|[Uu]pcoming|[Pp]lanned|[Ss]oon"
+                   r"|next (?:week|month|year|summer|spring|autumn|fall|winter|term|semester)"
+                   r"|(?:19|20)\d\d\s*[-\u2013]\s*(?:(?:19|20)\d\d|\d\d)(?![\d-])")
+_NOT_NOW_COMMENT = re.compile(rf"\b(?:{_PAST_OR_FUTURE})\b")
+_NOT_NOW = re.compile(rf"\b(?:{_PAST_OR_FUTURE}|[Bb]efore)\b")
+"""A profile value said to hold before now or only later: "Employer: Zalando until 2019",
+"(2015-2019)", "(previous job)", "City: Lisbon after the wedding next year"; such a line states
+no current value (a comment may say "before" of the change itself: "none (sold it before the
+move)")."""
 _STATE_CODE = re.compile(r"[A-Z]{2,3}")
 """A piece after a place's name that is its state's or country's code ("Oakland, CA")."""
 _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home town", "residence", "address",
@@ -91,6 +101,9 @@ class KeyValueRules:
                 if self.table.cardinality(singular) is Cardinality.multi_valued:
                     relation, flips, plural = singular, singular_flips, False
             body = _COMMENT.split(m["value"], maxsplit=1)[0]
+            comment = m["value"][len(body):]
+            if _NOT_NOW.search(body) or _NOT_NOW_COMMENT.search(comment):
+                continue  # "Employer: Zalando until 2019", "City: Lisbon after … next year"
             pieces = [(piece, m.start("value") + body.find(piece))
                       for piece in (_ADJUNCT.sub("", p.strip()) for p in body.split(","))
                       if piece]

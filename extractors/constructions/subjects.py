@@ -67,6 +67,17 @@ def _the_user(token: Token) -> bool:
         c.dep_ in ("poss", "compound", "amod") for c in token.children)
 
 
+_GROUPS_OF_PEOPLE = frozenset({"couple", "family", "group", "team", "pair", "crew", "band",
+                               "neighbor", "neighbour", "roommate", "parent", "kid", "child"})
+
+
+def _others_between(user: Token, pronoun: Token) -> bool:
+    """Whether people other than the user are named between "the user" and a "their" ("The
+    user met a couple and their favourite movie is Heat")."""
+    return any(t.tag_ in ("NNS", "NNPS") or t.lemma_.lower() in ANIMATE_NOUNS | _GROUPS_OF_PEOPLE
+               for t in pronoun.doc[user.i + 1:pronoun.i])
+
+
 def _user_before(pronoun: Token) -> bool:
     """Whether a subject "they" is the singular "they" of "the user": a clause before it in
     its sentence has "the user" as its subject, and no plural noun or other subject comes
@@ -171,7 +182,7 @@ class SubjectRules:
                 subj = None
             if subj is not None and subj.i < pronoun.i and (
                     subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)
-                    or _the_user(subj)):
+                    or _the_user(subj) and not _others_between(subj, pronoun)):
                 return self._entity(subj)
         return None
 

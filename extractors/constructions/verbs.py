@@ -10,6 +10,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.syntax import (
+    _temporary,
     _CONTAINER_NOUNS,
     _GROUP_NOUNS,
     _ROLE_VERBS,
@@ -125,11 +126,17 @@ class VerbRules:
             return self._active(xcomp, subject=subject, negated=neg)
         being = next((c for c in verb.children if c.dep_ == "xcomp" and c.lemma_ == "be"
                       and c.tag_ == "VBG"), None)
+        if base in _STOP_ASPECT and _temporary(verb):
+            return []  # "quit smoking for a week, then started again": nothing ended
         if being is not None and base in _STOP_ASPECT | _START_ASPECT:
             # "stopped being vegetarian": the state the copula states ends (or begins)
+            stated = self._copula(being, aspect=True)
+            if base in _STOP_ASPECT:
+                # "stopped being shy about singing": the restricted state ends, not "shy"
+                stated = [t for t in stated if not (t.rule == "state" and any(
+                    u.relation.startswith(f"be {t.object} ") for u in stated))]
             return [Triple(**{**t.to_dict(), "negated": t.negated != (base in _STOP_ASPECT),
-                              "qualifiers": t.qualifiers})
-                    for t in self._copula(being, aspect=True)]
+                              "qualifiers": t.qualifiers}) for t in stated]
         if xcomp is not None and base in _STOP_ASPECT | _START_ASPECT and not any(
                 c.dep_ in ("dobj", "obj") for c in verb.children):
             # (with an object, the infinitive is a purpose: "quit my job to go back to school")

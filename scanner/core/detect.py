@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
-from extractors.relations import HYPERNYMS
+from extractors.relations import HYPERNYMS, is_kind_of
 from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS, same_group_name, same_referent
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.names import agree_by_name, contested_names, name_denials
@@ -97,9 +97,10 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named)
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
         return True
+    if is_kind_of(obj, held):  # "not adopt another dog" / "adopting a new pup"
+        return True
     a, b = obj.split(), held.split()
-    # a denial of a hypernym denies its kind: "not adopt another dog" / "adopting a new pup"
-    return a[-1] in (b[-1], HYPERNYMS.get(b[-1])) and set(a[:-1]) <= set(b)
+    return a[-1] == b[-1] and set(a) <= set(b)
 
 
 def contested(x: Stance, y: Stance) -> set[str]:
@@ -247,6 +248,8 @@ def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     for held in asserting:
         if held:
             by_head[held.rsplit(" ", 1)[-1]].append(held)
+            if " of " in held:  # "secretary of the allotment society": a role's head too
+                by_head[held.split(" of ", 1)[0].rsplit(" ", 1)[-1]].append(held)
     for s in everyone:
         for obj in s.denied:
             for held in _denial_candidates(s, obj, asserting, by_head):
