@@ -26,6 +26,18 @@ _NAMING_VERBS = frozenset({"call", "name", "nickname", "dub"})
 """Verbs that give what they act on a name ("calls the assistant Nova")."""
 
 
+SETTING_MODIFIERS = frozenset({"default", "main", "primary", "usual", "daily", "go-to",
+                               "preferred", "favorite", "favourite", "current", "regular"})
+"""Modifiers that make a noun one's own one-valued setting ("default browser", "main editor",
+"daily driver"), with or without a possessive in a memory writer's telegraphic style."""
+
+
+def _bare_setting(noun: Token) -> bool:
+    """A setting noun written without a determiner: "switched default browser to Firefox"."""
+    return not any(c.dep_ in ("det", "poss") for c in noun.children) and any(
+        c.dep_ in ("amod", "compound") and c.lower_ in SETTING_MODIFIERS for c in noun.children)
+
+
 class _Carried(NamedTuple):
     carrier: str
     """The carrier noun's value ("café job")."""
@@ -126,8 +138,9 @@ class ChangeRules:
         (a possessive object) changed, as "Nate's main game is Valorant" says; the old
         value is read as "switched from CS:GO" too, so what the switch ends ends."""
         obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
-        if obj is None or neg or obj.pos_ != "NOUN" or not any(
-                c.dep_ == "poss" and c.lower_ in _POSSESSIVE_PRONOUNS | {"my"} for c in obj.children):
+        if obj is None or neg or obj.pos_ != "NOUN" or not (any(
+                c.dep_ == "poss" and c.lower_ in _POSSESSIVE_PRONOUNS | {"my"} for c in obj.children)
+                or _bare_setting(obj)):
             return []
         preps = [c for c in [*verb.children, *obj.children] if c.dep_ == "prep"]
         for prep in preps:  # "from A to B": the parser hangs "to" on "from" or on A

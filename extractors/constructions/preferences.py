@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.constructions.changes import SETTING_MODIFIERS
 from extractors.syntax import _lemma, _negated, _NP_DROP, _phrase, _span_tokens
 from extractors.types import Triple
 
@@ -58,7 +59,7 @@ def _preference_restriction(noun: Token, rel_tokens: list[Token], table) -> list
 
 
 _REGARD_VERBS = frozenset({"like", "love", "regard", "consider", "see", "count", "name",
-                           "pick", "choose", "rank", "list", "describe", "cite"})
+                           "pick", "choose", "rank", "list", "describe", "cite", "use"})
 """Verbs whose "as" complement predicates an attribute of their object (:meth:`CopulaRules.
 _as_attribute`)."""
 
@@ -105,7 +106,9 @@ class PreferenceRules:
         if _lemma(verb) not in _REGARD_VERBS or _negated(verb):
             return []
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
-        noun = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
+        # (the parser may hang the "as" phrase on the object: "uses Vim as her main editor")
+        noun = next((p for c in [*verb.children, *(obj.children if obj is not None else ())]
+                     if c.dep_ == "prep" and c.lower_ == "as"
                      for p in c.children if p.dep_ == "pobj" and p.pos_ == "NOUN"), None)
         subj = self._subject_token(verb)
         if obj is None or noun is None or subj is None:
@@ -114,7 +117,9 @@ class PreferenceRules:
         rel_tokens = [t for t in _span_tokens(noun, drop=_NP_DROP) if t.dep_ != "poss"]
         phrase = _phrase(rel_tokens)
         relation, _ = self.table.canonical(phrase)
-        if not subject or not relation.startswith("preferred "):
+        setting = _lemma(verb) == "use" and len(rel_tokens) > 1 and rel_tokens[0].lower_ in \
+            SETTING_MODIFIERS  # "uses Chrome as (her) default browser"
+        if not subject or not (relation.startswith("preferred ") or setting):
             return []
         value, surface = self._value(obj)
         return [self._make(subject, phrase, value, surface, negated=False, clause=verb,

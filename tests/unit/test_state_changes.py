@@ -492,6 +492,15 @@ def test_reviewer_look_alikes(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Uses Safari as default browser.", "Uses Firefox for web development."),
+    ("I use the attic as an office.", "I use the garage as a workshop."),
+    ("Uses Safari as default browser.", "Switched the kids' default browser to Kiddle."),
+])
+def test_settings_used_as_look_alikes(engine, old, new):
+    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
 @pytest.mark.parametrize(("line", "fact", "rule"), [
     # an identifier names one setting, whatever its last word
     ("request_timeout_seconds: 30", (U, "request timeout seconds", "30", False), "key_value"),
@@ -600,6 +609,15 @@ def test_implications_and_readings_resolve(engine, old, new):
     ("Callum uses VS Code.", "Callum migrated from VS Code to Zed and is never going back."),
 ])
 def test_state_and_naming_changes_resolve(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # "uses X as her default Y" states the setting; a bare setting noun switched is one's own
+    ("Uses Safari as default browser.", "Switched default browser to Brave last week."),
+    ("Priya uses Vim as her main editor.", "Priya switched her main editor to Helix."),
+])
+def test_settings_used_as_resolve(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
 
 
