@@ -74,6 +74,11 @@ class ChangeRules:
                 subject, relation, rule = self._entity(patient), "be", "copula"
         if not subject:
             return []
+        return self._changed_values(subject, relation, new, old, verb, rule)
+
+    def _changed_values(self, subject: str, relation: str, new: list[Token], old: list[Token],
+                        verb: Token, rule: str) -> list[Triple]:
+        """The new values of a change, marked as a change, and the old ones denied."""
         out = []
         for tokens, negated in ((new, False), (old, True)):
             for token in tokens:
@@ -123,15 +128,7 @@ class ChangeRules:
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
         if not subject or not new:
             return []
-        out = []
-        for tokens, negated in ((new, False), (old, True)):
-            for token in tokens:
-                value, surface = self._value(token)
-                if value:
-                    out.append(self._make(subject, "name", value, surface, negated=negated,
-                                          clause=verb, rule="attribute",
-                                          qualifiers=() if negated else (("change", "now"),)))
-        return out
+        return self._changed_values(subject, "name", new, old, verb, "attribute")
 
     def _own_setting_changed(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
         """"Nate switched his main game from CS:GO to Valorant": the subject's own attribute

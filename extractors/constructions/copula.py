@@ -100,6 +100,11 @@ Trattoria Luce" -> work at). Roles that are no employment ("a customer / member 
 speaker at X") are left out."""
 
 
+def _group_of(noun: Token) -> Token | None:
+    """The group of a membership noun ("a member / part of the hiking club"), else None."""
+    return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
+
+
 def _school_of(noun: Token) -> Token | None:
     """The named school of a student noun ("a student at the University of Bergen", "a
     third-year student of Dalton College", "a junior at Ohio State"), else None."""
@@ -301,37 +306,21 @@ class CopulaRules:
                     value, surface = self._value(value_token)
                     out.append(self._make(subject, "be", value, surface, negated=negated,
                                           clause=cop, rule="copula", qualifiers=places))
-                    group = _of_object(value_token) if value_token.lemma_.lower() in (
-                        "member", "part") else None
-                    if group is not None:
-                        # "is a member / part of the hiking club": the membership itself
-                        value, surface = self._value(group)
-                        out.append(self._make(subject, "member of", value, surface,
-                                              negated=negated, clause=cop, rule="copula",
-                                              qualifiers=places))
-                    school = _school_of(value_token)
-                    if school is not None:
-                        # "is a PhD student at the University of Bergen": studies there
-                        value, surface = self._value(school)
-                        out.append(self._make(subject, "study at", value, surface,
-                                              negated=negated, clause=cop, rule="copula",
-                                              qualifiers=places))
-                    # "was an intern at Meta", "a former Leeds resident": a role that is over
+                    # what the role says of its holder: "is a member of the hiking club",
+                    # "a PhD student at the University of Bergen", "a Manchester resident",
+                    # "the head chef at Trattoria Luce"; "was an intern at Meta", "a former
+                    # Leeds resident" are over
                     over = places + ([("time", "past")] if _former(cop, value_token) else [])
-                    home = _residence_of(value_token)
-                    if home is not None:
-                        # "is a Manchester resident now": lives there
-                        value, surface = self._value(home)
-                        out.append(self._make(subject, "live in", value, surface,
-                                              negated=negated, clause=cop, rule="copula",
-                                              qualifiers=over))
-                    workplace = _workplace_of(value_token)
-                    if workplace is not None:
-                        # "is the head chef at Trattoria Luce": works there
-                        value, surface = self._value(workplace)
-                        out.append(self._make(subject, "work at", value, surface,
-                                              negated=negated, clause=cop, rule="copula",
-                                              qualifiers=over))
+                    for find, relation, quals in ((_group_of, "member of", places),
+                                                  (_school_of, "study at", places),
+                                                  (_residence_of, "live in", over),
+                                                  (_workplace_of, "work at", over)):
+                        found = find(value_token)
+                        if found is not None:
+                            value, surface = self._value(found)
+                            out.append(self._make(subject, relation, value, surface,
+                                                  negated=negated, clause=cop, rule="copula",
+                                                  qualifiers=quals))
         for value, surface in self._infinitive_values(cop, subject):
             out.append(self._make(subject, "be", value, surface, negated=neg, clause=cop,
                                   rule="copula", qualifiers=places))
