@@ -226,7 +226,7 @@ def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
     joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
     "moved there two years ago", "ate meat as a child" (a duration, a "before"/"until" bound,
-    a dated past time or a period of life on a simple past; the perfect "has worked for three years" still holds, and what such an
+    a dated past time, a period of life or "back in" a place or time on a simple past; the perfect "has worked for three years" still holds, and what such an
     event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
     if head.tag_ != "VBD":
         return False
@@ -238,6 +238,10 @@ def _completed_past(head: Token) -> bool:
             return True
         if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
             return True
+        if child.dep_ in ("dobj", "advmod") and any(
+                t.lower_ == "back" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "in"
+                for t in child.subtree):
+            return True  # "had a dog named Tilly back in Michigan", "lived there back in 2019"
         if any(p.dep_ == "prep" and p.lower_ in ("as", "in", "during") and any(
                 o.dep_ == "pobj" and o.lemma_.lower() in _LIFE_PERIODS for o in p.children)
                for p in (child, *(child.children if child.dep_ == "dobj" else ()))):
@@ -260,6 +264,16 @@ _RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejo
 _SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch"})
 
 
+def _clause_tokens(verb: Token) -> list[Token]:
+    """The words of ``verb``'s clause, not those of a clause inside it (:data:`_OTHER_CLAUSES`)."""
+    near, todo = [], [verb]
+    while todo:
+        token = todo.pop()
+        near.append(token)
+        todo += [c for c in token.children if c.dep_ not in _OTHER_CLAUSES]
+    return near
+
+
 def _temporary(verb: Token) -> bool:
     """Whether a change the verb reports is undone or never completed, so it ends nothing:
     "temporarily", "nearly", "twice before", a bounded spell ("for the summer", "for one
@@ -268,12 +282,7 @@ def _temporary(verb: Token) -> bool:
     imperfective paradox of incomplete and reversed achievements). A return to something
     else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes
     nothing."""
-    near, todo = [], [verb]
-    while todo:  # the clause's own words, not those of a clause inside it
-        token = todo.pop()
-        near.append(token)
-        todo += [c for c in token.children if c.dep_ not in _OTHER_CLAUSES]
-    for token in near:
+    for token in _clause_tokens(verb):
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
             return True
         if token.dep_ == "prep" and token.lower_ == "for" and any(

@@ -114,6 +114,10 @@ LOOK_ALIKES = [
     ("The user calls the assistant Nova.", "The user calls the robot vacuum Atlas."),
     ("The user's favourite film is Alien.",
      "The user met a couple and their favourite film is Heat."),
+    # "back in" a place or time on a simple past: a completed past
+    ("Ravi had a cat named Pip back in Pune but gave him to a neighbour.",
+     "Ravi lost Pip, his toy cat, on the train."),
+    ("I lived in Leeds back in 2019.", "I moved out of Leeds last week."),
     ("Uses Safari as default browser.", "Uses Firefox for web development."),
     ("I use the attic as an office.", "I use the garage as a workshop."),
     ("Uses Safari as default browser.", "Switched the kids' default browser to Kiddle."),
