@@ -67,6 +67,8 @@ REPLACING_VERBS = frozenset({"replace", "overtake", "supplant", "displace", "suc
                              "dethrone", "usurp"})
 """Verbs whose subject takes its object's place ("Y has overtaken X as her favourite band";
 FrameNet Replacing and Take_place_of)."""
+_WHOLE_OBJECTS = frozenset({"everything", "all", "stuff"})
+"""Objects that say "the whole of it" and carry no value of their own."""
 _ATTENDING = frozenset({"go", "attend"})
 """Verbs of attending whose stopping is quitting what is attended ("stopped going to the
 gym" / "has a gym membership")."""
@@ -213,6 +215,9 @@ class VerbRules:
             # "works days at a clinic", "works weekends for the council": a bare time noun
             # says when; the prepositional phrase is what the verb is about
             objects = [o for o in objects if not _is_time(o)]
+        # "migrated everything from Todoist": a whole-of-it object says nothing; the
+        # prepositional phrase is what the verb is about
+        objects = [o for o in objects if o.lower_ not in _WHOLE_OBJECTS]
         if objects and _truth_frame(verb) is not None:
             # "It is false that I live in Lyon": the parser reads "that" as the object
             objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
@@ -463,6 +468,10 @@ class VerbRules:
         object: a role ("work at a school as a teacher") and a named place after a companion
         ("live with my husband in Pennsylvania") say how and where the verb holds."""
         preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        # "migrated everything from Todoist": the parser hangs the verb's phrase on a
+        # quantifier object
+        preps += [c for o in verb.children if o.dep_ == "dobj" and o.lower_ in _WHOLE_OBJECTS
+                  for c in o.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
         # a compound preposition: "dropped out of the class" (prep "out" over prep "of"),
         # "stepped away from volunteering" (adverb "away" over prep "from")
         preps += [c for c in verb.children if c.dep_ in ("prep", "advmod")

@@ -6,6 +6,8 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a whole-of-it object leaves the verb's phrase as what it is about
+    ("I use Things for all my tasks.", "Migrated everything from Things into Todoist."),
     ("Name: Ilse. Employer: Zalando. City: Berlin.", "Name: Ilse. Employer: N26. City: Berlin."),
     ("Home: Austin, TX", "Home: Denver, CO"),
     ("Car: a grey Skoda Octavia", "Car: none (sold it before the move)"),
