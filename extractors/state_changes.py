@@ -158,6 +158,11 @@ class StateChanges:
             return self._intransitive(triple, f"{triple.relation} {triple.object}")
         if triple.negated:
             return []
+        verb, _, prep = triple.relation.rpartition(" ")
+        if prep in _CAUSE_PREPS and (verb in self.possessed or verb in self.states):
+            # "passed away last week from kidney failure": the cause is no object; the
+            # subject's end is what the predicate says
+            return self._intransitive(replace(triple, object="", object_text=""), verb)
         out: list[Triple] = []
         rows = self.endings.get(triple.relation, ())
         if rows:
@@ -200,6 +205,10 @@ class StateChanges:
                                rule=ENDED_RULE, qualifiers=_now(triple)))
         return out
 
+
+_CAUSE_PREPS = frozenset({"from", "of", "after", "following"})
+"""Prepositions of a cause or occasion after an intransitive ending ("died of cancer", "passed
+away from kidney failure", "closed after the fire")."""
 
 _OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of",
                          "date", "be engaged to", "be married to", "be in relationship with"})

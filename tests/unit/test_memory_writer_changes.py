@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # an intransitive ending with its cause; replacing a thing "with" another ends having it
+    ("Ines has a grey cat named Biscuit.", "Ines's cat Biscuit died of old age in March."),
+    ("Arun uses a Kindle Oasis.", "Arun replaced his Kindle Oasis with a Kobo Libra."),
     # a whole-of-it object leaves the verb's phrase as what it is about
     ("I use Things for all my tasks.", "Migrated everything from Things into Todoist."),
     ("Name: Ilse. Employer: Zalando. City: Berlin.", "Name: Ilse. Employer: N26. City: Berlin."),
@@ -69,6 +72,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    ("Arun uses a Kindle Oasis.", "Arun replaced the Kindle's cover with a leather one."),
+    ("Ines has a grey cat named Biscuit.", "Ines's neighbour's cat died of old age."),
     # a setting of another thing ("for the X job") is another key
     ("max_retries for the nightly export is 3", "max_retries for the billing sync is 8"),
     ("Name: Ilse. City: Berlin.", "Name: Ilse. Employer: N26."),
