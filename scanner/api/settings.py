@@ -16,6 +16,9 @@ API_KEY_ENV = "CONTRASCAN_API_KEY"
 """Env var holding the sidecar's API key; unset or empty = no key required."""
 WORK_NICE_ENV = "CONTRASCAN_WORK_NICE"
 """Env var overriding :attr:`ApiSettings.work_nice` (0 turns the lower priority off)."""
+STATS_PROCESS_ENV = "CONTRASCAN_STATS_PROCESS"
+"""Env var overriding :attr:`ApiSettings.stats_process` (``0`` computes the store statistics on
+a thread of the sidecar, as before issue 18's load run)."""
 API_KEY_HEADER = "X-API-Key"
 """Request header that carries the API key."""
 MAX_LIMIT = 100
@@ -46,6 +49,10 @@ class ApiSettings(BaseModel):
         work_nice: nice value added to the worker threads that run ``/v1/`` requests, so the
             event loop answering ``/healthz`` and ``/metrics`` runs first on a busy machine
             (:mod:`scanner.api.priority`; 0 = unchanged; Linux only).
+        stats_process: compute the store-wide figures of ``/metrics`` in a child process
+            (:mod:`scanner.stats_process`) instead of on a thread of the sidecar, where they
+            hold the GIL the event loop needs (falls back to the thread where the store's
+            server cannot be named for another process).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -58,11 +65,13 @@ class ApiSettings(BaseModel):
     batch_workers: int = Field(1, ge=1, le=8)
     max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
     work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
+    stats_process: bool = True
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
-        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none) and the work
-        threads' nice value from ``$CONTRASCAN_WORK_NICE`` (when set).
+        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none), the work
+        threads' nice value from ``$CONTRASCAN_WORK_NICE`` and where the store statistics are
+        computed from ``$CONTRASCAN_STATS_PROCESS`` (``1`` / ``0``; each when set).
 
         Raises:
             pydantic.ValidationError: an override is out of range.
@@ -70,6 +79,8 @@ class ApiSettings(BaseModel):
         env = os.environ if environ is None else environ
         key = env.get(API_KEY_ENV) or None
         nice = env.get(WORK_NICE_ENV)
+        apart = env.get(STATS_PROCESS_ENV)
         return cls(**{"api_key": SecretStr(key) if key else None,
-                      **({"work_nice": nice} if nice else {}), **overrides})
+                      **({"work_nice": nice} if nice else {}),
+                      **({"stats_process": apart} if apart else {}), **overrides})
 

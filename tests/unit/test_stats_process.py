@@ -1,0 +1,39 @@
+"""The pieces of the out-of-process store statistics that need no server (issue 18, item 12):
+the figures survive the trip through JSON, the switch back to a thread, and clients whose
+server cannot be named stay in-process."""
+
+from __future__ import annotations
+
+import json
+
+from scanner.api import ApiSettings
+from scanner.core.ledger_stats import ImportRate, Stats
+from scanner.stats_process import StatsProcess
+from scanner.store.address import server_address
+
+
+def test_statistics_survive_the_json_trip_between_processes():
+    stats = Stats(users=["u1", "u2"], conflicts=7, by_relation={"lives in": 5, "?": 2},
+                  by_verdict={"quarantined": 3, "resolved": 4},
+                  by_rule={"recency": 4, "tie": 3}, open=3, settled=1, moot=1,
+                  imports=[ImportRate("u1", "2026-03-02T09:00:00+00:00", 10, 4),
+                           ImportRate("u2", "2026-03-03T09:00:00+00:00", 3, 3)],
+                  read_scans=9, read_scans_with_conflict=2)
+    back = Stats.from_json_dict(json.loads(json.dumps(stats.to_json_dict())))
+    assert back == stats
+    assert back.read_scan_conflict_share == 2 / 9
+
+
+def test_the_statistics_process_is_the_default_and_can_be_turned_off():
+    assert ApiSettings().stats_process is True
+    assert ApiSettings.from_env({"CONTRASCAN_STATS_PROCESS": "0"}).stats_process is False
+    assert ApiSettings.from_env({}).stats_process is True
+
+
+class _NotAClient:
+    pass
+
+
+def test_a_client_whose_server_cannot_be_named_keeps_the_statistics_in_process():
+    assert server_address(_NotAClient()) is None
+    assert StatsProcess.for_service(_NotAClient()) is None
