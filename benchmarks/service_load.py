@@ -245,6 +245,25 @@ def probe_result(proc: subprocess.Popen, timeout_s: float) -> dict[str, Any]:
     return json.loads(out)
 
 
+def stats_child(pid: int | None) -> int | None:
+    """The process id of the sidecar's store statistics process (``scanner.stats_process``,
+    started by the first ``/metrics`` scrape), or None (none running, or not Linux)."""
+    if not pid:
+        return None
+    try:
+        children = [int(c) for t in os.listdir(f"/proc/{pid}/task")
+                    for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
+    except (OSError, ValueError):
+        return None
+    for child in children:
+        try:
+            if b"scanner.stats_process" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return child
+        except OSError:
+            continue
+    return None
+
+
 def sched_stats(pid: int) -> dict[str, Any]:
     """CPU time and run-queue wait of each thread of ``pid``, from Linux's
     ``/proc/PID/task/TID/schedstat`` ("time spent on the cpu", "time spent waiting on a
@@ -408,7 +427,8 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
          str(scan_clients), str(seconds)], stdout=subprocess.PIPE, text=True,
         cwd=Path(__file__).parents[1])
     time.sleep(2.0)  # let the scanners connect first: the probes then meet the full load
-    watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid}
+    watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid,
+               **({"store stats process": pid} if (pid := stats_child(server_pid)) else {})}
     watched = {name: pid for name, pid in watched.items() if pid}
     sched_before, sched_at = {n: sched_stats(pid) for n, pid in watched.items()}, time.monotonic()
     probe_sched.clear()
