@@ -245,9 +245,11 @@ def probe_result(proc: subprocess.Popen, timeout_s: float) -> dict[str, Any]:
     return json.loads(out)
 
 
-def stats_child(pid: int | None) -> int | None:
-    """The process id of the sidecar's store statistics process (``scanner.stats_process``,
-    started by the first ``/metrics`` scrape), or None (none running, or not Linux)."""
+def sidecar_children(pid: int | None, module: str, every: bool = False) -> Any:
+    """Process ids of the sidecar's children running ``python -m module`` (the store
+    statistics process, ``scanner.stats_process``, started by the first ``/metrics`` scrape;
+    the scan workers, ``scanner.scan_workers``): the first or None, or with ``every`` all of
+    them (None where none runs, or not Linux)."""
     if not pid:
         return None
     try:
@@ -255,13 +257,16 @@ def stats_child(pid: int | None) -> int | None:
                     for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
     except (OSError, ValueError):
         return None
+    found = []
     for child in children:
         try:
-            if b"scanner.stats_process" in Path(f"/proc/{child}/cmdline").read_bytes():
-                return child
+            if module.encode() in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
         except OSError:
             continue
-    return None
+    if every:
+        return sorted(found) or None
+    return found[0] if found else None
 
 
 def sched_stats(pid: int) -> dict[str, Any]:
@@ -428,7 +433,10 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
         cwd=Path(__file__).parents[1])
     time.sleep(2.0)  # let the scanners connect first: the probes then meet the full load
     watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid,
-               **({"store stats process": pid} if (pid := stats_child(server_pid)) else {})}
+               **({"store stats process": pid}
+                  if (pid := sidecar_children(server_pid, "scanner.stats_process")) else {}),
+               **{f"scan worker {i + 1}": pid for i, pid in enumerate(
+                   sidecar_children(server_pid, "scanner.scan_workers", every=True) or [])}}
     watched = {name: pid for name, pid in watched.items() if pid}
     sched_before, sched_at = {n: sched_stats(pid) for n, pid in watched.items()}, time.monotonic()
     probe_sched.clear()

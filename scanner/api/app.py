@@ -30,6 +30,7 @@ from scanner.health import ReadinessMonitor
 from scanner.errors import ConfigurationError
 from scanner.metrics import SidecarMetrics
 from scanner.models import MemoryRecord
+from scanner.scan_workers import ScanWorkers
 from scanner.stats_process import StatsProcess
 
 if TYPE_CHECKING:
@@ -131,6 +132,13 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         app.state.stats_process = stats_process
         if stats_process is not None:
             stack.callback(stats_process.close)
+        # read-time scans in worker processes, off the event loop's GIL (scanner.scan_workers)
+        scan_workers = ScanWorkers.for_service(opened, workers=settings.scan_workers,
+                                               nice=settings.work_nice)
+        if scan_workers is not None:
+            scan_workers.start()
+            stack.callback(scan_workers.close)
+        app.state.scan_workers = scan_workers
         readiness = ReadinessMonitor(opened.store.ready)  # /healthz never waits on Weaviate
         readiness.start()
         stack.callback(readiness.stop)

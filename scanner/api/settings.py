@@ -19,6 +19,8 @@ WORK_NICE_ENV = "CONTRASCAN_WORK_NICE"
 STATS_PROCESS_ENV = "CONTRASCAN_STATS_PROCESS"
 """Env var overriding :attr:`ApiSettings.stats_process` (``0`` computes the store statistics on
 a thread of the sidecar, as before issue 18's load run)."""
+SCAN_WORKERS_ENV = "CONTRASCAN_SCAN_WORKERS"
+"""Env var overriding :attr:`ApiSettings.scan_workers` (``0`` scans on threads)."""
 API_KEY_HEADER = "X-API-Key"
 """Request header that carries the API key."""
 MAX_LIMIT = 100
@@ -53,6 +55,8 @@ class ApiSettings(BaseModel):
             (:mod:`scanner.stats_process`) instead of on a thread of the sidecar, where they
             hold the GIL the event loop needs (falls back to the thread where the store's
             server cannot be named for another process).
+        scan_workers: processes that run read-time scans (:mod:`scanner.scan_workers`), off
+            the GIL of the event loop; 0 runs them on worker threads of the sidecar.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -66,6 +70,7 @@ class ApiSettings(BaseModel):
     max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
     work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
     stats_process: bool = True
+    scan_workers: int = Field(0, ge=0, le=64)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
@@ -80,7 +85,9 @@ class ApiSettings(BaseModel):
         key = env.get(API_KEY_ENV) or None
         nice = env.get(WORK_NICE_ENV)
         apart = env.get(STATS_PROCESS_ENV)
+        workers = env.get(SCAN_WORKERS_ENV)
         return cls(**{"api_key": SecretStr(key) if key else None,
                       **({"work_nice": nice} if nice else {}),
-                      **({"stats_process": apart} if apart else {}), **overrides})
+                      **({"stats_process": apart} if apart else {}),
+                      **({"scan_workers": workers} if workers else {}), **overrides})
 
