@@ -19,6 +19,8 @@ WORK_NICE_ENV = "CONTRASCAN_WORK_NICE"
 STATS_PROCESS_ENV = "CONTRASCAN_STATS_PROCESS"
 """Env var overriding :attr:`ApiSettings.stats_process` (``0`` computes the store statistics on
 a thread of the sidecar, as before issue 18's load run)."""
+METRICS_MAX_AGE_ENV = "CONTRASCAN_METRICS_MAX_AGE"
+"""Env var overriding :attr:`ApiSettings.metrics_max_age_s` (seconds)."""
 SCAN_WORKERS_ENV = "CONTRASCAN_SCAN_WORKERS"
 """Env var overriding :attr:`ApiSettings.scan_workers` (``0`` scans on threads)."""
 API_KEY_HEADER = "X-API-Key"
@@ -55,6 +57,9 @@ class ApiSettings(BaseModel):
             (:mod:`scanner.stats_process`) instead of on a thread of the sidecar, where they
             hold the GIL the event loop needs (falls back to the thread where the store's
             server cannot be named for another process).
+        metrics_max_age_s: seconds a ``/metrics`` exposition is served again to later
+            scrapes before it is rendered anew (0: every scrape renders; see
+            :mod:`scanner.api.routes.operations`).
         scan_workers: processes that run read-time scans (:mod:`scanner.scan_workers`), off
             the GIL of the event loop; 0 runs them on worker threads of the sidecar.
     """
@@ -71,6 +76,7 @@ class ApiSettings(BaseModel):
     work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
     stats_process: bool = True
     scan_workers: int = Field(0, ge=0, le=64)
+    metrics_max_age_s: float = Field(0.0, ge=0.0, le=60.0)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
@@ -86,8 +92,10 @@ class ApiSettings(BaseModel):
         nice = env.get(WORK_NICE_ENV)
         apart = env.get(STATS_PROCESS_ENV)
         workers = env.get(SCAN_WORKERS_ENV)
+        max_age = env.get(METRICS_MAX_AGE_ENV)
         return cls(**{"api_key": SecretStr(key) if key else None,
                       **({"work_nice": nice} if nice else {}),
                       **({"stats_process": apart} if apart else {}),
-                      **({"scan_workers": workers} if workers else {}), **overrides})
+                      **({"scan_workers": workers} if workers else {}),
+                      **({"metrics_max_age_s": max_age} if max_age else {}), **overrides})
 
