@@ -16,15 +16,18 @@ for a core holds nothing the event loop needs.
 
 What stays per process: each worker counts its scans in its own read-time tally and writes it
 to the ledger as every process does (:class:`scanner.scan_tally.ReadScanTally`), remembers
-the verdicts it wrote, and reads review decisions at most 30 s old
-(:class:`scanner.review.book.ReviewBook`) — as separate ``contrascan`` processes on one store
-always have. The sidecar counts the scans in its own metrics from the returned reports.
+the verdicts it wrote and when it last read an open ledger entry — as separate ``contrascan``
+processes on one store always have. Review decisions the sidecar records are applied by the
+next scan, as in one process: each request carries the tenant's decisions as the sidecar
+knows them, and a worker whose cache differs reads them again. The sidecar counts the scans in
+its own metrics from the returned reports.
 
 Protocol (over each worker's stdin and stdout): length-prefixed pickles. The first message is
 the worker's set-up ``{"url", "api_key", "collection", "config", "model", "nice"}`` (the key
 never appears in its arguments or environment); the worker answers ``("ready", pid)`` once
-its model is loaded, then each request ``{**Service.scan keyword arguments}`` gets
-``("ok", ReadTimeScan)`` or ``("error", exception)``. A worker exits at the end of its stdin
+its model is loaded, then each request ``{"scan": Service.scan keyword arguments,
+"reviews": the tenant's review decisions}`` gets ``("ok", ReadTimeScan)`` or
+``("error", exception)``. A worker exits at the end of its stdin
 (after writing its tally), when its parent is gone (checked every second), or on SIGTERM.
 
 ``python -m scanner.scan_workers`` is the worker's entry point.
@@ -248,8 +251,15 @@ class ScanWorkers:
         for w in self._workers:
             self._idle.put(w)
 
-    def scan(self, **request: Any) -> Any:
+    def scan(self, *, reviews: Any = None, **request: Any) -> Any:
         """``Service.scan(**request)`` in the next free worker; waits for one.
+
+        Args:
+            reviews: the tenant's review decisions as the sidecar knows them
+                (:meth:`scanner.review.book.ReviewBook.decisions`); a worker whose cached
+                decisions differ drops them and reads the ledger again, so a decision the
+                sidecar recorded is applied by the next scan, as in one process.
+            **request: the keyword arguments of ``Service.scan``.
 
         Returns:
             The :class:`scanner.service.ReadTimeScan`.
@@ -265,7 +275,7 @@ class ScanWorkers:
         try:
             if self._closed:
                 raise ScanWorkerUnavailable("stopped")
-            return worker.call(request)
+            return worker.call({"reviews": reviews, "scan": request})
         finally:
             self._idle.put(worker)
 
@@ -338,7 +348,11 @@ def main() -> int:
         _send(out, ("ready", os.getpid()))
         while (request := _receive(source)) is not None:
             try:
-                reply = ("ok", service.scan(**request))
+                scan, reviews = request["scan"], request.get("reviews")
+                if reviews is not None and service.reviews.decisions(
+                        scan["user_id"]) != reviews:
+                    service.reviews.forget(scan["user_id"])  # the sidecar recorded one
+                reply = ("ok", service.scan(**scan))
             except Exception as err:  # noqa: BLE001 - raised again in the sidecar
                 reply = ("error", _transportable(err))
             _send(out, reply)

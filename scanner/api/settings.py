@@ -38,6 +38,22 @@ MAX_PROPERTIES = 32
 MAX_VECTOR_DIMENSIONS = 4_096
 """Longest query vector accepted before its length is checked against the model's."""
 
+DEFAULT_SCAN_WORKERS = min(8, os.cpu_count() or 1)
+"""Scan worker processes of ``contrascan serve``: one per core (a scan is CPU: embedding,
+decoding, the scan), at most 8."""
+SERVE_METRICS_MAX_AGE_S = 1.0
+"""Seconds ``contrascan serve`` reuses a rendered ``/metrics`` exposition: far below any
+scrape interval (Prometheus' ``scrape_interval`` defaults to 1 min), while 200 scrapes a
+second cost the event loop one rendering a second instead of 200 (~1.2 ms each)."""
+SERVE_DEFAULTS: dict[str, Any] = {"scan_workers": DEFAULT_SCAN_WORKERS,
+                                  "metrics_max_age_s": SERVE_METRICS_MAX_AGE_S}
+"""What :meth:`ApiSettings.from_env` (the settings of ``contrascan serve`` and of
+``create_app`` without settings) sets beyond the field defaults: a sidecar that serves a
+probe and many scans at once runs scans in worker processes and renders ``/metrics`` at most
+once a second (issue 18's load run, ``docs/benchmarks.md``). An app built with explicit
+settings in another program keeps one process and exact scrapes unless asked."""
+
+
 class ApiSettings(BaseModel):
     """Limits and the API key of one app.
 
@@ -59,9 +75,10 @@ class ApiSettings(BaseModel):
             server cannot be named for another process).
         metrics_max_age_s: seconds a ``/metrics`` exposition is served again to later
             scrapes before it is rendered anew (0: every scrape renders; see
-            :mod:`scanner.api.routes.operations`).
+            :mod:`scanner.api.routes.operations`). :data:`SERVE_DEFAULTS`: 1 s.
         scan_workers: processes that run read-time scans (:mod:`scanner.scan_workers`), off
             the GIL of the event loop; 0 runs them on worker threads of the sidecar.
+            :data:`SERVE_DEFAULTS`: one per core.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -80,9 +97,12 @@ class ApiSettings(BaseModel):
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
-        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none), the work
-        threads' nice value from ``$CONTRASCAN_WORK_NICE`` and where the store statistics are
-        computed from ``$CONTRASCAN_STATS_PROCESS`` (``1`` / ``0``; each when set).
+        """The serving settings: :data:`SERVE_DEFAULTS`, then the API key from
+        ``$CONTRASCAN_API_KEY`` (empty = none), the work threads' nice value from
+        ``$CONTRASCAN_WORK_NICE``, where the store statistics are computed from
+        ``$CONTRASCAN_STATS_PROCESS`` (``1`` / ``0``), the scan worker processes from
+        ``$CONTRASCAN_SCAN_WORKERS`` and the ``/metrics`` reuse from
+        ``$CONTRASCAN_METRICS_MAX_AGE`` (seconds; each when set), then ``overrides``.
 
         Raises:
             pydantic.ValidationError: an override is out of range.
@@ -93,7 +113,7 @@ class ApiSettings(BaseModel):
         apart = env.get(STATS_PROCESS_ENV)
         workers = env.get(SCAN_WORKERS_ENV)
         max_age = env.get(METRICS_MAX_AGE_ENV)
-        return cls(**{"api_key": SecretStr(key) if key else None,
+        return cls(**{**SERVE_DEFAULTS, "api_key": SecretStr(key) if key else None,
                       **({"work_nice": nice} if nice else {}),
                       **({"stats_process": apart} if apart else {}),
                       **({"scan_workers": workers} if workers else {}),

@@ -94,3 +94,35 @@ def test_the_sidecar_scans_in_workers_and_replaces_a_killed_one(scanned):
         assert samples[("contrascan_scans_total", (("kind", "read_time"),))] == 2
         assert samples[("contrascan_scan_runs_total", (("mode", "read_time"),))] >= 2
     assert _gone(second)  # the app's shutdown stopped it
+
+
+def test_a_review_recorded_by_the_sidecar_applies_to_the_next_scan_in_a_worker(
+        weaviate_server, extractor):
+    """A worker caches review decisions; the sidecar's own decision must not wait for that
+    cache to expire (as in one process, :class:`scanner.review.book.ReviewBook`)."""
+    import uuid
+
+    from scanner.review.sample import sample_records
+    from scanner.review.service import ReviewService
+    from tests.integration.conftest import review_engine, scoped_service
+
+    with scoped_service(weaviate_server, review_engine(extractor), "Workers") as service:
+        user = f"both-{uuid.uuid4().hex[:8]}"
+        service.import_records(sample_records(user))
+        service.batch_scan(user)
+        entry = next(e.entry_id for e in ReviewService(service).inbox(user).items
+                     if tuple(e.members) == ("home-1", "home-2"))
+        app = create_app(service, settings=ApiSettings(scan_workers=1), warm_up=False)
+        body = {"user_id": user, "query": "Where does Sam live?", "apply": False}
+
+        def home_pair(report: dict) -> list:
+            return [c for c in report["conflicts"] if c["members"] == ["home-1", "home-2"]]
+
+        with TestClient(app) as client:
+            before = client.post("/v1/scan", json=body)  # the worker caches no decisions
+            assert before.status_code == 200 and home_pair(before.json())
+            decided = client.post("/v1/reviews", json={
+                "user_id": user, "entry_id": entry, "action": "both_true", "reviewer": "ana"})
+            assert decided.status_code == 200, decided.text
+            after = client.post("/v1/scan", json=body)
+            assert after.status_code == 200 and not home_pair(after.json())

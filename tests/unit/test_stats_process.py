@@ -44,6 +44,10 @@ def test_a_client_whose_server_cannot_be_named_keeps_the_statistics_in_process()
 
 def test_scan_workers_are_set_from_the_environment_and_need_a_named_server():
 
+    from scanner.api.settings import DEFAULT_SCAN_WORKERS
+
+    assert ApiSettings().scan_workers == 0  # an app built with explicit settings: threads
+    assert ApiSettings.from_env({}).scan_workers == DEFAULT_SCAN_WORKERS >= 1  # serve
     assert ApiSettings.from_env({"CONTRASCAN_SCAN_WORKERS": "2"}).scan_workers == 2
     assert ApiSettings.from_env({"CONTRASCAN_SCAN_WORKERS": "0"}).scan_workers == 0
     assert ScanWorkers.for_service(_NotAClient(), workers=2) is None

@@ -51,7 +51,8 @@ def scan(body: ScanRequest, request: Request) -> Response:
     if workers is not None:
         # in a worker process (at the work's nice value there): this thread only waits on a
         # pipe, so it keeps its priority and never holds the GIL while preempted
-        result = workers.scan(user_id=body.user_id, query=body.query, **arguments)
+        result = workers.scan(user_id=body.user_id, query=body.query, **arguments,
+                              reviews=svc.reviews.decisions(body.user_id))
         process_metrics.PROCESS.observe_scan("read_time", result.report)
     else:
         result = svc.scan(body.user_id, body.query, **arguments)
