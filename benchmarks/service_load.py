@@ -245,6 +245,30 @@ def probe_result(proc: subprocess.Popen, timeout_s: float) -> dict[str, Any]:
     return json.loads(out)
 
 
+def sidecar_children(pid: int | None, module: str, every: bool = False) -> Any:
+    """Process ids of the sidecar's children running ``python -m module`` (the store
+    statistics process, ``scanner.stats_process``, started by the first ``/metrics`` scrape;
+    the scan workers, ``scanner.scan_workers``): the first or None, or with ``every`` all of
+    them (None where none runs, or not Linux)."""
+    if not pid:
+        return None
+    try:
+        children = [int(c) for t in os.listdir(f"/proc/{pid}/task")
+                    for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
+    except (OSError, ValueError):
+        return None
+    found = []
+    for child in children:
+        try:
+            if module.encode() in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
+        except OSError:
+            continue
+    if every:
+        return sorted(found) or None
+    return found[0] if found else None
+
+
 def sched_stats(pid: int) -> dict[str, Any]:
     """CPU time and run-queue wait of each thread of ``pid``, from Linux's
     ``/proc/PID/task/TID/schedstat`` ("time spent on the cpu", "time spent waiting on a
@@ -408,7 +432,11 @@ def run_load(url: str, scan_bodies: list[dict], *, scan_clients: int = 180,
          str(scan_clients), str(seconds)], stdout=subprocess.PIPE, text=True,
         cwd=Path(__file__).parents[1])
     time.sleep(2.0)  # let the scanners connect first: the probes then meet the full load
-    watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid}
+    watched = {"sidecar": server_pid, **(processes or {}), "scan clients": scanners.pid,
+               **({"store stats process": pid}
+                  if (pid := sidecar_children(server_pid, "scanner.stats_process")) else {}),
+               **{f"scan worker {i + 1}": pid for i, pid in enumerate(
+                   sidecar_children(server_pid, "scanner.scan_workers", every=True) or [])}}
     watched = {name: pid for name, pid in watched.items() if pid}
     sched_before, sched_at = {n: sched_stats(pid) for n, pid in watched.items()}, time.monotonic()
     probe_sched.clear()

@@ -277,8 +277,16 @@ class StoreStatsCollector(Collector):
 
 
 def register(registry: CollectorRegistry, service: Any | None = None, *,
-             ttl_s: float = 60.0) -> StoreStatsCollector | None:
+             ttl_s: float = 60.0,
+             stats: Callable[[], Any] | None = None) -> StoreStatsCollector | None:
     """Expose :data:`PROCESS` and, given a service, its store statistics in ``registry``.
+
+    Args:
+        registry: where the collectors are registered.
+        service: a :class:`scanner.service.Service`, or None for the process counters only.
+        ttl_s: seconds a computed result is reused at least.
+        stats: computes the statistics (default ``service.stats``, in this process); the
+            sidecar passes one that runs in a child process (:mod:`scanner.stats_process`).
 
     Returns:
         The store statistics collector (its first figures come from a background refresh
@@ -288,7 +296,7 @@ def register(registry: CollectorRegistry, service: Any | None = None, *,
     registry.register(PROCESS)
     if service is None:
         return None
-    collector = StoreStatsCollector(service.stats, ttl_s=ttl_s)
+    collector = StoreStatsCollector(stats or service.stats, ttl_s=ttl_s)
     registry.register(collector)
     return collector
 

@@ -41,8 +41,9 @@ Security:
   :class:`ErrorCode`; tracebacks go to the server log, never into a response.
 
 The service is thread-safe (:class:`scanner.service.Service`); endpoints are plain functions
-that FastAPI runs in its worker threads, and batch scans run in a separate executor, so a job
-outlives the request (and the client connection) that started it.
+that FastAPI runs in its worker threads (read-time scans in worker processes when
+:attr:`ApiSettings.scan_workers` is set, :mod:`scanner.scan_workers`), and batch scans run in a
+separate executor, so a job outlives the request (and the client connection) that started it.
 """
 
 from scanner.api.app import create_app

@@ -30,6 +30,8 @@ from scanner.health import ReadinessMonitor
 from scanner.errors import ConfigurationError
 from scanner.metrics import SidecarMetrics
 from scanner.models import MemoryRecord
+from scanner.scan_workers import ScanWorkers
+from scanner.stats_process import StatsProcess
 
 if TYPE_CHECKING:
     from scanner.service import Service
@@ -109,7 +111,8 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
             # (scanner.metrics), next to this app's own request metrics
             from scanner import metrics as process_metrics
 
-            process_metrics.register(metrics.registry, opened)
+            process_metrics.register(metrics.registry, opened,
+                                     stats=partial(_store_stats, app.state))
             app.state.store_metrics_registered = True
         if warm_up:
             _warm_up(opened)
@@ -123,6 +126,19 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
                                       thread_name_prefix="contrascan-batch")
         stack.callback(executor.shutdown, wait=True, cancel_futures=True)
         app.state.service = opened
+        # the store-wide figures of /metrics from a child process, off this one's GIL
+        # (scanner.stats_process); stopped before the store closes
+        stats_process = StatsProcess.for_service(opened) if settings.stats_process else None
+        app.state.stats_process = stats_process
+        if stats_process is not None:
+            stack.callback(stats_process.close)
+        # read-time scans in worker processes, off the event loop's GIL (scanner.scan_workers)
+        scan_workers = ScanWorkers.for_service(opened, workers=settings.scan_workers,
+                                               nice=settings.work_nice)
+        if scan_workers is not None:
+            scan_workers.start()
+            stack.callback(scan_workers.close)
+        app.state.scan_workers = scan_workers
         readiness = ReadinessMonitor(opened.store.ready)  # /healthz never waits on Weaviate
         readiness.start()
         stack.callback(readiness.stop)
@@ -137,6 +153,17 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         finally:
             app.state.started = False
             await lag.stop()
+
+
+def _store_stats(state: Any) -> Any:
+    """The store statistics for :class:`scanner.metrics.StoreStatsCollector`: from the app's
+    statistics process after this process's read-time tally is written, or in this thread."""
+    service = state.service
+    process: StatsProcess | None = getattr(state, "stats_process", None)
+    if process is None:
+        return service.stats()
+    service.flush_stats()
+    return process.stats()
 
 
 def _warm_up(service: Service) -> None:

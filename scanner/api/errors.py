@@ -23,6 +23,8 @@ from scanner.errors import (
     UnknownMemory,
     WeaviateUnavailable,
 )
+from scanner.backpressure import RETRY_AFTER_S
+from scanner.scan_workers import ScanWorkerUnavailable
 
 logger = logging.getLogger("scanner.api")
 
@@ -137,6 +139,8 @@ def classify(err: BaseException) -> tuple[int, ErrorCode, str]:
         return 404, ErrorCode.unknown_memory, str(err)
     if isinstance(err, WeaviateUnavailable):
         return 503, ErrorCode.weaviate_unavailable, str(err)
+    if isinstance(err, ScanWorkerUnavailable):
+        return 503, ErrorCode.not_ready, str(err)
     if isinstance(err, StoreWriteError):
         return 502, ErrorCode.store_write_failed, str(err)
     if isinstance(err, RecordError):
@@ -177,7 +181,10 @@ def add_error_handlers(app: FastAPI) -> None:
         status, code, message = classify(err)
         if status >= 500:
             logger.error("%s %s: %s", request.method, request.url.path, err)
-        return error_response(status, code, message)
+        # a worker restarting is temporary (RFC 9110 §10.2.3): say when to retry
+        retry = ({"Retry-After": str(RETRY_AFTER_S)}
+                 if isinstance(err, ScanWorkerUnavailable) else None)
+        return error_response(status, code, message, headers=retry)
 
     @app.exception_handler(Exception)
     async def on_unexpected(request: Request, err: Exception) -> JSONResponse:

@@ -7,7 +7,10 @@ thread waits for a core behind that work (measured with 200 clients on two cores
 while it ran 0.25-0.28 s). :func:`lower_thread_priority` gives the calling worker thread a
 higher nice value once, so Linux's scheduler runs the event loop first when both are ready; the
 work still gets every cycle nobody else wants. Only the worker thread changes: the event loop,
-Weaviate and other processes keep theirs.
+Weaviate and other processes keep theirs. Read-time scans in worker processes
+(:mod:`scanner.scan_workers`, the default of ``contrascan serve``) get the same nice value as
+processes; the request thread that waits for them keeps the loop's priority, since it holds the
+GIL only to unpickle the result.
 
 Only request-sized work is lowered, not the long whole-store work (the store statistics'
 refresh, batch scans): a lowered thread that holds the GIL while it waits for a core makes the

@@ -16,6 +16,13 @@ API_KEY_ENV = "CONTRASCAN_API_KEY"
 """Env var holding the sidecar's API key; unset or empty = no key required."""
 WORK_NICE_ENV = "CONTRASCAN_WORK_NICE"
 """Env var overriding :attr:`ApiSettings.work_nice` (0 turns the lower priority off)."""
+STATS_PROCESS_ENV = "CONTRASCAN_STATS_PROCESS"
+"""Env var overriding :attr:`ApiSettings.stats_process` (``0`` computes the store statistics on
+a thread of the sidecar, as before issue 18's load run)."""
+METRICS_MAX_AGE_ENV = "CONTRASCAN_METRICS_MAX_AGE"
+"""Env var overriding :attr:`ApiSettings.metrics_max_age_s` (seconds)."""
+SCAN_WORKERS_ENV = "CONTRASCAN_SCAN_WORKERS"
+"""Env var overriding :attr:`ApiSettings.scan_workers` (``0`` scans on threads)."""
 API_KEY_HEADER = "X-API-Key"
 """Request header that carries the API key."""
 MAX_LIMIT = 100
@@ -30,6 +37,22 @@ MAX_PROPERTIES = 32
 """Most scope properties in one request."""
 MAX_VECTOR_DIMENSIONS = 4_096
 """Longest query vector accepted before its length is checked against the model's."""
+
+DEFAULT_SCAN_WORKERS = min(8, os.cpu_count() or 1)
+"""Scan worker processes of ``contrascan serve``: one per core (a scan is CPU: embedding,
+decoding, the scan), at most 8."""
+SERVE_METRICS_MAX_AGE_S = 1.0
+"""Seconds ``contrascan serve`` reuses a rendered ``/metrics`` exposition: far below any
+scrape interval (Prometheus' ``scrape_interval`` defaults to 1 min), while 200 scrapes a
+second cost the event loop one rendering a second instead of 200 (~1.2 ms each)."""
+SERVE_DEFAULTS: dict[str, Any] = {"scan_workers": DEFAULT_SCAN_WORKERS,
+                                  "metrics_max_age_s": SERVE_METRICS_MAX_AGE_S}
+"""What :meth:`ApiSettings.from_env` (the settings of ``contrascan serve`` and of
+``create_app`` without settings) sets beyond the field defaults: a sidecar that serves a
+probe and many scans at once runs scans in worker processes and renders ``/metrics`` at most
+once a second (issue 18's load run, ``docs/benchmarks.md``). An app built with explicit
+settings in another program keeps one process and exact scrapes unless asked."""
+
 
 class ApiSettings(BaseModel):
     """Limits and the API key of one app.
@@ -46,6 +69,16 @@ class ApiSettings(BaseModel):
         work_nice: nice value added to the worker threads that run ``/v1/`` requests, so the
             event loop answering ``/healthz`` and ``/metrics`` runs first on a busy machine
             (:mod:`scanner.api.priority`; 0 = unchanged; Linux only).
+        stats_process: compute the store-wide figures of ``/metrics`` in a child process
+            (:mod:`scanner.stats_process`) instead of on a thread of the sidecar, where they
+            hold the GIL the event loop needs (falls back to the thread where the store's
+            server cannot be named for another process).
+        metrics_max_age_s: seconds a ``/metrics`` exposition is served again to later
+            scrapes before it is rendered anew (0: every scrape renders; see
+            :mod:`scanner.api.routes.operations`). :data:`SERVE_DEFAULTS`: 1 s.
+        scan_workers: processes that run read-time scans (:mod:`scanner.scan_workers`), off
+            the GIL of the event loop; 0 runs them on worker threads of the sidecar.
+            :data:`SERVE_DEFAULTS`: one per core.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -58,11 +91,18 @@ class ApiSettings(BaseModel):
     batch_workers: int = Field(1, ge=1, le=8)
     max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
     work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
+    stats_process: bool = True
+    scan_workers: int = Field(0, ge=0, le=64)
+    metrics_max_age_s: float = Field(0.0, ge=0.0, le=60.0)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ApiSettings:
-        """Settings with the API key from ``$CONTRASCAN_API_KEY`` (empty = none) and the work
-        threads' nice value from ``$CONTRASCAN_WORK_NICE`` (when set).
+        """The serving settings: :data:`SERVE_DEFAULTS`, then the API key from
+        ``$CONTRASCAN_API_KEY`` (empty = none), the work threads' nice value from
+        ``$CONTRASCAN_WORK_NICE``, where the store statistics are computed from
+        ``$CONTRASCAN_STATS_PROCESS`` (``1`` / ``0``), the scan worker processes from
+        ``$CONTRASCAN_SCAN_WORKERS`` and the ``/metrics`` reuse from
+        ``$CONTRASCAN_METRICS_MAX_AGE`` (seconds; each when set), then ``overrides``.
 
         Raises:
             pydantic.ValidationError: an override is out of range.
@@ -70,6 +110,12 @@ class ApiSettings(BaseModel):
         env = os.environ if environ is None else environ
         key = env.get(API_KEY_ENV) or None
         nice = env.get(WORK_NICE_ENV)
-        return cls(**{"api_key": SecretStr(key) if key else None,
-                      **({"work_nice": nice} if nice else {}), **overrides})
+        apart = env.get(STATS_PROCESS_ENV)
+        workers = env.get(SCAN_WORKERS_ENV)
+        max_age = env.get(METRICS_MAX_AGE_ENV)
+        return cls(**{**SERVE_DEFAULTS, "api_key": SecretStr(key) if key else None,
+                      **({"work_nice": nice} if nice else {}),
+                      **({"stats_process": apart} if apart else {}),
+                      **({"scan_workers": workers} if workers else {}),
+                      **({"metrics_max_age_s": max_age} if max_age else {}), **overrides})
 

@@ -85,6 +85,28 @@ class Stats:
                 "read_scans_with_conflict": self.read_scans_with_conflict,
                 "read_scan_conflict_share": self.read_scan_conflict_share}
 
+    @classmethod
+    def from_json_dict(cls, data: Mapping[str, Any]) -> Stats:
+        """The statistics back from :meth:`to_json_dict` (the derived ``rate`` and
+        ``read_scan_conflict_share`` are recomputed, not read).
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not what :meth:`to_json_dict` wrote.
+        """
+        return cls(users=[str(u) for u in data["users"]], conflicts=int(data["conflicts"]),
+                   by_relation={str(k): int(v) for k, v in data["by_relation"].items()},
+                   by_verdict={str(k): int(v) for k, v in data["by_verdict"].items()},
+                   by_rule={str(k): int(v) for k, v in data["by_rule"].items()},
+                   open=int(data["open"]), settled=int(data["settled"]),
+                   moot=int(data["moot"]),
+                   imports=[ImportRate(user_id=str(i["user_id"]),
+                                       imported_at=str(i["imported_at"]),
+                                       memories=int(i["memories"]),
+                                       conflicts=int(i["conflicts"]))
+                            for i in data["imports"]],
+                   read_scans=int(data["read_scans"]),
+                   read_scans_with_conflict=int(data["read_scans_with_conflict"]))
+
 
 def compute_stats(entries: Iterable[LedgerEntry],
                   imported_at: Mapping[tuple[str, str], str]) -> Stats:

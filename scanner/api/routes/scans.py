@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from fastapi import Request
 from fastapi.responses import Response
 
+from scanner import metrics as process_metrics
 from scanner.api.dependencies import json_response, require_service, v1_router
 from scanner.api.errors import invalid_field
 from scanner.api.priority import lower_thread_priority
@@ -26,7 +27,9 @@ def scan(body: ScanRequest, request: Request) -> Response:
     re-parsed. Only the tenant of `user_id` is searched.
     """
     settings = request.app.state.settings
-    lower_thread_priority(settings.work_nice)  # the event loop answers probes first
+    workers = getattr(request.app.state, "scan_workers", None)
+    if workers is None:
+        lower_thread_priority(settings.work_nice)  # the event loop answers probes first
     if body.limit > settings.max_limit:
         raise invalid_field(("limit",), f"Input should be less than or equal to "
                                         f"{settings.max_limit}", "less_than_equal")
@@ -43,9 +46,16 @@ def scan(body: ScanRequest, request: Request) -> Response:
         except ValueError as err:
             raise invalid_field(("vector",), str(err)) from None
     started = time.perf_counter()
-    result = svc.scan(body.user_id, body.query, group=body.group,
-                      properties=body.properties, limit=body.limit, alpha=body.alpha,
-                      apply=body.apply, vector=vector)
+    arguments = dict(group=body.group, properties=body.properties, limit=body.limit,
+                     alpha=body.alpha, apply=body.apply, vector=vector)
+    if workers is not None:
+        # in a worker process (at the work's nice value there): this thread only waits on a
+        # pipe, so it keeps its priority and never holds the GIL while preempted
+        result = workers.scan(user_id=body.user_id, query=body.query, **arguments,
+                              reviews=svc.reviews.decisions(body.user_id))
+        process_metrics.PROCESS.observe_scan("read_time", result.report)
+    else:
+        result = svc.scan(body.user_id, body.query, **arguments)
     request.app.state.metrics.observe_scan("read_time", result.report,
                                            time.perf_counter() - started)
     hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
