@@ -263,12 +263,20 @@ _PAST_STATE = re.compile(r"\b(?:was|were|used to|had been|former(?:ly)?|once)\b"
 """Words of a state that held before now ("Was vegetarian in her twenties")."""
 
 
+_DIET_VERBS = frozenset({"follow", "be on", "keep", "stick to", "eat", "maintain", "start"})
+"""Verbs of keeping a diet ("follows a vegan diet", "is on a vegetarian diet")."""
+
+
 def implied(triples: Iterable[Triple], text: str) -> list[Triple]:
     """The denials the affirmed, present diet and abstinence states among ``triples`` imply
     (:data:`IMPLIED_DENIALS`), rule ``implication``, on the stating triple's span of
     ``text``; a past state implies nothing now (:data:`_PAST_STATE`)."""
     out = []
     for t in triples:
+        if t.relation in _DIET_VERBS and t.object.endswith(" diet") and not t.negated:
+            # "follows a strict vegan diet": the diet's adjective is the state
+            diet = next((w for w in t.object.split() if w in IMPLIED_DENIALS), None)
+            t = replace(t, relation="be", object=diet) if diet else t
         if t.negated or t.relation != "be" or t.qualifiers or t.object not in IMPLIED_DENIALS:
             continue
         if _PAST_STATE.search(text[t.start:t.end]):

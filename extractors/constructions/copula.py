@@ -76,6 +76,13 @@ STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", 
 """Nouns of a person who studies where their "at"/"of" object names (:func:`_school_of`)."""
 
 
+OWNED_THINGS = frozenset("""
+    car bike bicycle motorcycle scooter van truck phone laptop computer tablet camera watch
+    guitar piano keyboard console boat
+    """.split())
+"""Things one owns: "my (current) car is X" also says the owner has X (whose sale then ends
+it); "my favourite / dream car" says nothing of owning one."""
+
 CLASS_YEAR_NOUNS = frozenset({"junior", "senior"})
 """Student nouns only before a school's name ("a junior at Ohio State"; "a senior at Google"
 is no student): :data:`SCHOOL_WORDS`."""
@@ -244,6 +251,12 @@ class CopulaRules:
                                       negated=neg or alt_neg, clause=cop, rule=rule,
                                       qualifiers=quals))
                 kinds = generic and rel_tokens[-1].lemma_.lower() in CLASSIFIER_NOUNS
+                if rel_tokens[-1].lemma_.lower() in OWNED_THINGS and not plural and all(
+                        t.lower_ in ("current", "new", "old", "main") for t in rel_tokens[:-1]
+                ) and any(c.dep_ == "poss" for c in subj.children):
+                    # "My car is a blue Subaru Outback": the owner has it ("sold the Subaru")
+                    out.append(self._make(subject, "have", value, surface, negated=neg or alt_neg,
+                                          clause=cop, rule="svo", qualifiers=places))
                 if generic and (kinds or not plural):
                     out.append(self._make(subject, generic, value, surface,
                                           negated=neg or alt_neg, clause=cop,

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a diet kept with "follow" or "be on"; a possession named by "my car is"
+    ("Ines follows a strict vegan diet.", "Ines has started eating eggs again."),
+    ("My car is a red Mazda 3.", "I sold the Mazda in March."),
     # an intransitive ending with its cause; replacing a thing "with" another ends having it
     ("Ines has a grey cat named Biscuit.", "Ines's cat Biscuit died of old age in March."),
     ("Arun uses a Kindle Oasis.", "Arun replaced his Kindle Oasis with a Kobo Libra."),
@@ -72,6 +75,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    ("My dream car is a Porsche 911.", "I don't have a Porsche 911."),
+    ("My car is a red Mazda 3.", "I sold my old bike in March."),
     ("Arun uses a Kindle Oasis.", "Arun replaced the Kindle's cover with a leather one."),
     ("Ines has a grey cat named Biscuit.", "Ines's neighbour's cat died of old age."),
     # a setting of another thing ("for the X job") is another key
