@@ -21,8 +21,10 @@ classified by what the stored triples show (the extraction cause), with examples
 Usage::
 
     python -m benchmarks.bench_fact_consolidation [--sizes 100,400,1600,6400] [--sample 200]
-        [--seed 14] [--functional REL,REL] [--update-docs]
+        [--seed 14] [--functional REL,REL] [--split test|train] [--update-docs]
 
+``--split train`` builds the contexts from CounterFact's train split instead of edit + val (the
+reported figures): failures are studied there, so no rule is tuned on the cases measured.
 ``--functional`` declares relations functional for the run (the relation table is
 configurable, SPEC §1): FactConsolidation holds every relation to one current value, which the
 default table does not for work location, member of, official language and the like.
@@ -65,6 +67,10 @@ EXAMPLES = 6
 PUBLISHED_FC_SH = {"GPT-4o": 60, "MemGPT": 28, "Mem0": 18, "Zep": 7}
 """MemoryAgentBench FactConsolidation single-hop accuracy (%), as quoted in issue 14 (Hu et al.
 2025, arXiv:2507.05257): other data (their contexts, LLM answers), context only."""
+SPLITS = {"test": ("edit", "val"), "train": ("train",)}
+"""``--split`` -> the CounterFact files the contexts are built from. ``test`` (edit + val) gives
+the reported figures; ``train`` is for failure analysis, so that extraction rules are studied on
+cases the reported figures never ask about."""
 
 
 def relation_namer(data_dir: Path):
@@ -237,7 +243,8 @@ def markdown(result: dict[str, Any]) -> str:
     p = result["parameters"]
     lines = [
         f"Run {result['run']} (commit {result['git']['commit'][:10]}"
-        f"{', dirty' if result['git']['dirty'] else ''}): CounterFact edit + val, "
+        f"{', dirty' if result['git']['dirty'] else ''}): CounterFact "
+        f"{' + '.join(p.get('splits', ('edit', 'val')))}, "
         f"seed {p['seed']}, subject mix {p['mix']}, up to {p['sample']} questions per size, k = {p['k']}, "
         f"alpha {p['alpha']}, {p['embedding_model']}"
         + (f"; declared functional: {', '.join(p['declared_functional'])}"
@@ -308,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", choices=FC.MIXES, default="alternate",
                         help="subject order: alternate subjects with several relations and "
                              "with one (default), or random")
+    parser.add_argument("--split", choices=tuple(SPLITS), default="test",
+                        help="CounterFact cases to build the contexts from: 'test' = edit + "
+                             "val (the reported figures, default), 'train' = the train split "
+                             "(for studying failures without looking at the test cases)")
     parser.add_argument("--data-dir", type=Path, default=P.DATA_DIR)
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default results/fact_consolidation/<UTC time>)")
@@ -325,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--sizes: not a list of integers: {args.sizes!r}")
     if not sizes or min(sizes) < 4 or args.sample < 1:
         parser.error("--sizes must be integers >= 4 and --sample >= 1")
+    if args.update_docs and args.split != "test":
+        parser.error("--update-docs reports the test split (edit + val) only")
 
     from extractors.relations import DEFAULT_TABLE
     from scanner.embeddings import DEFAULT_MODEL
@@ -343,12 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     declared = sorted({r.strip() for r in args.functional.split(",") if r.strip()})
-    splits = ("edit", "val")
+    splits = SPLITS[args.split]
     relation_of = relation_namer(args.data_dir)
     cases = FC.order_by_subject(
         FC.eligible_cases(P.load_counterfact(args.data_dir, splits), relation_of),
         args.seed, args.mix)
-    say(f"{len(cases)} eligible CounterFact cases (edit + val)")
+    say(f"{len(cases)} eligible CounterFact cases ({' + '.join(splits)})")
 
     if server.ensure_binary(log=say) is None:
         say("no weaviate-server binary: run `make setup`")

@@ -37,9 +37,11 @@ from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.key_values import KeyValueRules
+from extractors.constructions.language_use import LanguageUseRules
 from extractors.constructions.objects import ObjectRules
 from extractors.constructions.preferences import PreferenceRules
 from extractors.constructions.patterns import PatternRules
+from extractors.constructions.repute import ReputeRules
 from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
@@ -98,7 +100,8 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
-                      SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules):
+                      SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
+                      LanguageUseRules, ReputeRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -334,6 +337,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if support:
             # "spoke the language French": French is the value, never "language"
             found = [t for t in found if t.object != kind] + support
+        found = self._repute(head, self._language_use(head, found))
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

@@ -1,0 +1,84 @@
+"""Language use, repute and domain phrases (extractors/constructions/language_use.py,
+repute.py): sentence -> the fact it states, and what it must no longer give."""
+
+import pytest
+
+from extractors import TripleExtractor
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return TripleExtractor()
+
+
+def facts(extractor, sentence):
+    return {t.fact for t in extractor.extract(sentence)}
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # a language named by its adjective, which the parser hangs on the verb
+    ("Ines speaks Finnish.", ("ines", "speak", "finnish", False)),
+    ("Marek Kowal speaks Estonian.", ("marek kowal", "speak", "estonian", False)),
+    ("Ines speaks the language Hebrew.", ("ines", "speak", "hebrew", False)),
+    ("Ines speaks the language Welsh.", ("ines", "speak", "welsh", False)),
+    ("Ines does not speak Finnish.", ("ines", "speak", "finnish", True)),
+    # the people of a place: impersonal "they", a people noun
+    ("In Quebec, they speak French.", ("quebec", "language spoken", "french", False)),
+    ("In Bavaria, they understand German.", ("bavaria", "language spoken", "german", False)),
+    ("In Lagos, people speak Yoruba.", ("lagos", "language spoken", "yoruba", False)),
+    ("The inhabitants of Cusco speak Quechua.", ("cusco", "language spoken", "quechua", False)),
+    # a place's law designating a language
+    ("The law in Peru declares the language Aymara.",
+     ("peru", "official language", "aymara", False)),
+    ("The constitution of Malta recognises the language Maltese.",
+     ("malta", "official language", "maltese", False)),
+    ("Norway's law designates the language Sami.",
+     ("norway", "official language", "sami", False)),
+    # an agent noun and its "of" object
+    ("Ines is a native speaker of Danish.", ("ines", "native language", "danish", False)),
+    ("Ines is a fluent speaker of Danish.", ("ines", "speak", "danish", False)),
+    ("Ivo, a native speaker of Greek.", ("ivo", "native language", "greek", False)),
+    # repute: what one is known for doing
+    ("Odile is known for painting murals.", ("odile", "paint", "mural", False)),
+    ("Odile is famous for playing the harp.", ("odile", "play", "harp", False)),
+    ("Odile Brun is renowned for composing hymns.", ("odile brun", "compose", "hymn", False)),
+])
+def test_the_construction_gives_its_fact(extractor, sentence, fact):
+    assert fact in facts(extractor, sentence)
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    ("Ines speaks Finnish.", ("ines", "speak", "", False)),
+    ("In Quebec, they speak French.", ("they", "speak", "french", False)),
+    ("The law in Peru declares the language Aymara.", ("law", "declare", "language aymara",
+                                                        False)),
+    ("Ines is a native speaker of Danish.", ("ines", "be", "native speaker", False)),
+    ("Odile is known for painting murals.", ("odile", "be", "know", False)),
+    ("Odile works in the field of optics.", ("odile", "work location", "field", False)),
+    ("Odile works in the area of optics.", ("odile", "work location", "area", False)),
+    ("Odile works in the field of optics.", ("odile", "work location", "optics", False)),
+])
+def test_the_misreading_is_gone(extractor, sentence, unwanted):
+    assert unwanted not in facts(extractor, sentence)
+
+
+@pytest.mark.parametrize(("sentence", "relation"), [
+    # no place, no generic reading: "they" stays unresolved
+    ("They speak French at home.", "language spoken"),
+    # a law that designates no language
+    ("The law in Peru bans smoking in bars.", "official language"),
+    # a people noun of no named place
+    ("Many people speak Spanish.", "language spoken"),
+])
+def test_no_place_reading_without_its_construction(extractor, sentence, relation):
+    assert not any(t.relation == relation for t in extractor.extract(sentence))
+
+
+def test_a_negated_repute_says_nothing_of_the_activity(extractor):
+    assert not any(t.relation == "paint" for t in
+                   extractor.extract("Odile is not known for painting murals."))
+
+
+def test_a_place_of_work_stays_a_place(extractor):
+    assert ("karl", "work location", "vienna", False) in facts(
+        extractor, "Karl works in Vienna.")
