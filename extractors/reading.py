@@ -163,8 +163,13 @@ def _located_fragment(doc: Doc) -> int | None:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ != "PROPN" or root.i + 2 >= len(doc):
         return None
-    comma, prep = doc[root.i + 1], doc[root.i + 2]
-    if comma.text != "," or prep.lower_ not in _LOCATIVE_PREPS or prep.head != root:
+    # the name may carry its own "of" phrase: "Royal College of Music, in London."
+    comma = next((t for t in doc[root.i + 1:] if t.text == ","), None)
+    if comma is None or comma.i + 1 >= len(doc) or any(
+            root not in t.ancestors for t in doc[root.i + 1:comma.i]):
+        return None
+    prep = doc[comma.i + 1]
+    if prep.lower_ not in _LOCATIVE_PREPS or prep.head != root:
         return None
     if not any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children):
         return None

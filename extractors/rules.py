@@ -35,6 +35,7 @@ from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.changes import ChangeRules
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
+from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.language_use import LanguageUseRules
@@ -101,7 +102,7 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
-                      LanguageUseRules, ReputeRules):
+                      LanguageUseRules, ReputeRules, EnclosureRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -337,7 +338,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         if support:
             # "spoke the language French": French is the value, never "language"
             found = [t for t in found if t.object != kind] + support
-        found = self._repute(head, self._language_use(head, found))
+        found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

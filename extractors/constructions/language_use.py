@@ -93,8 +93,9 @@ def language_name(verb: Token) -> tuple[Token, bool] | None:
     after = [c for c in verb.children if c.i > verb.i and c.dep_ in _OBJECT_SLOTS]
     for child in after:
         if child.lemma_.lower() == TYPE_NOUN and child.pos_ == "NOUN":
-            name = next((c for c in child.children if c.dep_ in ("appos", "compound", "npadvmod")
-                         and c.i == child.i + 1 and _is_name(c)), None)
+            name = next((c for c in child.children if c.dep_ in (
+                "appos", "compound", "npadvmod", "amod", "advmod")
+                and c.i == child.i + 1 and _is_name(c)), None)
             if name is not None:
                 return name, True
             continue

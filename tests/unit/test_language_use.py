@@ -1,5 +1,6 @@
-"""Language use, repute and domain phrases (extractors/constructions/language_use.py,
-repute.py): sentence -> the fact it states, and what it must no longer give."""
+"""Language use, repute, domain phrases and enclosure (extractors/constructions/
+language_use.py, repute.py, enclosure.py; the located fragment of extractors/reading.py):
+sentence -> the fact it states, and what it must no longer give."""
 
 import pytest
 
@@ -42,6 +43,15 @@ def facts(extractor, sentence):
     ("Odile is known for painting murals.", ("odile", "paint", "mural", False)),
     ("Odile is famous for playing the harp.", ("odile", "play", "harp", False)),
     ("Odile Brun is renowned for composing hymns.", ("odile brun", "compose", "hymn", False)),
+    ("The law in Gabon declares the language French.",
+     ("gabon", "official language", "french", False)),
+    # enclosure: "within" and "inside" a named place locate as "in" does
+    ("Lake Tana is within Ethiopia.", ("lake tana", "located in", "ethiopia", False)),
+    ("The old mill is inside Hampshire.", ("old mill", "located in", "hampshire", False)),
+    ("Lake Tana is not within Kenya.", ("lake tana", "located in", "kenya", True)),
+    # a located fragment whose name has its own "of" phrase
+    ("Royal Academy of Dance, in London.",
+     ("royal academy of dance", "located in", "london", False)),
 ])
 def test_the_construction_gives_its_fact(extractor, sentence, fact):
     assert fact in facts(extractor, sentence)
@@ -69,6 +79,8 @@ def test_the_misreading_is_gone(extractor, sentence, unwanted):
     ("The law in Peru bans smoking in bars.", "official language"),
     # a people noun of no named place
     ("Many people speak Spanish.", "language spoken"),
+    # a common-noun object: enclosure locates named places only
+    ("The file is within the limit.", "located in"),
 ])
 def test_no_place_reading_without_its_construction(extractor, sentence, relation):
     assert not any(t.relation == relation for t in extractor.extract(sentence))
