@@ -33,6 +33,7 @@ from spacy.tokens import Doc, Token
 
 from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.changes import ChangeRules
+from extractors.constructions.class_nouns import ClassNounRules, named_values
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
@@ -102,7 +103,7 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
-                      LanguageUseRules, ReputeRules, EnclosureRules):
+                      LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -247,6 +248,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             else:
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
+        placed = named_values(placed)  # "the organization of OPEC" is OPEC
         placed += implied(placed, doc.text)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(doc.text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
@@ -339,6 +341,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             # "spoke the language French": French is the value, never "language"
             found = [t for t in found if t.object != kind] + support
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
+        found = self._class_nouns(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

@@ -1,5 +1,6 @@
-"""Language use, repute, domain phrases and enclosure (extractors/constructions/
-language_use.py, repute.py, enclosure.py; the located fragment of extractors/reading.py):
+"""Language use, repute, domain phrases, enclosure and named class nouns
+(extractors/constructions/language_use.py, repute.py, enclosure.py, class_nouns.py; the
+located fragment of extractors/reading.py):
 sentence -> the fact it states, and what it must no longer give."""
 
 import pytest
@@ -52,6 +53,14 @@ def facts(extractor, sentence):
     # a located fragment whose name has its own "of" phrase
     ("Royal Academy of Dance, in London.",
      ("royal academy of dance", "located in", "london", False)),
+    # a class noun named by its "of" phrase: the name is the value
+    ("Ruritania belongs to the organization of OPEC.", ("ruritania", "member of", "opec", False)),
+    ("Ruritania is a member of the alliance of Mercosur.",
+     ("ruritania", "member of", "mercosur", False)),
+    ("Tom works for the company of Acme.", ("tom", "work at", "acme", False)),
+    # a name that holds "of" stays whole
+    ("Tom is a member of the Bank of England.",
+     ("tom", "member of", "bank of england", False)),
 ])
 def test_the_construction_gives_its_fact(extractor, sentence, fact):
     assert fact in facts(extractor, sentence)
@@ -67,6 +76,11 @@ def test_the_construction_gives_its_fact(extractor, sentence, fact):
     ("Odile works in the field of optics.", ("odile", "work location", "field", False)),
     ("Odile works in the area of optics.", ("odile", "work location", "area", False)),
     ("Odile works in the field of optics.", ("odile", "work location", "optics", False)),
+    ("Ruritania belongs to the organization of OPEC.",
+     ("ruritania", "member of", "organization", False)),
+    ("Ruritania is a member of the alliance of Mercosur.",
+     ("ruritania", "member of", "alliance of mercosur", False)),
+    ("Tom works for the company of Acme.", ("tom", "work at", "company of acme", False)),
 ])
 def test_the_misreading_is_gone(extractor, sentence, unwanted):
     assert unwanted not in facts(extractor, sentence)
