@@ -161,7 +161,10 @@ def _located_fragment(doc: Doc) -> int | None:
     if len(doc) > 12 or any(t.pos_ in ("VERB", "AUX") for t in doc):
         return None
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "PROPN" or root.i + 2 >= len(doc):
+    # a capitalised name the tagger took for a common noun ("Toulouse, in Europe.") too
+    if root is None or root.i + 2 >= len(doc) or not (root.pos_ == "PROPN" or (
+            root.pos_ == "NOUN" and root.text[:1].isupper()
+            and not any(c.dep_ == "det" for c in root.children))):
         return None
     # the name may carry its own "of" phrase: "Royal College of Music, in London."
     comma = next((t for t in doc[root.i + 1:] if t.text == ","), None)

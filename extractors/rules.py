@@ -38,6 +38,7 @@ from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules
+from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.language_use import LanguageUseRules
 from extractors.constructions.objects import ObjectRules
@@ -103,7 +104,8 @@ cost the memory's other clauses or a scan's other memories. The test suite fails
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
-                      LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules):
+                      LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
+                      NounPredicateRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -341,7 +343,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             # "spoke the language French": French is the value, never "language"
             found = [t for t in found if t.object != kind] + support
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
-        found = self._class_nouns(head, found)
+        found = self._noun_predicate(head, self._class_nouns(head, found))
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

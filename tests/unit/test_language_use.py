@@ -58,6 +58,10 @@ def facts(extractor, sentence):
     ("Ruritania is a member of the alliance of Mercosur.",
      ("ruritania", "member of", "mercosur", False)),
     ("Tom works for the company of Acme.", ("tom", "work at", "acme", False)),
+    # a located fragment whose name the tagger took for a common noun
+    ("Toulouse, in Europe.", ("toulouse", "continent", "europe", False)),
+    # a predicate noun the tagger read as a participle
+    ("The profession of Ann Lee is poet.", ("ann lee", "occupation", "poet", False)),
     # a name that holds "of" stays whole
     ("Tom is a member of the Bank of England.",
      ("tom", "member of", "bank of england", False)),
@@ -81,9 +85,19 @@ def test_the_construction_gives_its_fact(extractor, sentence, fact):
     ("Ruritania is a member of the alliance of Mercosur.",
      ("ruritania", "member of", "alliance of mercosur", False)),
     ("Tom works for the company of Acme.", ("tom", "work at", "company of acme", False)),
+    ("The profession of Ann Lee is poet.", ("profession", "be", "poet", False)),
 ])
 def test_the_misreading_is_gone(extractor, sentence, unwanted):
     assert unwanted not in facts(extractor, sentence)
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # a real participle stays a passive state
+    ("The report of Ann Lee was published.", ("report", "be", "publish", False)),
+    ("The window was broken.", ("window", "be", "break", False)),
+])
+def test_a_participle_with_a_verb_reading_stays_passive(extractor, sentence, fact):
+    assert fact in facts(extractor, sentence)
 
 
 @pytest.mark.parametrize(("sentence", "relation"), [
