@@ -46,6 +46,7 @@ from extractors.constructions.preferences import PreferenceRules
 from extractors.constructions.patterns import PatternRules
 from extractors.constructions.repute import ReputeRules
 from extractors.constructions.subjects import SubjectRules
+from extractors.constructions.stranded_objects import StrandedObjectRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
 from extractors.lexicon import (
@@ -105,7 +106,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
-                      NounPredicateRules):
+                      NounPredicateRules, StrandedObjectRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -344,6 +345,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             found = [t for t in found if t.object != kind] + support
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
         found = self._noun_predicate(head, self._class_nouns(head, found))
+        found = self._stranded_object(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

@@ -1,6 +1,7 @@
 """Language use, repute, domain phrases, enclosure and named class nouns
-(extractors/constructions/language_use.py, repute.py, enclosure.py, class_nouns.py; the
-located fragment of extractors/reading.py):
+and stranded objects (extractors/constructions/language_use.py, repute.py, enclosure.py,
+class_nouns.py, noun_predicates.py, stranded_objects.py; the located fragment of
+extractors/reading.py):
 sentence -> the fact it states, and what it must no longer give."""
 
 import pytest
@@ -62,6 +63,10 @@ def facts(extractor, sentence):
     ("Toulouse, in Europe.", ("toulouse", "continent", "europe", False)),
     # a predicate noun the tagger read as a participle
     ("The profession of Ann Lee is poet.", ("ann lee", "occupation", "poet", False)),
+    # a bare role noun after "as" that the parser left without its preposition
+    ("Which position does Ola Berg play? They play as catcher.",
+     ("ola berg", "position played", "catcher", False)),
+    ("Ola Berg plays as catcher.", ("ola berg", "position played", "catcher", False)),
     # a name that holds "of" stays whole
     ("Tom is a member of the Bank of England.",
      ("tom", "member of", "bank of england", False)),
@@ -86,6 +91,7 @@ def test_the_construction_gives_its_fact(extractor, sentence, fact):
      ("ruritania", "member of", "alliance of mercosur", False)),
     ("Tom works for the company of Acme.", ("tom", "work at", "company of acme", False)),
     ("The profession of Ann Lee is poet.", ("profession", "be", "poet", False)),
+    ("Which position does Ola Berg play? They play as catcher.", ("ola berg", "play", "", False)),
 ])
 def test_the_misreading_is_gone(extractor, sentence, unwanted):
     assert unwanted not in facts(extractor, sentence)
