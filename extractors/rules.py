@@ -39,6 +39,7 @@ from extractors.constructions.decisions import DecisionRules, rejected_alternati
 from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.noun_predicates import NounPredicateRules
+from extractors.constructions.genres import GenreRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.language_use import LanguageUseRules
 from extractors.constructions.objects import ObjectRules
@@ -106,7 +107,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
-                      NounPredicateRules, StrandedObjectRules):
+                      NounPredicateRules, StrandedObjectRules, GenreRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -345,7 +346,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
             found = [t for t in found if t.object != kind] + support
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
         found = self._noun_predicate(head, self._class_nouns(head, found))
-        found = self._stranded_object(head, found)
+        found = self._performed_genre(head, self._stranded_object(head, found))
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

@@ -1,6 +1,6 @@
 """Language use, repute, domain phrases, enclosure and named class nouns
 and stranded objects (extractors/constructions/language_use.py, repute.py, enclosure.py,
-class_nouns.py, noun_predicates.py, stranded_objects.py; the located fragment of
+class_nouns.py, noun_predicates.py, stranded_objects.py, genres.py; the located fragment of
 extractors/reading.py):
 sentence -> the fact it states, and what it must no longer give."""
 
@@ -67,6 +67,10 @@ def facts(extractor, sentence):
     ("Which position does Ola Berg play? They play as catcher.",
      ("ola berg", "position played", "catcher", False)),
     ("Ola Berg plays as catcher.", ("ola berg", "position played", "catcher", False)),
+    # performing a genre (a bare kind noun)
+    ("Mara Lind performs opera.", ("mara lind", "genre", "opera", False)),
+    ("The quartet performs blues.", ("quartet", "genre", "blues", False)),
+    ("Mara is known for performing comedy.", ("mara", "genre", "comedy", False)),
     # a name that holds "of" stays whole
     ("Tom is a member of the Bank of England.",
      ("tom", "member of", "bank of england", False)),
@@ -107,6 +111,9 @@ def test_a_participle_with_a_verb_reading_stays_passive(extractor, sentence, fac
 
 
 @pytest.mark.parametrize(("sentence", "relation"), [
+    # one work, or no genre: no genre relation
+    ("Mara performed the opera.", "genre"),
+    ("Mara performs surgery.", "genre"),
     # no place, no generic reading: "they" stays unresolved
     ("They speak French at home.", "language spoken"),
     # a law that designates no language
