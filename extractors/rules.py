@@ -32,6 +32,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Token
 
 from extractors.constructions.alternatives import AlternativeRules
+from extractors.constructions.answers import AnswerRules
 from extractors.constructions.changes import ChangeRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
 from extractors.constructions.copula import CopulaRules
@@ -107,7 +108,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                       PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
-                      NounPredicateRules, StrandedObjectRules, GenreRules):
+                      NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -347,6 +348,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
         found = self._noun_predicate(head, self._class_nouns(head, found))
         found = self._performed_genre(head, self._stranded_object(head, found))
+        found = self._answer_to_question(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

@@ -1,7 +1,7 @@
-"""Language use, repute, domain phrases, enclosure and named class nouns
-and stranded objects (extractors/constructions/language_use.py, repute.py, enclosure.py,
-class_nouns.py, noun_predicates.py, stranded_objects.py, genres.py; the located fragment of
-extractors/reading.py):
+"""Language use, repute, domain phrases, enclosure, named class nouns, stranded objects,
+genres and answers (extractors/constructions/language_use.py, repute.py, enclosure.py,
+class_nouns.py, noun_predicates.py, stranded_objects.py, genres.py, answers.py; the located
+fragment of extractors/reading.py):
 sentence -> the fact it states, and what it must no longer give."""
 
 import pytest
@@ -71,6 +71,12 @@ def facts(extractor, sentence):
     ("Mara Lind performs opera.", ("mara lind", "genre", "opera", False)),
     ("The quartet performs blues.", ("quartet", "genre", "blues", False)),
     ("Mara is known for performing comedy.", ("mara", "genre", "comedy", False)),
+    # an answer's "it" is the question's "the N of X"
+    ("What is the capital of Ruritania? It is Strelsau.",
+     ("ruritania", "capital", "strelsau", False)),
+    ("Which is the official language of Ruritania? It is Esperanto.",
+     ("ruritania", "official language", "esperanto", False)),
+    ("What is the twin city of Lyon? It is Turin.", ("lyon", "twin city", "turin", False)),
     # a name that holds "of" stays whole
     ("Tom is a member of the Bank of England.",
      ("tom", "member of", "bank of england", False)),
@@ -96,6 +102,7 @@ def test_the_construction_gives_its_fact(extractor, sentence, fact):
     ("Tom works for the company of Acme.", ("tom", "work at", "company of acme", False)),
     ("The profession of Ann Lee is poet.", ("profession", "be", "poet", False)),
     ("Which position does Ola Berg play? They play as catcher.", ("ola berg", "play", "", False)),
+    ("What is the capital of Ruritania? It is Strelsau.", ("capital", "be", "strelsau", False)),
 ])
 def test_the_misreading_is_gone(extractor, sentence, unwanted):
     assert unwanted not in facts(extractor, sentence)
