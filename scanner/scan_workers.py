@@ -117,6 +117,18 @@ class _Worker:
             raise ScanWorkerUnavailable("did not start")
 
     def call(self, request: dict[str, Any], timeout_s: float = SCAN_TIMEOUT_S) -> Any:
+        """Run ``request`` in the worker, starting it first when it is not running. A worker
+        that exits before answering (killed just before, or while, the request was sent)
+        is replaced and the request sent once more: a read-time scan converges to the same
+        stored state when repeated (issue 18, item 10)."""
+        try:
+            return self._call(request, timeout_s)
+        except ScanWorkerUnavailable as err:
+            if err.reason != "the worker exited":
+                raise
+            return self._call(request, timeout_s)
+
+    def _call(self, request: dict[str, Any], timeout_s: float) -> Any:
         if self.proc is None or self.proc.poll() is not None:
             self.stop()
             self.start()
