@@ -49,6 +49,7 @@ import time
 from typing import IO, Any
 
 from scanner.errors import ScannerError
+from scanner.stats_process import watch_parent
 
 WORKER_NICE = 10
 """Nice value a worker adds to its own (as :data:`scanner.api.priority.DEFAULT_WORK_NICE`)."""
@@ -59,8 +60,6 @@ SCAN_TIMEOUT_S = 300.0
 STOP_TIMEOUT_S = 5.0
 """Seconds :meth:`ScanWorkers.close` waits for a worker to write its tally and exit before
 SIGTERM, and again before SIGKILL."""
-PARENT_CHECK_S = 1.0
-"""Seconds between a worker's checks that its parent still runs."""
 
 _HEADER = struct.Struct("!Q")
 
@@ -312,12 +311,6 @@ def _default_extractor(engine: Any) -> bool:
 # ------------------------------------------------------------------------------ the worker
 
 
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_S)
-    os._exit(0)  # the sidecar is gone (killed): nobody reads the answer
-
-
 def _transportable(err: Exception) -> Exception:
     """``err`` if it survives pickling, else a :class:`ScanWorkerUnavailable` naming it."""
     try:
@@ -332,7 +325,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the sidecar; it stops us
     out = os.fdopen(os.dup(1), "wb")  # replies; anything a library prints goes to stderr
     os.dup2(2, 1)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True,
                      name="contrascan-scan-worker-parent").start()
     source = sys.stdin.buffer
     setup = _receive(source)

@@ -225,7 +225,9 @@ class StatsProcess:
 # ------------------------------------------------------------------------------- the child
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
+    """Exit this child process once its parent ``parent`` is gone (checked every
+    :data:`PARENT_CHECK_S` seconds); run on a daemon thread."""
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK_S)
     os._exit(0)  # the sidecar is gone (killed): nobody reads the answer
@@ -246,7 +248,7 @@ def main() -> int:
     # replies go to a private copy of stdout; anything a library prints goes to stderr
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True,
                      name="contrascan-stats-parent").start()
     hello = sys.stdin.buffer.readline()
     if not hello:
