@@ -1,0 +1,96 @@
+"""Tense and aspect of a clause: a past habit, a completed past, a change undone or never
+completed. Pure functions over a parsed clause (:mod:`extractors.syntax` re-exports them)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.syntax import _is_time
+
+
+def _habitual_past(verb: Token, xcomp: Token) -> bool:
+    """"used to X": the past habit of ``verb`` "used" over the infinitive ``xcomp``."""
+    return verb.lower_ == "used" and verb.tag_ == "VBD" and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children)
+
+
+_LIFE_PERIODS = frozenset("""
+    child kid teen teenager boy girl baby toddler youth childhood adolescence college university
+    school undergrad twenties thirties forties fifties teens
+    """.split())
+"""Periods of a life that are over for an adult ("as a child", "in college", "in her
+twenties"): a simple past within one is a completed past."""
+
+
+def _completed_past(head: Token) -> bool:
+    """A past-tense predicate bounded before now: "worked at Amazon for three years before
+    joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
+    "moved there two years ago", "ate meat as a child" (a duration, a "before"/"until" bound,
+    a dated past time, a period of life or "back in" a place or time on a simple past; the perfect "has worked for three years" still holds, and what such an
+    event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
+    if head.tag_ != "VBD":
+        return False
+    for child in head.children:
+        if child.dep_ == "npadvmod" and _is_time(child) and any(
+                c.lower_ in ("last", "ago") for c in [*child.children, *child.rights]):
+            return True  # "last Saturday", "two weeks ago"
+        if child.dep_ == "advmod" and child.lower_ == "ago":
+            return True
+        if child.dep_ == "prep" and child.lower_ in ("before", "until", "till"):
+            return True
+        if child.dep_ in ("dobj", "advmod") and any(
+                t.lower_ == "back" and t.i + 1 < len(t.doc) and t.nbor(1).lower_ == "in"
+                for t in child.subtree):
+            return True  # "had a dog named Tilly back in Michigan", "lived there back in 2019"
+        if any(p.dep_ == "prep" and p.lower_ in ("as", "in", "during") and any(
+                o.dep_ == "pobj" and o.lemma_.lower() in _LIFE_PERIODS for o in p.children)
+               for p in (child, *(child.children if child.dep_ == "dobj" else ()))):
+            return True  # "ate chicken as a child", "drank a lot of wine in college"
+        if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
+                                         for m in child.children):
+            return True
+        if child.dep_ == "prep" and child.lower_ == "for" and any(
+                p.dep_ == "pobj" and _is_time(p) and any(n.dep_ == "nummod" for n in p.children)
+                for p in child.children):
+            return True
+    return False
+
+
+_TEMPORARY_ADVERBS = frozenset({"temporarily", "briefly", "momentarily", "nearly", "almost",
+                                "twice", "thrice", "previously"})
+_OTHER_CLAUSES = frozenset({"advcl", "relcl", "ccomp", "conj", "acl", "parataxis"})
+_RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejoin", "rehire",
+                           "re-join", "re-hire", "go"})
+_SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch"})
+
+
+def _clause_tokens(verb: Token) -> list[Token]:
+    """The words of ``verb``'s clause, not those of a clause inside it (:data:`_OTHER_CLAUSES`)."""
+    near, todo = [], [verb]
+    while todo:
+        token = todo.pop()
+        near.append(token)
+        todo += [c for c in token.children if c.dep_ not in _OTHER_CLAUSES]
+    return near
+
+
+def _temporary(verb: Token) -> bool:
+    """Whether a change the verb reports is undone or never completed, so it ends nothing:
+    "temporarily", "nearly", "twice before", a bounded spell ("for the summer", "for one
+    match", "for a week"), or a later return in the same sentence ("then started again",
+    "came back in 2020", "rehired in 2018"; an ending's reversal: Dowty 1979 on the
+    imperfective paradox of incomplete and reversed achievements). A return to something
+    else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes
+    nothing."""
+    for token in _clause_tokens(verb):
+        if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
+            return True
+        if token.dep_ == "prep" and token.lower_ == "for" and any(
+                p.dep_ == "pobj" and p.pos_ == "NOUN"
+                and (_is_time(p) or p.lemma_.lower() in _SPELL_NOUNS) for p in token.children):
+            return True  # (a date is no spell: "shelved the cruise booked for June")
+    return any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
+        c.dep_ == "neg" or c.lower_ == "never" for c in t.children) and not any(
+        c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
+        and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")
+                                                 for c in t.children)) for t in verb.sent)
