@@ -254,8 +254,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
         placed = named_values(placed)  # "the organization of OPEC" is OPEC
-        placed += implied(placed, doc.text)  # "Is vegetarian" denies "eats meat"
-        found = [_with_surface(doc.text, t) for t in self._unique(_with_exceptions(doc, placed))]
+        text = doc.text  # built from the tokens on every access
+        placed += implied(placed, text)  # "Is vegetarian" denies "eats meat"
+        found = [_with_surface(text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}
         if ended:
             # "Melanie's dog Luna passed away" presupposes the dog it says she no longer has
