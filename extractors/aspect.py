@@ -94,3 +94,25 @@ def _temporary(verb: Token) -> bool:
         c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
         and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")
                                                  for c in t.children)) for t in verb.sent)
+
+
+_SHORT_FRAMES = frozenset({"today", "tonight", "week", "weekend", "morning", "afternoon",
+                           "evening", "month"})
+"""Heads of a time frame around now that bounds a situation ("this week", "today")."""
+
+
+def _for_now_only(verb: Token) -> bool:
+    """Whether a present progressive clause is bounded by a short frame around now ("is
+    working from the office this week", "is skipping the gym today"): the progressive's
+    temporary reading (Quirk et al. 1985, §4.27; Comrie 1976, ch. 2), an exception to the
+    lasting state, which it neither states nor ends."""
+    if verb.tag_ != "VBG" or not any(c.dep_ == "aux" and c.lemma_ == "be"
+                                     and c.tag_ in ("VBZ", "VBP") for c in verb.children):
+        return False
+    for c in verb.children:
+        if c.dep_ not in ("npadvmod", "advmod") or c.lower_ not in _SHORT_FRAMES:
+            continue
+        if c.lower_ in ("today", "tonight") or any(
+                d.dep_ == "det" and d.lower_ == "this" for d in c.children):
+            return True
+    return False

@@ -48,9 +48,19 @@ COLON_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*:[A-Za-z][A-Za-z0-9]*")
 spaCy's English infix rules split a colon between letters, which leaves two objects."""
 
 
+HYPHENATED_CODE = re.compile(
+    r"(?=[A-Za-z0-9-]*\d)(?![A-Za-z0-9-]*-(?:1[5-9]|20)\d\ds?$)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+"
+    r"|(?-i:[A-Z][a-z]*(?:-[A-Z][A-Za-z]*)+)")
+"""A code with hyphens and a digit ("eu-west-1", "db-stg-02", "gpt-4o", "SKU-1234") or a name
+of capitalised hyphenated parts ("Wi-Fi", "Coca-Cola", "Jean-Luc"): one word. spaCy's English
+infix rules split hyphens between letters, which leaves "eu" and "west-1" as two values of one
+setting; a year after a hyphen stays apart ("mid-2020" is a time)."""
+
+
 def keep_iso_dates(nlp: Language) -> Language:
-    """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`) and
-    names with a colon (:data:`COLON_NAME`) as one token, in place; returns ``nlp``.
+    """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`), names
+    with a colon (:data:`COLON_NAME`) and hyphenated codes and names (:data:`HYPHENATED_CODE`)
+    as one token, in place; returns ``nlp``.
 
     The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
     and suffixes are stripped ("(2026-03-03)." still loses its brackets and full stop); a
@@ -59,7 +69,8 @@ def keep_iso_dates(nlp: Language) -> Language:
     after lower-case letters and digits only.
     """
     tokenizer = nlp.tokenizer
-    iso = r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r")$"
+    iso = (r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r"|"
+           + HYPHENATED_CODE.pattern + r")$")
     previous = tokenizer.token_match
     if previous is None:
         tokenizer.token_match = re.compile(iso, re.IGNORECASE).match

@@ -116,6 +116,18 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
+        if token.tag_ in ("VBP", "VB") and token.dep_ in ("nsubj", "nsubjpass") and \
+                token.lower_ in NOUN_INDEX and any(c.dep_ == "nsubj" and c.pos_ == "NOUN"
+                                                   and c.i == token.i - 1 for c in token.children):
+            # "the project lead for Atlas is …": a base form the parser made a subject is
+            # the head noun of a compound (a verb heads no noun phrase), its "subject" the
+            # modifier
+            token.tag_, token.pos_, token.lemma_ = "NN", "NOUN", token.lower_
+            for c in token.children:
+                if c.dep_ == "nsubj" and c.i == token.i - 1:
+                    c.dep_ = "compound"
+                    for d in [d for d in c.children if d.dep_ == "det"]:
+                        d.head = token
         if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
                 (c.dep_ == "compound" and c.i < token.i) or (
                     c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"

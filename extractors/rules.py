@@ -72,6 +72,7 @@ from extractors.clause_frames import (
     spent_in_past,
 )
 from extractors.state_changes import default_state_changes, ENDED_RULE, implied, StateChanges
+from extractors.aspect import _for_now_only
 from extractors.syntax import (
     _RECIPROCAL,
     NOUN_INDEX,
@@ -355,12 +356,23 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
                                   ) -> list[Triple]:
+        if _for_now_only(head):
+            return []  # "is working from the office this week": an exception, not the state
         if not hedge_read and _hypothetical(head):
             if not _plain_future(head):
                 return []
             return [in_future(t) for t in self._clause_triples_as_stated(head, hedge_read=True)]
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
             return self._with_state_changes(head, self._copula(head))
+        if head.pos_ == "ADJ" and head.lower_.endswith("ed") and any(
+                c.dep_ == "auxpass" for c in head.children):
+            # "Dark mode is disabled": the tagger's adjective heads a passive the parser built
+            # (nsubjpass, auxpass), a state of the subject as "is enabled" is
+            subj = next((c for c in head.children if c.dep_ == "nsubjpass"), None)
+            subject = self._entity(subj) if subj is not None else None
+            if not subject:
+                return []
+            return [self._state(subject, head, negated=_negated(head), clause=head)]
         if head.pos_ == "VERB":
             if any(c.dep_ == "auxpass" for c in head.children):
                 return self._with_state_changes(head, self._passive(head))
@@ -408,6 +420,11 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         """``(subject, be, state)`` for an adjective or participle predicate, antonyms folded:
         "is forbidden" -> negated ``be allow``; "is closed" -> negated ``be open``."""
         lemma = _lemma(word) if word.pos_ == "VERB" else word.lemma_.lower()
+        if word.pos_ == "ADJ" and lemma.endswith("ed"):
+            # "disabled" tagged an adjective is the participle of "disable": one value
+            # whichever tag the same word got ("is enabled" read as a verb gives "enable")
+            lemma = next((base for base in (lemma[:-1], lemma[:-2]) if self._is_verb(base)),
+                         lemma)
         flips = False
         if lemma in self.table.antonyms:
             lemma, flips = self.table.antonyms[lemma], True

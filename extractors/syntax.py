@@ -281,6 +281,10 @@ def _word(token: Token) -> str:
         text = text[:-1]
     elif token.pos_ in ("VERB",) and token.tag_ == "VBG" and token.dep_ not in ("dobj", "pobj"):
         text = _lemma(token)  # a gerund object stays a noun: "do kickboxing" as "kickboxing"
+    if name and "-" in text and text.replace("-", "").isalpha():
+        # a hyphenated name kept as one word ("Spider-Man", extractors.pipeline) is the name
+        # as its parts were read before: "spider man", whichever way it is written
+        text = " ".join(text.replace("-", " ").split())
     return SPELLING.get(text, text)
 
 

@@ -14,9 +14,10 @@ from typing import NamedTuple
 
 from spacy.tokens import Token
 
+from extractors.constructions.descriptions import _names_role_holder, _premodified
 from extractors.state_changes import CARRIER_NOUNS
 from extractors.syntax import _event, _IDENTIFIER, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
-    _SETTING_VERBS
+    _SETTING_VERBS, USER
 from extractors.types import Triple
 
 
@@ -70,6 +71,10 @@ class ChangeRules:
             if split is not None:
                 subject, rule = split[0], "attribute"
                 relation = _phrase(split[1])
+            elif _names_role_holder(patient, new):
+                # "the default region was switched to eu-central-1", as "the default region
+                # is eu-central-1" names its one value
+                subject, relation, rule = USER, _phrase(_premodified(patient)), "attribute"
             else:
                 subject, relation, rule = self._entity(patient), "be", "copula"
         if not subject:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.constructions.descriptions import _describes_thing, _names_role_holder, _premodified
 from extractors.constructions.preferences import (
     _CHANGED,
     _marks_change,
@@ -46,29 +47,6 @@ from extractors.syntax import (
 )
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
-
-
-def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
-    """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
-    copula names a person or thing by a proper name ("… is Farida"): the definite article
-    presupposes one holder (Russell 1905, "On denoting"; the uniqueness of definite
-    descriptions), so the noun is a one-valued attribute."""
-    if subj.pos_ != "NOUN" or not complements or not any(
-            c.dep_ == "det" and c.lower_ == "the" for c in subj.children):
-        return False
-    if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
-        return False
-    # (a measure is no name: "the kiln temperature is 1200 C"; a name may carry a model or
-    # tier number after it: "the internet plan is AT&T Fiber 1 Gig")
-    return all(c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN"
-               for c in complements)
-
-
-def _premodified(noun: Token) -> list[Token]:
-    """``noun`` with the modifiers before it ("on-call engineer")."""
-    mods = [t for c in noun.children if c.dep_ in ("amod", "compound", "nmod") and c.i < noun.i
-            for t in c.subtree]
-    return sorted([noun, *mods], key=lambda t: t.i)
 
 
 STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", "freshman",
@@ -215,6 +193,8 @@ class CopulaRules:
         split = self._split_attribute(subj, topic) if subj.dep_ in ("nsubj", "dobj") else None
         if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
+        if split is not None and _describes_thing(split[1], complements):
+            return []  # "my car is fast": one of the car's many properties, no setting
         if split is None and subj.dep_ == "nsubj" and _names_role_holder(subj, complements):
             # "The on-call engineer this week is Farida": a definite description of a role
             # names its one holder (as "the release manager for v2 is Wei" does), for its
@@ -400,7 +380,8 @@ class CopulaRules:
         rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree], key=lambda t: t.i)
         for child in noun.children:
             if child.dep_ == "poss":
-                who = self._entity(child)
+                # "our default region": the scope's own setting, as "my" is
+                who = USER if child.lower_ == "our" else self._entity(child)
                 return (who, rel_tokens) if who else None
         # a definite role or setting "for" an owner: "the release manager for version 2",
         # "the budget for Q3" (a definite description names one holder, as "of" does)

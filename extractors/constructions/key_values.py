@@ -54,19 +54,43 @@ bar or middle dot, a capitalised label of one to four words and a colon ("Name: 
 hiking. Pet: a cat named Miso")."""
 
 
+_BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
+"""A list item's marker at the start of a line: "- ", "* ", "• ", "1. ", "2) "."""
+_NAME_KEYS = frozenset({"name", "full name"})
+_PERSON_NAME = re.compile(r"[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}")
+"""A name label's value that names a person: one to four capitalised words ("Bram Visser")."""
+
+
 def labelled_segments(text: str) -> list[tuple[int, str]]:
     """``(offset, segment)`` for each line of ``text``, a profile block's line cut where its
     next label starts (:data:`_NEXT_LABEL`): "Occupation: engineer. Employer: Stripe." gives
-    "Occupation: engineer." and "Employer: Stripe.". A line that opens with no label stays
-    whole ("We met at 10. Later: lunch")."""
+    "Occupation: engineer." and "Employer: Stripe.". A list item's marker is left out ("- City:
+    Leeds" is "City: Leeds", :data:`_BULLET`). A line that opens with no label stays whole ("We
+    met at 10. Later: lunch")."""
     out: list[tuple[int, str]] = []
     offset = 0
-    for line in text.split("\n"):
+    for whole in text.split("\n"):
+        bullet = _BULLET.match(whole)
+        skip = bullet.end() if bullet and _KEY_VALUE.match(whole[bullet.end():]) else 0
+        line = whole[skip:]
         cuts = [m.end() for m in _NEXT_LABEL.finditer(line)] if _KEY_VALUE.match(line) else []
         for a, b in zip([0, *cuts], [*cuts, len(line)]):
-            out.append((offset + a, line[a:b].rstrip()))
-        offset += len(line) + 1
+            out.append((offset + skip + a, line[a:b].rstrip()))
+        offset += len(whole) + 1
     return out
+
+
+def block_person(segments: list[tuple[int, str]]) -> str | None:
+    """The person a profile block describes when it names one among other labels ("Name: Mira
+    Holt. City: Porto."), lower-cased with its spelling kept; None for a block without a name
+    label or with the name alone ("Name: Chad" states the user's name). Two blocks naming two
+    people describe two people: their cities and jobs are never compared."""
+    labelled = [m for m in (_KEY_VALUE.match(line) for _, line in segments) if m]
+    names = [m["value"].strip().rstrip(".") for m in labelled
+             if m["key"].strip().lower() in _NAME_KEYS]
+    if len(names) != 1 or len(labelled) < 2 or not _PERSON_NAME.fullmatch(names[0]):
+        return None
+    return " ".join(names[0].lower().split())
 
 
 class KeyValueRules:
@@ -82,13 +106,20 @@ class KeyValueRules:
         key ("Languages", "Pets") holds a set (rule ``attribute_set``), unless it is a verb's
         key ("Likes: hiking" -> like)."""
         out: list[Triple] = []
-        for start, line in labelled_segments(doc.text):
+        segments = labelled_segments(doc.text)
+        person = block_person(segments)
+        for start, line in segments:
             m = _KEY_VALUE.match(line)
             if not m:
                 continue
             subject, relation = self._split_key(m["key"])
             if not relation:
                 continue
+            if person is not None:
+                if m["key"].strip().lower() in _NAME_KEYS:
+                    continue  # it names the block's subject
+                if subject == USER:
+                    subject = person
             last = relation.split()[-1]
             # an identifier names one setting, whatever its last word ("timeout_seconds")
             plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) \

@@ -6,6 +6,15 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # settings whose value is a hyphenated code; a flag turned off; a bulleted profile block
+    ("The default storage region is ap-south-2.", "The default storage region was changed to us-east-2."),
+    ("The nightly_export job is enabled.", "The nightly_export job is disabled until further notice."),
+    ("- Name: Oona Lind\n- Employer: Kestrel Labs", "- Name: Oona Lind\n- Employer: Tern Robotics"),
+    # a telegraphic setting (no article) and its change; "our" setting; a role noun the tagger
+    # read as a verb ("the support lead")
+    ("Primary build runner is ci-linux-04.", "Primary build runner was changed to ci-linux-09."),
+    ("Our staging bucket is assets-stg-1.", "Our staging bucket is now assets-stg-3."),
+    ("The support lead for Orca is Imani Dube.", "The support lead for Orca is now Tove Berg."),
     # a diet kept with "follow" or "be on"; a possession named by "my car is"
     ("Ines follows a strict vegan diet.", "Ines has started eating eggs again."),
     ("My car is a red Mazda 3.", "I sold the Mazda in March."),
@@ -75,6 +84,13 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # two profile blocks naming two people; a progressive bounded by "this week"
+    ("Name: Oona Lind. Town: Bergen. Role: nurse.", "Name: Per Lind. Town: Bergen. Role: pilot."),
+    # an adjective describes a thing, it is no setting of it: both hold
+    ("My bike is light.", "My bike is surprisingly sturdy."),
+    ("Our office is cosy.", "Our office is noisy on Mondays."),
+    ("Rafa works from home for Larkspur Media.",
+     "Rafa is working from the Larkspur studio this week for a client shoot."),
     ("My dream car is a Porsche 911.", "I don't have a Porsche 911."),
     ("My car is a red Mazda 3.", "I sold my old bike in March."),
     ("Arun uses a Kindle Oasis.", "Arun replaced the Kindle's cover with a leather one."),

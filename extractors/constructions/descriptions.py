@@ -1,0 +1,72 @@
+"""Definite descriptions and predicational copulas: when a copula names the one value of
+an attribute ("the release manager is Wei", "the default region is eu-west-1") and when it
+only describes a thing ("my car is fast")."""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Token
+
+
+def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
+    """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
+    copula names a person or thing by a proper name ("… is Farida"): the definite article
+    presupposes one holder (Russell 1905, "On denoting"; the uniqueness of definite
+    descriptions), so the noun is a one-valued attribute."""
+    # (a memory writer's telegraphic "Default deployment region is …" drops the article: a
+    # modified noun opening the sentence with no determiner reads as definite)
+    first = min(subj.subtree, key=lambda t: t.i)
+    telegraphic = first.i == subj.sent.start and first != subj and not any(
+        c.dep_ in ("det", "poss") for c in subj.children)
+    if subj.pos_ != "NOUN" or not complements or not (telegraphic or any(
+            c.dep_ == "det" and c.lower_ == "the" for c in subj.children)):
+        return False
+    if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
+        return False
+    # (a measure is no name: "the kiln temperature is 1200 C"; a name may carry a model or
+    # tier number after it: "the internet plan is AT&T Fiber 1 Gig"; a code names a value
+    # as a proper name does: "the default region is eu-west-1")
+    return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
+               or (len(list(c.subtree)) == 1 and _CODE.fullmatch(c.text) is not None)
+               for c in complements)
+
+
+_CODE = re.compile(r"(?=\S*[A-Za-z])(?=\S*\d)[A-Za-z0-9][\w.-]*|[A-Za-z]+_[\w.]+")
+"""A value written as a code: letters with digits ("eu-west-1", "db-stg-02", "MapleTree42",
+"v2.3") or an identifier ("new_checkout")."""
+
+
+ADJECTIVE_VALUED = frozenset("""
+    diet status colour color size mood gender sex nationality religion orientation level tier
+    type style mode availability handedness temperament personality skin complexion hair eyes
+    eye temperature weather
+    """.split())
+"""Attribute nouns whose value is an adjective ("my diet is vegan", "relationship status:
+single", "her eyes are green": WordNet 3.0's noun.attribute and noun.state heads). Any other
+noun with an adjective complement is described, not given a value: "my car is fast" and "my car
+is reliable" both hold (a predicational copula; Higgins 1979, Declerck 1988)."""
+_VALUE_WORDS = frozenset({"favourite", "favorite", "preferred", "default", "usual", "current"})
+"""Premodifiers that make any noun a one-valued attribute ("my favourite colour", "the
+default theme is dark")."""
+
+
+def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:
+    """True when a copula gives an adjective to a noun that is no adjective-valued attribute
+    (:data:`ADJECTIVE_VALUED`, :data:`_VALUE_WORDS`): a description of the thing."""
+    # (a capitalised adjective or a written form is a value: "the language spoken is
+    # French", "the work email is nadia@example.org")
+    if not complements or not all(c.pos_ == "ADJ" and c.dep_ in ("acomp", "attr")
+                                  and c.text.isalpha() and c.text.islower()
+                                  and not any(d.pos_ in ("NOUN", "PROPN") for d in c.subtree)
+                                  for c in complements):
+        return False
+    words = {t.lemma_.lower() for t in rel_tokens} | {t.lower_ for t in rel_tokens}
+    return not (words & (ADJECTIVE_VALUED | _VALUE_WORDS))
+
+
+def _premodified(noun: Token) -> list[Token]:
+    """``noun`` with the modifiers before it ("on-call engineer")."""
+    mods = [t for c in noun.children if c.dep_ in ("amod", "compound", "nmod") and c.i < noun.i
+            for t in c.subtree]
+    return sorted([noun, *mods], key=lambda t: t.i)
