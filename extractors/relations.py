@@ -118,7 +118,8 @@ SYNONYMS: dict[str, str] = {
     "love": "like", "enjoy": "like", "adore": "like", "be fond of": "like", "prefer": "prefer",
     # residence and work
     "reside in": "live in", "live at": "live in", "be based in": "live in",
-    "move to": "live in", "relocate to": "live in",
+    "move to": "live in", "relocate to": "live in", "move back to": "live in",
+    "move into": "live in", "move back into": "live in", "move in": "live in",
     "work for": "work at", "be employed by": "work at",
     "help out at": "volunteer at", "help at": "volunteer at",
     "be married to": "spouse", "be employed at": "work at",
@@ -165,10 +166,37 @@ FUNCTIONAL: frozenset[str] = frozenset({
     "retry timeout", "limit", "size", "color", "height", "weight", "population",
     "manufacturer", "developer", "creator", "country", "continent", "location", "religion", "position",
     "record label", "team", "club", "league", "currency", "language",
-    "prefer", "parent company", "located in",
+    "prefer", "parent company", "located in", "home",
 })
 """Relations that hold one value at a time. Any relation starting with ``preferred `` is
 functional too (a preference names one choice)."""
+
+DWELLING_NOUNS: frozenset[str] = frozenset("""
+    house apartment flat studio condo condominium bungalow cottage cabin barn farmhouse
+    townhouse duplex loft penthouse mansion villa dorm dormitory hostel bedsit caravan trailer
+    houseboat narrowboat hut chalet maisonette
+    """.split())
+"""Kinds of dwelling (WordNet 3.0 dwelling.n.01 and housing.n.01 hyponyms, curated). "Lives in
+a flat" says what kind of home, "lives in London" where: two facets of living somewhere that
+never contradict each other."""
+
+
+def dwelling_reading(relation: str, value: str) -> tuple[str, str]:
+    """``("home", kind)`` for a residence whose value is a kind of dwelling ("live in", "small
+    apartment" -> ("home", "apartment"): the kind, its size or age aside), else the triple's
+    own relation and value.
+
+    Args:
+        relation: canonical relation.
+        value: canonical object; a place after a comma ("converted barn, outside kilkenny")
+            is the dwelling's own place, left out of its kind.
+    """
+    if relation != "live in":
+        return relation, value
+    words = value.split(",")[0].split()
+    if words and words[-1] in DWELLING_NOUNS:
+        return "home", words[-1]
+    return relation, value
 
 MULTI_VALUED: frozenset[str] = frozenset({
     "like", "acquire", "visit", "test with", "speak", "drink", "eat", "use", "know", "play",

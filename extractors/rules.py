@@ -73,6 +73,7 @@ from extractors.clause_frames import (
 )
 from extractors.state_changes import default_state_changes, ENDED_RULE, implied, StateChanges
 from extractors.aspect import _for_now_only
+from extractors.relations import dwelling_reading
 from extractors.syntax import (
     _RECIPROCAL,
     NOUN_INDEX,
@@ -248,6 +249,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         # a continent's name makes a location the continent relation (both for "australia")
         placed: list[Triple] = []
         for t in found:
+            relation, value = dwelling_reading(t.relation, t.object)
+            if relation != t.relation:  # "lives in a flat": the kind of home, not the place
+                t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
+                              "qualifiers": t.qualifiers})
             relations = place_relations(t.relation, t.object)
             if relations == (t.relation,):
                 placed.append(t)

@@ -266,6 +266,12 @@ class VerbRules:
                                           clause=verb, rule="svo", qualifiers=times))
         copula = next((c for c in verb.children if c.dep_ == "xcomp"
                        and c.lemma_.lower() in ("be", "become")), None)
+        if copula is not None and any(c.dep_ in ("prep", "dobj", "npadvmod", "advmod")
+                                      and verb.i < c.i < copula.i for c in verb.children):
+            # "moved back to Dublin to be closer to my parents": an infinitive after the
+            # verb's own complements is a purpose adjunct, no complement of the verb (Quirk
+            # et al. 1985, §15.48)
+            copula = None
         if copula is not None:
             # "I want to be a physical therapist" -> (user, want be, physical therapist)
             for comp in (c for c in copula.children if c.dep_ in ("attr", "acomp")):

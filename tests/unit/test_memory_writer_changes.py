@@ -6,6 +6,10 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # moving back, or into a new home, with a purpose infinitive after the place
+    ("I live in Tartu with two flatmates.", "I moved back to Riga in May to be near my sister."),
+    ("Lives in Leith with her brother.", "Moved into a flat of her own in Portobello."),
+    ("Kai lives in a narrowboat on the canal.", "Kai has moved into a cottage to have more room."),
     # settings whose value is a hyphenated code; a flag turned off; a bulleted profile block
     ("The default storage region is ap-south-2.", "The default storage region was changed to us-east-2."),
     ("The nightly_export job is enabled.", "The nightly_export job is disabled until further notice."),
@@ -84,6 +88,9 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # the kind of home and the place are two facets of living somewhere
+    ("I live in a tiny studio.", "I live in Bremen these days."),
+    ("Kai lives in a cottage near Kendal.", "Kai lives in a cosy old cottage."),
     # two profile blocks naming two people; a progressive bounded by "this week"
     ("Name: Oona Lind. Town: Bergen. Role: nurse.", "Name: Per Lind. Town: Bergen. Role: pilot."),
     # an adjective describes a thing, it is no setting of it: both hold
