@@ -252,7 +252,7 @@ class VerbRules:
                             out.append(self._make(subject, f"{base} {prep.lower_}", value,
                                                   surface, negated=neg, clause=verb,
                                                   rule="prep_object", qualifiers=times))
-            return out
+            return out + ([] if neg else self._named_setting(verb, base, subject, times))
         for comp in (c for c in verb.children if c.dep_ in ("acomp", "oprd")):
             age = _age(comp) if lemma in ("turn", "become") else None
             if age is not None:  # "I turned 18 years old yesterday"
@@ -404,6 +404,10 @@ class VerbRules:
         # (with the role's place: "is employed as a data analyst at Maersk", as the active
         # "works as a nurse at St. Mary's" is read)
         preps = self._verb_preps(verb)
+        go = next((c for c in verb.children if c.dep_ == "xcomp" and c.lower_ == "go"), None)
+        if verb.lower_ == "let" and go is not None:
+            # "was let go from Kettle & Crumb": the idiom's phrases hang on "go"
+            participle, preps = "be let go", preps + self._verb_preps(go)
         for prep in preps:
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 if _is_time(pobj):
@@ -415,6 +419,24 @@ class VerbRules:
                                           rule="prep_object", qualifiers=times))
         if not out:
             out.append(self._state(subject, verb, negated=neg, clause=verb, qualifiers=times))
+        return out
+
+    def _named_setting(self, verb: Token, base: str, subject: str,
+                       times: list[tuple[str, str]]) -> list[Triple]:
+        """"teaches ceramics at the Harbourside Arts Centre": besides what is taught, where,
+        when the place is named (``(oriana, teach at, harbourside arts center)``), so that
+        "stopped teaching at the Harbourside Arts Centre" ends it. Only for an affirmative
+        clause: a denial's scope is its object ("doesn't teach maths at Ridge")."""
+        out = []
+        for prep in verb.children:
+            if prep.dep_ != "prep" or prep.lower_ != "at":
+                continue
+            for pobj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "PROPN"
+                         and not _is_time(c)):
+                value, surface = self._value(pobj)
+                if value:
+                    out.append(self._make(subject, f"{base} at", value, surface, negated=False,
+                                          clause=verb, rule="prep_object", qualifiers=times))
         return out
 
     def _gerund_object(self, verb: Token) -> tuple[str, Token | None, Token] | None:

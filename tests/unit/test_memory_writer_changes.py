@@ -6,6 +6,10 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # dismissal said with "let go"; a named place of an activity with an object
+    ("I work as a baker at Fennerton Foods.", "I was let go from Fennerton Foods last week."),
+    ("Ruth has been teaching ceramics at the Tollcross Centre on Saturdays.",
+     "Ruth has stopped teaching at the Tollcross Centre."),
     # moving back, or into a new home, with a purpose infinitive after the place
     ("I live in Tartu with two flatmates.", "I moved back to Riga in May to be near my sister."),
     ("Lives in Leith with her brother.", "Moved into a flat of her own in Portobello."),
@@ -88,6 +92,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a denial's scope is its object, not the place
+    ("Ruth has been teaching ceramics at the Tollcross Centre.", "Ruth doesn't teach glazing at the Tollcross Centre."),
     # the kind of home and the place are two facets of living somewhere
     ("I live in a tiny studio.", "I live in Bremen these days."),
     ("Kai lives in a cottage near Kendal.", "Kai lives in a cosy old cottage."),
