@@ -323,13 +323,18 @@ def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: boo
             from scanner.store import replication
 
             replication.configure(client, _settings().replication)
+            service = Service(weaviate_stores(client), engine=_engine(single_epoch, recency_override))
             try:
-                yield Service(weaviate_stores(client), engine=_engine(single_epoch, recency_override))
+                yield service
             except Exception as err:
                 failure = as_unavailable(err, describe(client))
                 if failure is None:
                     raise
                 raise failure from err
+            finally:
+                # the read-time scan tally is written before the client (and an embedded
+                # server) closes, never after by a thread left behind
+                service.close()
 
     return opened()
 

@@ -96,3 +96,29 @@ def test_import_with_rejected_lines_exits_65_and_stores_the_rest(tmp_path):
            "1 line (3)" in result.stderr
     again = CliRunner().invoke(main, ["import", str(path), *store, "--json"])
     assert again.exit_code == 65 and json.loads(again.stdout)["unchanged"] == 2
+
+
+def test_read_time_scan_from_the_cli_writes_its_tally_before_the_store_closes(tmp_path, caplog):
+    """`contrascan scan` on the embedded store: the tally of the read-time scan is written
+    while the store is still open (a thread left behind wrote it after the server had stopped,
+    printed a traceback and lost the count)."""
+    port, grpc_port = server.free_ports()
+    path = tmp_path / "m.jsonl"
+    base = {"user_id": "tally-user", "source": "chat", "source_class": "user", "epoch": "e1"}
+    path.write_text(
+        json.dumps({**base, "id": "t1", "text": "Dan lives in Paris.",
+                    "observed_at": "2026-01-01T00:00:00Z"}) + "\n"
+        + json.dumps({**base, "id": "t2", "text": "Dan lives in Rome.",
+                      "observed_at": "2026-02-01T00:00:00Z"}) + "\n")
+    store = ["--data-dir", str(tmp_path / "data"), "--port", str(port),
+             "--grpc-port", str(grpc_port)]
+    assert CliRunner().invoke(main, ["import", str(path), *store]).exit_code == 0
+    scan = CliRunner().invoke(main, ["scan", "--user", "tally-user", "--query", "where does Dan live",
+                                     *store, "--json"])
+    assert scan.exit_code == 0, scan.output
+    assert json.loads(scan.stdout)["withhold"] == ["t1"]
+    assert "tally" not in scan.stderr and "Traceback" not in scan.stderr
+    assert not [r for r in caplog.records if "tally" in r.getMessage()]
+    stats = CliRunner().invoke(main, ["stats", *store, "--json"])
+    assert stats.exit_code == 0, stats.output
+    assert json.loads(stats.stdout)["read_scans"] == 1
