@@ -9,6 +9,8 @@ edit is ``(position, characters added)`` in the parsed text, mapped back by :fun
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc, Token
 
 from extractors.memory_forms import in_first_person, subjectless
@@ -23,6 +25,26 @@ from extractors.syntax import (
 from extractors.types import Triple
 
 
+_ANSI_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
+"""A terminal control sequence (ECMA-48 CSI or a two-character escape)."""
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e"
+                        r"\u2060-\u2064\ufeff]")
+"""Control characters (Unicode Cc, tab and newline aside) and invisible format characters
+(Cf: zero-width space and joiners, directional marks, word joiner, byte order mark, soft
+hyphen) that copy and paste leave in text."""
+
+
+def visible_text(text: str) -> str:
+    """``text`` with terminal escape sequences and invisible characters each replaced by
+    spaces of the same length, so offsets into the stored text stay right: "lives in\u200b
+    Paris" is read as "lives in Paris" (a zero-width space had made "in\u200b" the
+    preposition and the place no object)."""
+    if text.isascii() and "\x1b" not in text and text.isprintable():
+        return text
+    text = _ANSI_ESCAPE.sub(lambda m: " " * len(m[0]), text)
+    return _INVISIBLE.sub(" ", text)
+
+
 class ReadingRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for reading a text (a mixin: it
     reads the extractor's ``nlp``, ``_is_verb`` and ``_verb_tables``)."""
@@ -32,7 +54,7 @@ class ReadingRules:
         text (:func:`shifted` maps offsets back): a subject-less memory-writer fact is read
         in the first person (:mod:`extractors.memory_forms`); a labelled line without its
         label (and see :meth:`_repaired`)."""
-        text = truecase(text)
+        text = truecase(visible_text(text))
         label = _LABEL.match(text)
         if label is not None and _CLAUSE_AFTER_LABEL.search(text, label.end()):
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # invisible characters pasted into a memory (zero-width space, NUL, a terminal colour)
+    ("Noor lives in\u200b Ghent.", "Noor lives in Antwerp now."),
+    ("Noor lives in\x00 Ghent.", "Noor lives in \x1b[1mAntwerp\x1b[0m now."),
     # dismissal said with "let go"; a named place of an activity with an object
     ("I work as a baker at Fennerton Foods.", "I was let go from Fennerton Foods last week."),
     ("Ruth has been teaching ceramics at the Tollcross Centre on Saturdays.",
