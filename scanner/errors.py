@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scanner.wording import shown_id
+
 
 class ScannerError(Exception):
     """Root of every error this package raises on purpose."""
@@ -39,7 +41,8 @@ class RecordError(ScannerError):
 
     def __init__(self, *, line: int | None, record_id: str | None, field: str, reason: str):
         self.line = line
-        self.record_id = record_id
+        self.record_id = shown_id(record_id)  # an oversized id is cut, never echoed whole
+        record_id = self.record_id
         self.field = field
         self.reason = reason
         where = f"line {line}" if line is not None else "record"

@@ -30,3 +30,16 @@ def counted(n: int, noun: str, plural_form: str | None = None) -> str:
         ('1 memory', '0 memories', '3 duplicate groups')
     """
     return f"{n} {noun if n == 1 else plural_form or plural(noun)}"
+
+
+SHOWN_ID_CHARS = 80
+"""Characters of an id an error message repeats; a longer one (already a rejected id: ids
+are at most 256 characters) is cut, its length said."""
+
+
+def shown_id(record_id: str | None) -> str | None:
+    """``record_id`` as an error message repeats it: whole up to :data:`SHOWN_ID_CHARS`
+    characters, else its start, "…" and its length ("aaaa…(100000 characters)")."""
+    if record_id is None or len(record_id) <= SHOWN_ID_CHARS:
+        return record_id
+    return f"{record_id[:SHOWN_ID_CHARS - 1]}…({len(record_id)} characters)"

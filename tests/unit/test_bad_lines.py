@@ -78,3 +78,10 @@ def test_scan_file_json_survives_every_bad_line(tmp_path):
     report = json.loads(result.stdout)
     assert report["scanned"] == 1
     assert [r["line"] for r in report["rejected"]] == list(range(2, len(BAD_LINES) + 2))
+
+
+def test_an_oversized_id_is_cut_where_the_rejection_repeats_it():
+    line = json.dumps({"id": "x" * 100_000, "text": "I live in Leeds.", "user_id": "u"})
+    records, rejected = read_jsonl(io.BytesIO(line.encode() + b"\n"))
+    assert records == [] and [r.field for r in rejected] == ["id"]
+    assert rejected[0].id == "x" * 79 + "…(100000 characters)"
