@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Token
 from extractors.memory_forms import in_first_person, subjectless
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
+    _CLAUSE_OPENING,
     _LABEL,
     _LOCATIVE_PREPS,
     _NAME_VERB_PREP,
@@ -25,6 +26,11 @@ from extractors.syntax import (
 from extractors.types import Triple
 
 
+_REPORTING_LABEL = re.compile(
+    r"\b(?:said|says|mentioned|noted|corrected|clarified|added|confirmed|explained|reported|"
+    r"updated|wrote|told|shared|stated)\b", re.IGNORECASE)
+"""A label that is a reporting clause ("The user corrected this:"), not a topic ("Update for
+rack 4:" names what its clause is about and stays)."""
 _ANSI_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
 """A terminal control sequence (ECMA-48 CSI or a two-character escape)."""
 _INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e"
@@ -56,10 +62,15 @@ class ReadingRules:
         label (and see :meth:`_repaired`)."""
         text = truecase(visible_text(text))
         label = _LABEL.match(text)
-        if label is not None and _CLAUSE_AFTER_LABEL.search(text, label.end()):
+        if label is not None and (_CLAUSE_AFTER_LABEL.search(text, label.end()) or (
+                _REPORTING_LABEL.search(label[0]) and _CLAUSE_OPENING.match(text, label.end()))):
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its
-            # own subject; the label only names the topic
-            return text[label.end():], (0, -label.end())
+            # own subject; the label only names the topic (a label that names the user stays:
+            # "The user corrected this: their birthday is …" is their birthday)
+            if not (re.search(r"\bthe user\b", label[0], re.IGNORECASE)
+                    and re.match(r"(?:their|they)\b", text[label.end():], re.IGNORECASE)):
+                return text[label.end():], (0, -label.end())
+            return text, (0, 0)
         irregular = self._irregular_past()
         first = in_first_person(text, self._is_verb, irregular)
         if first is not None:

@@ -94,6 +94,12 @@ _CLAUSE_AFTER_LABEL = re.compile(r"\b(?:is|are|was|were|has|have|had)\b.*\b(?:is
                                  r"were|has|have|had)\b|\b(?:and|but)\b.*\b(?:is|are)\b")
 """A labelled line whose text holds clauses of their own (two finite verbs, or a coordinated
 copula clause), not a ``key: value`` pair ("Likes: hiking", "Name: Chad")."""
+_CLAUSE_OPENING = re.compile(
+    r"(?:the|my|our|their|his|her|its|[A-Z][\w-]*'s)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:is|are|was|were|has|have)\b", re.IGNORECASE)
+"""Text after a label that opens with a clause of its own, a possessed or definite subject and
+its verb ("The user corrected this: their birthday is actually on March 21"): the label is
+a comment on the clause, no key of a value."""
 _LOCATIVE_PREPS = {"in", "at", "near", "inside", "within"}
 """Prepositions whose object is a place: "the meeting is in Room 4" gives the place as the
 attribute's value; "is on tenuous grounds", "is under review" describe a state."""

@@ -220,8 +220,11 @@ class CopulaRules:
             rule = "attribute_set" if plural else "attribute"
             values = [o for c in complements for o in self._objects(c)]
             for prep in preps:
-                if prep.lower_ not in _LOCATIVE_PREPS:
-                    continue  # "Jon's dance studio is on tenuous grounds": a state, no value
+                if prep.lower_ not in _LOCATIVE_PREPS and not (prep.lower_ == "on" and any(
+                        c.dep_ == "pobj" and _is_time(c) for c in prep.children)):
+                    # "Jon's dance studio is on tenuous grounds": a state, no value ("the
+                    # birthday is on March 12" gives its date, as "is March 12" does)
+                    continue
                 values += [o for c in prep.children if c.dep_ == "pobj" for o in self._objects(c)]
             quals = places + ([_CHANGED] if _marks_change(cop, subj) else [])
             for value_token in values:

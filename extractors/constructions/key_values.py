@@ -7,7 +7,7 @@ import re
 from spacy.tokens import Doc
 
 from extractors.relations import SPELLING, Cardinality
-from extractors.syntax import _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, USER
+from extractors.syntax import _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, USER
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
@@ -112,6 +112,8 @@ class KeyValueRules:
             m = _KEY_VALUE.match(line)
             if not m:
                 continue
+            if _CLAUSE_OPENING.match(m["value"]):
+                continue  # "The user corrected this: their birthday is …": no key, a clause
             subject, relation = self._split_key(m["key"])
             if not relation:
                 continue

@@ -184,6 +184,13 @@ class SubjectRules:
                     subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)
                     or _the_user(subj) and not _others_between(subj, pronoun)):
                 return self._entity(subj)
+        users = [t for t in pronoun.doc[pronoun.sent.start:pronoun.i]
+                 if _the_user(t) and t.dep_ in ("nsubj", "nsubjpass")]
+        if pronoun.lower_ == "their" and users and _user_before(pronoun) and \
+                not _others_between(users[-1], pronoun):
+            # "The user corrected this: their birthday is …": "the user" is the subject of
+            # the clause before, which the parser did not make the governing one
+            return USER
         return None
 
     def _personal_antecedent(self, pronoun: Token) -> str | None:
