@@ -118,8 +118,6 @@ SYNONYMS: dict[str, str] = {
     "love": "like", "enjoy": "like", "adore": "like", "be fond of": "like", "prefer": "prefer",
     # residence and work
     "reside in": "live in", "live at": "live in", "be based in": "live in",
-    "move to": "live in", "relocate to": "live in", "move back to": "live in",
-    "move into": "live in", "move back into": "live in", "move in": "live in",
     "work for": "work at", "be employed by": "work at",
     "help out at": "volunteer at", "help at": "volunteer at",
     "be married to": "spouse", "be employed at": "work at",
@@ -171,31 +169,60 @@ FUNCTIONAL: frozenset[str] = frozenset({
 """Relations that hold one value at a time. Any relation starting with ``preferred `` is
 functional too (a preference names one choice)."""
 
-DWELLING_NOUNS: frozenset[str] = frozenset("""
-    house apartment flat studio condo condominium bungalow cottage cabin barn farmhouse
-    townhouse duplex loft penthouse mansion villa dorm dormitory hostel bedsit caravan trailer
-    houseboat narrowboat hut chalet maisonette
+
+
+CLASSIFIER_NOUNS = frozenset({"genre", "type", "kind", "sort", "style", "category"})
+"""Nouns that name kinds of the thing the noun before them names ("movie genre", "music
+style"): classifier nouns (Quirk et al. 1985, §17.41 on "kind of", "sort of", "type of")."""
+
+DWELLING_KINDS: dict[str, str] = {
+    **dict.fromkeys("apartment flat studio condo condominium loft penthouse bedsit maisonette "
+                    "duplex".split(), "apartment"),  # apartment.n.01 and its hyponyms
+    **dict.fromkeys("house bungalow cottage cabin barn farmhouse townhouse mansion villa "
+                    "chalet hut".split(), "house"),  # house.n.01 and its hyponyms
+    **dict.fromkeys("caravan trailer houseboat narrowboat van campervan motorhome".split(),
+                    "mobile home"),
+    **dict.fromkeys("dorm dormitory hostel".split(), "dormitory"),
+}
+"""A dwelling noun -> its broad kind (WordNet 3.0 hypernyms): "a studio" and "a studio flat",
+"a cottage" and "a house" are one kind and never contradict each other; a flat and a house do."""
+
+MOVE_RELATIONS = frozenset({"move to", "relocate to", "move back to", "move into",
+                            "move back into", "move in"})
+"""Moving somewhere, which says where one lives when the destination is a place or a home."""
+AREA_NOUNS = frozenset({"countryside", "suburb", "suburbs", "city", "coast", "seaside",
+                        "mountains", "village", "town"})
+"""Kinds of area one lives in, a facet apart from the named place ("lives in the suburbs" and
+"lives in Chicago" both hold)."""
+PLACE_NOUNS = frozenset("""
+    city town village countryside suburbs suburb coast seaside country state island capital
     """.split())
-"""Kinds of dwelling (WordNet 3.0 dwelling.n.01 and housing.n.01 hyponyms, curated). "Lives in
-a flat" says what kind of home, "lives in London" where: two facets of living somewhere that
-never contradict each other."""
+"""Common nouns of a place one lives in ("moved to the countryside")."""
 
 
-def dwelling_reading(relation: str, value: str) -> tuple[str, str]:
-    """``("home", kind)`` for a residence whose value is a kind of dwelling ("live in", "small
-    apartment" -> ("home", "apartment"): the kind, its size or age aside), else the triple's
-    own relation and value.
+def dwelling_reading(relation: str, value: str, surface: str = "") -> tuple[str, str]:
+    """Where one lives, read by facet. ``("home", kind)`` for a residence whose value is a
+    kind of dwelling ("live in", "small apartment" -> ("home", "apartment"): its broad kind,
+    :data:`DWELLING_KINDS`); a move (:data:`MOVE_RELATIONS`) to a home is that home, to a
+    named place or a place noun ("moved back to Dublin", "to the countryside") ``live in``
+    there; a move to anything else stays a move ("moved into management", "moved back to
+    paper notebooks"). Other triples keep their relation and value.
 
     Args:
         relation: canonical relation.
         value: canonical object; a place after a comma ("converted barn, outside kilkenny")
             is the dwelling's own place, left out of its kind.
+        surface: the object as written (a capital letter marks a named place).
     """
-    if relation != "live in":
+    if relation != "live in" and relation not in MOVE_RELATIONS:
         return relation, value
     words = value.split(",")[0].split()
-    if words and words[-1] in DWELLING_NOUNS:
-        return "home", words[-1]
+    if words and words[-1] in DWELLING_KINDS:
+        return "home", DWELLING_KINDS[words[-1]]
+    if relation in MOVE_RELATIONS and (surface[:1].isupper() or (words and words[-1] in PLACE_NOUNS)):
+        relation = "live in"
+    if relation == "live in" and words and words[-1] in AREA_NOUNS and surface[:1].islower():
+        return "home area", words[-1]  # "the suburbs", "the countryside": a kind of area
     return relation, value
 
 MULTI_VALUED: frozenset[str] = frozenset({

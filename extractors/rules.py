@@ -76,6 +76,7 @@ from extractors.aspect import _for_now_only
 from extractors.relations import dwelling_reading
 from extractors.syntax import (
     _RECIPROCAL,
+    ADJECTIVE_INDEX,
     NOUN_INDEX,
     USER,
     _CLAUSE_DEPS,
@@ -160,6 +161,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         self.state_changes = self.state_changes.mapped(self._canonical_relation)
         if not NOUN_INDEX and self._is_noun("dog"):
             NOUN_INDEX.update(self._nouns)
+            ADJECTIVE_INDEX.update(self.nlp.get_pipe("lemmatizer").lookups
+                                   .get_table("lemma_index").get("adj", ()))
 
     def _canonical_relation(self, phrase: str) -> str:
         """A relation phrase as :meth:`_make` spells it (synonyms, then induced relations)."""
@@ -249,7 +252,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         # a continent's name makes a location the continent relation (both for "australia")
         placed: list[Triple] = []
         for t in found:
-            relation, value = dwelling_reading(t.relation, t.object)
+            relation, value = dwelling_reading(t.relation, t.object, t.object_text)
             if relation != t.relation:  # "lives in a flat": the kind of home, not the place
                 t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
                               "qualifiers": t.qualifiers})

@@ -265,6 +265,11 @@ NOUN_INDEX: set[str] = set()
 when it loads its pipeline (empty: every capitalised sentence-initial plural is lemmatised)."""
 
 
+ADJECTIVE_INDEX: set[str] = set()
+"""The lemmatizer's index of English adjectives, filled with :data:`NOUN_INDEX` ("fast",
+"busy"; not "celadon" or "tiramisu", which the tagger may still call adjectives)."""
+
+
 def _word(token: Token) -> str:
     """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
     Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently

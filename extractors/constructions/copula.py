@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.constructions.descriptions import _describes_thing, _names_role_holder, _premodified
+from extractors.constructions.descriptions import _describes_thing, _names_role_holder, _premodified, colour_of
 from extractors.constructions.preferences import (
     _CHANGED,
     _marks_change,
@@ -190,11 +190,18 @@ class CopulaRules:
         preps = [c for c in cop.children if c.dep_ == "prep" and c.i > subj.i]
         topic = self._topic(cop, subj)
         places = [("place", topic)] if topic else []
-        split = self._split_attribute(subj, topic) if subj.dep_ in ("nsubj", "dobj") else None
+        split = self._split_attribute(subj, topic) if subj.dep_ in ("nsubj", "dobj") and not any(
+            c.dep_ == "det" and c.lower_ in ("a", "an", "another", "one") for c in subj.children
+        ) else None  # ("a favourite of mine is Wilco": one of several)
         if split is not None and _predicational(subj, complements, bool(preps)):
             split = None  # "my father is a farmer": about the father, (user's father, be, …)
         if split is not None and _describes_thing(split[1], complements):
-            return []  # "my car is fast": one of the car's many properties, no setting
+            colour = colour_of(complements)
+            if colour is None:
+                return []  # "my car is fast": one of the car's many properties, no setting
+            # "my bike is red": the one colour of the bike, (user, bike color, red)
+            return [self._make(split[0], _phrase(split[1]) + " color", colour.lower_,
+                               colour.text, negated=_negated(cop), clause=cop, rule="attribute")]
         if split is None and subj.dep_ == "nsubj" and _names_role_holder(subj, complements):
             # "The on-call engineer this week is Farida": a definite description of a role
             # names its one holder (as "the release manager for v2 is Wei" does), for its

@@ -8,6 +8,9 @@ import re
 
 from spacy.tokens import Token
 
+from extractors.relations import CLASSIFIER_NOUNS
+from extractors.syntax import ADJECTIVE_INDEX
+
 
 def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
@@ -38,31 +41,45 @@ _CODE = re.compile(r"(?=\S*[A-Za-z])(?=\S*\d)[A-Za-z0-9][\w.-]*|[A-Za-z]+_[\w.]+
 
 
 ADJECTIVE_VALUED = frozenset("""
-    diet status colour color size mood gender sex nationality religion orientation level tier
-    type style mode availability handedness temperament personality skin complexion hair eyes
-    eye temperature weather
+    diet colour color gender sex nationality religion orientation handedness theme mode
     """.split())
-"""Attribute nouns whose value is an adjective ("my diet is vegan", "relationship status:
-single", "her eyes are green": WordNet 3.0's noun.attribute and noun.state heads). Any other
-noun with an adjective complement is described, not given a value: "my car is fast" and "my car
-is reliable" both hold (a predicational copula; Higgins 1979, Declerck 1988)."""
-_VALUE_WORDS = frozenset({"favourite", "favorite", "preferred", "default", "usual", "current"})
-"""Premodifiers that make any noun a one-valued attribute ("my favourite colour", "the
-default theme is dark")."""
+"""Attribute nouns whose value is one adjective out of exclusive categories ("my diet is
+vegan", "the theme is dark", "her favourite colour is green"). Any other noun with an adjective
+complement is described, not given a value: "my car is fast" and "my car is reliable" both hold
+(a predicational copula; Higgins 1979, Declerck 1988), and so do "my hair is long" and "my
+hair is curly", "my default browser is fast" and "… is free"."""
+COLOUR_TERMS = frozenset("""
+    black white red green yellow blue brown purple pink orange grey gray beige navy teal
+    turquoise maroon silver gold
+    """.split())
+"""Colour adjectives (Berlin & Kay 1969's eleven basic terms and common others): one colour
+of a thing at a time ("my bike is red" / "my bike is blue now")."""
 
 
 def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:
     """True when a copula gives an adjective to a noun that is no adjective-valued attribute
-    (:data:`ADJECTIVE_VALUED`, :data:`_VALUE_WORDS`): a description of the thing."""
+    (:data:`ADJECTIVE_VALUED`, judged by its head noun): a description of the thing."""
     # (a capitalised adjective or a written form is a value: "the language spoken is
     # French", "the work email is nadia@example.org")
+    # (only a word English knows as an adjective: "the preferred glaze is celadon" names a
+    # glaze the tagger called an adjective)
     if not complements or not all(c.pos_ == "ADJ" and c.dep_ in ("acomp", "attr")
                                   and c.text.isalpha() and c.text.islower()
+                                  and c.lower_ in ADJECTIVE_INDEX
                                   and not any(d.pos_ in ("NOUN", "PROPN") for d in c.subtree)
                                   for c in complements):
         return False
-    words = {t.lemma_.lower() for t in rel_tokens} | {t.lower_ for t in rel_tokens}
-    return not (words & (ADJECTIVE_VALUED | _VALUE_WORDS))
+    words = {t.lemma_.lower() for t in rel_tokens[-1:]} | {t.lower_ for t in rel_tokens[-1:]}
+    # (a classifier noun names kinds, which adjectives name: "favourite dance style is
+    # contemporary")
+    return not (words & (ADJECTIVE_VALUED | CLASSIFIER_NOUNS))
+
+
+def colour_of(complements: list[Token]) -> Token | None:
+    """The colour term a copula gives its subject ("my bike is red"), else None."""
+    if len(complements) == 1 and complements[0].lower_ in COLOUR_TERMS:
+        return complements[0]
+    return None
 
 
 def _premodified(noun: Token) -> list[Token]:

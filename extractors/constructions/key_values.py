@@ -48,7 +48,7 @@ _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home t
 
 _IDENTIFIER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
 """A key written as a program's identifier: snake_case, dotted or camelCase."""
-_NEXT_LABEL = re.compile(r"(?<=[.;|\u00b7])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
+_NEXT_LABEL = re.compile(r"(?<=[.,;|\u00b7])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
 """Where a profile block's next label starts on the same line: after a full stop, semicolon,
 bar or middle dot, a capitalised label of one to four words and a colon ("Name: Chad. Likes:
 hiking. Pet: a cat named Miso")."""
@@ -56,9 +56,18 @@ hiking. Pet: a cat named Miso")."""
 
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
 """A list item's marker at the start of a line: "- ", "* ", "• ", "1. ", "2) "."""
-_NAME_KEYS = frozenset({"name", "full name"})
-_PERSON_NAME = re.compile(r"[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}")
-"""A name label's value that names a person: one to four capitalised words ("Bram Visser")."""
+_NAME_KEYS = frozenset({"name", "full name", "client", "patient", "contact", "person"})
+_PERSON_NAME = re.compile(
+    r"[^\W\d_][\w'\u2019.-]*(?: (?:(?:de|da|do|dos|das|del|della|di|du|van|von|der|den|le|la"
+    r"|bin|ibn|al|el|y) )?[^\W\d_][\w'\u2019.-]*){0,3}")
+"""A name label's value that names a person: one to four words ("Bram Visser", "Álvaro Pérez",
+"Ana de Souza")."""
+_HEADING = re.compile(r"\s*(?P<heading>[^:\n]{1,60}):\s*(?:\n|$)")
+"""A first line that only announces what the lines under it describe ("Trip plan:")."""
+_PROFILE_HEADINGS = re.compile(
+    r"(?:(?:my|the user'?s?|user|personal)\s+)?(?:profile|details|info|information|bio|facts)"
+    r"|about (?:me|the user)|me|user", re.IGNORECASE)
+"""Headings of the user's own profile ("Profile:", "About me:", "User details:")."""
 
 
 def labelled_segments(text: str) -> list[tuple[int, str]]:
@@ -75,7 +84,9 @@ def labelled_segments(text: str) -> list[tuple[int, str]]:
         line = whole[skip:]
         cuts = [m.end() for m in _NEXT_LABEL.finditer(line)] if _KEY_VALUE.match(line) else []
         for a, b in zip([0, *cuts], [*cuts, len(line)]):
-            out.append((offset + skip + a, line[a:b].rstrip()))
+            # (the separator before the next label is no part of the value: "Porto | Job: …")
+            out.append((offset + skip + a, line[a:b].rstrip().rstrip("|,\u00b7").rstrip()
+                        if b < len(line) else line[a:b].rstrip()))
         offset += len(whole) + 1
     return out
 
@@ -86,8 +97,8 @@ def block_person(segments: list[tuple[int, str]]) -> str | None:
     label or with the name alone ("Name: Chad" states the user's name). Two blocks naming two
     people describe two people: their cities and jobs are never compared."""
     labelled = [m for m in (_KEY_VALUE.match(line) for _, line in segments) if m]
-    names = [m["value"].strip().rstrip(".") for m in labelled
-             if m["key"].strip().lower() in _NAME_KEYS]
+    names = [_COMMENT.split(m["value"], maxsplit=1)[0].strip().rstrip(".,;|\u00b7 ")
+             for m in labelled if m["key"].strip().lower() in _NAME_KEYS]
     if len(names) != 1 or len(labelled) < 2 or not _PERSON_NAME.fullmatch(names[0]):
         return None
     return " ".join(names[0].lower().split())
@@ -106,6 +117,11 @@ class KeyValueRules:
         key ("Languages", "Pets") holds a set (rule ``attribute_set``), unless it is a verb's
         key ("Likes: hiking" -> like)."""
         out: list[Triple] = []
+        heading = _HEADING.match(doc.text)
+        if heading is not None and not _PROFILE_HEADINGS.fullmatch(heading["heading"].strip()):
+            # "Trip plan:\n- City: Porto": the lines describe what the heading names (a trip,
+            # an order, a ticket, a partner), not the user
+            return []
         segments = labelled_segments(doc.text)
         person = block_person(segments)
         for start, line in segments:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.constructions.changes import SETTING_MODIFIERS
+from extractors.relations import CLASSIFIER_NOUNS  # noqa: F401 - also re-exported (copula)
 from extractors.syntax import _lemma, _negated, _NP_DROP, _phrase, _span_tokens
 from extractors.types import Triple
 
@@ -18,9 +19,6 @@ GENERIC_RULE = "attribute_generic"
 KIND_READING = "kind"
 """The ``reading`` qualifier of a generic reading that drops a classifier noun ("favourite
 movie genres" read as "favourite movies")."""
-CLASSIFIER_NOUNS = frozenset({"genre", "type", "kind", "sort", "style", "category"})
-"""Nouns that name kinds of the thing the noun before them names ("movie genre", "music
-style"): classifier nouns (Quirk et al. 1985, §17.41 on "kind of", "sort of", "type of")."""
 _CHANGED = ("change", "now")
 _CHANGE_ADVERBS = frozenset({"now", "nowadays", "currently", "actually", "anymore"})
 """Adverbs that mark a value as replacing an earlier one ("Caroline's favourite book is now
@@ -52,8 +50,10 @@ def _preference_restriction(noun: Token, rel_tokens: list[Token], table) -> list
             continue
         if child.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in child.children):
             out += [t for t in child.subtree if t.pos_ != "PUNCT"]
-        elif child.dep_ == "prep" and child.lower_ in ("for", "of", "at", "in", "on") and not any(
-                p.pos_ == "PROPN" for p in child.children if p.dep_ == "pobj"):
+        elif child.dep_ == "prep" and child.lower_ in ("for", "of", "at", "in", "on") and not (
+                child.lower_ == "of" and any(p.pos_ == "PROPN" for p in child.children
+                                             if p.dep_ == "pobj")):
+            # (a named place restricts too: "favourite restaurant in Lisbon")
             out += [t for t in child.subtree if t.pos_ != "PUNCT" and t.dep_ != "det"]
     return sorted(out, key=lambda t: t.i)
 

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a colour is one value of a thing; a home of another kind
+    ("My kayak is yellow.", "My kayak is green now that I repainted it."),
+    ("I live in a tiny studio.", "I moved into a three-bedroom house in March."),
     # invisible characters pasted into a memory (zero-width space, NUL, a terminal colour)
     ("Noor lives in\u200b Ghent.", "Noor lives in Antwerp now."),
     ("Noor lives in\x00 Ghent.", "Noor lives in \x1b[1mAntwerp\x1b[0m now."),
@@ -95,6 +98,22 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a move that is no change of home; lists under a heading; kinds of one dwelling
+    ("I live in Tartu.", "I moved into product management last spring."),
+    ("Lives in Tartu.", "Moved back to paper planners after a year of apps."),
+    ("Packing list:\n- Jacket: rain shell\n- Shoes: trail runners",
+     "Packing list:\n- Jacket: down parka\n- Shoes: snow boots"),
+    ("I live in a studio flat.", "I live in a studio."),
+    ("Kai lives in a cottage.", "Kai lives in a small house by the lake."),
+    ("I live in the suburbs.", "I live in Tallinn."),
+    # a described thing keeps both properties; an indefinite favourite is one of several;
+    # a favourite restricted to a place is its own
+    ("My current laptop is heavy.", "My current laptop is fast."),
+    ("A favourite of mine is Mitski.", "A favourite of mine is Wilco."),
+    ("My favourite bakery in Oslo is Apent.", "My favourite bakery in Bergen is Godt Brod."),
+    # profile blocks of two people, separated by bars or commas
+    ("Name: Ada Lind | Town: Bergen", "Name: Per Lind | Town: Molde"),
+    ("Name: Ada Lind, Town: Bergen", "Name: Per Lind, Town: Molde"),
     # a denial's scope is its object, not the place
     ("Ruth has been teaching ceramics at the Tollcross Centre.", "Ruth doesn't teach glazing at the Tollcross Centre."),
     # the kind of home and the place are two facets of living somewhere
