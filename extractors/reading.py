@@ -17,6 +17,7 @@ from extractors.memory_forms import in_first_person, subjectless
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_OPENING,
+    _KEY_VALUE,
     _LABEL,
     _LOCATIVE_PREPS,
     _NAME_VERB_PREP,
@@ -70,6 +71,10 @@ class ReadingRules:
             if not (re.search(r"\bthe user\b", label[0], re.IGNORECASE)
                     and re.match(r"(?:their|they)\b", text[label.end():], re.IGNORECASE)):
                 return text[label.end():], (0, -label.end())
+            return text, (0, 0)
+        if _KEY_VALUE.match(text) and not _CLAUSE_OPENING.match(text):
+            # "Billing plan: Pro", "Preferred reply language: Spanish": a label, never a
+            # subject-less clause ("I am billing plan", "I preferred reply language")
             return text, (0, 0)
         irregular = self._irregular_past()
         first = in_first_person(text, self._is_verb, irregular)

@@ -39,6 +39,8 @@ _NOT_NOW = re.compile(rf"\b(?:{_PAST_OR_FUTURE}|[Bb]efore)\b")
 "(2015-2019)", "(previous job)", "City: Lisbon after the wedding next year"; such a line states
 no current value (a comment may say "before" of the change itself: "none (sold it before the
 move)")."""
+_FORMER_VALUE = re.compile(r"\s*\(\s*(?:used to be|formerly|previously|was)\s+\w")
+"""A comment naming the value the current one replaced: "Ethiopian (used to be Thai)"."""
 _STATE_CODE = re.compile(r"[A-Z]{2,3}")
 """A piece after a place's name that is its state's or country's code ("Oakland, CA")."""
 _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home town", "residence", "address",
@@ -151,8 +153,11 @@ class KeyValueRules:
                     relation, flips, plural = singular, singular_flips, False
             body = _COMMENT.split(m["value"], maxsplit=1)[0]
             comment = m["value"][len(body):]
-            if _NOT_NOW.search(body) or _NOT_NOW_COMMENT.search(comment):
-                continue  # "Employer: Zalando until 2019", "City: Lisbon after … next year"
+            if _NOT_NOW.search(body) or (_NOT_NOW_COMMENT.search(comment)
+                                         and not _FORMER_VALUE.match(comment)):
+                # "Employer: Zalando until 2019", "City: Lisbon after … next year" ("Thai
+                # (used to be Thai)" names the value it replaced: the body is current)
+                continue
             pieces = [(piece, m.start("value") + body.find(piece))
                       for piece in (_ADJUNCT.sub("", p.strip()) for p in body.split(","))
                       if piece]
@@ -160,6 +165,10 @@ class KeyValueRules:
                     _STATE_CODE.fullmatch(piece) or (relation in _PLACE_KEYS and piece[:1].isupper())
                     for piece, _ in pieces[1:]):
                 pieces = pieces[:1]  # "Home: Oakland, CA": a place and its region, one value
+            if not plural_key and len(pieces) > 1 and all(p[:1].islower() for p, _ in pieces[1:]):
+                # "Home: terraced house in Sheffield, two bedrooms, small garden": details of
+                # one value after it, not more values
+                pieces = pieces[:1]
             if len(body) > 80 or not pieces:
                 continue
             for piece, at in pieces:

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a label that looks like a verb phrase stays a label; a comment naming the old value
+    ("Billing tier: Basic", "Billing tier: Premium"),
+    ("- Favourite tea: sencha", "- Favourite tea: rooibos (used to be sencha)"),
     # a colour is one value of a thing; a home of another kind
     ("My kayak is yellow.", "My kayak is green now that I repainted it."),
     ("I live in a tiny studio.", "I moved into a three-bedroom house in March."),
@@ -98,6 +101,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # details after a single value are no more values
+    ("- Home: end-terrace house in Hull", "- Home: end-terrace house in Hull, three bedrooms, a yard"),
     # a move that is no change of home; lists under a heading; kinds of one dwelling
     ("I live in Tartu.", "I moved into product management last spring."),
     ("Lives in Tartu.", "Moved back to paper planners after a year of apps."),

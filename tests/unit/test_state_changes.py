@@ -265,6 +265,9 @@ def test_plural_ending_of_a_plural_statement():
     ("Omar is organizing a charity run next month.", ("omar", "organize", "charity run", False)),
     # a short labelled value stays a key: value line
     ("Name: Chad", (U, "name", "chad", False)),
+    # a label opening with an "-ing" or "-ed" word is no subject-less clause
+    ("Billing tier: Basic", (U, "billing tier", "basic", False)),
+    ("Preferred reply language: Spanish", (U, "preferred reply language", "spanish", False)),
 ])
 def test_labelled_lines_and_compound_nouns(extractor, sentence, fact):
     facts = {t.fact for t in extractor.extract(sentence)}
