@@ -154,6 +154,14 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
+        if token.dep_ == "acl" and token.tag_ == "VBD" and token.head.dep_ == "ROOT" and \
+                token.head.pos_ in ("NOUN", "PROPN") and token.head.i < token.i and any(
+                    c.dep_ == "conj" for c in token.head.children):
+            # "The user and Priya divorced last year": a past tense form heads no reduced
+            # relative clause (that takes the participle); the nouns are its subject
+            noun = token.head
+            token.head, token.dep_ = token, "ROOT"
+            noun.head, noun.dep_ = token, "nsubj"
         if token.tag_ in ("VBP", "VB") and token.dep_ in ("nsubj", "nsubjpass") and \
                 token.lower_ in NOUN_INDEX and any(c.dep_ == "nsubj" and c.pos_ == "NOUN"
                                                    and c.i == token.i - 1 for c in token.children):

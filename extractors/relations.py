@@ -67,6 +67,12 @@ members of one synset, never a hypernym ("pup" is no "dog"); names keep their wo
 HYPERNYMS: dict[str, str] = {
     "puppy": "dog", "pup": "dog",         # puppy.n.01 "a young dog" (hypernym dog.n.01)
     "kitten": "cat", "kitty": "cat",      # kitten.n.01 "young domestic cat"; kitty.n.02
+    # dog breeds (hyponyms of dog.n.01 through hunting_dog, terrier, working_dog, toy_dog)
+    **dict.fromkeys("retriever labrador poodle terrier spaniel beagle collie husky dachshund "
+                    "bulldog pug corgi greyhound whippet chihuahua schnauzer rottweiler "
+                    "labradoodle dalmatian".split(), "dog"),
+    # cage birds (hyponyms of bird.n.01 through parrot.n.01, finch.n.01)
+    **dict.fromkeys("parrot budgie budgerigar canary cockatiel parakeet".split(), "bird"),
     "sedan": "car", "hatchback": "car",   # sedan.n.01, hatchback.n.01 (hypernym car.n.01)
     "convertible": "car", "coupe": "car",  # convertible.n.01, coupe.n.01 (hypernym car.n.01)
     "suv": "car", "minivan": "car",       # sport_utility.n.01, minivan.n.01 (car.n.01)
@@ -95,6 +101,7 @@ KIND_KEEPING_MODIFIERS = frozenset("""
     new old another second third rescue young little small big large cheap expensive good
     favorite preferred red white rose sparkling dry craft local imported cold hot iced black
     strong fresh grilled fried roast daily morning evening weekend occasional extra used
+    golden border miniature toy
     """.split())
 """Modifiers that describe a thing without making it another kind ("a new pup" is a dog,
 "red wine" is alcohol; "ginger beer", "root beer", "peanut butter", "oat yogurt",

@@ -267,6 +267,11 @@ _DIET_VERBS = frozenset({"follow", "be on", "keep", "stick to", "eat", "maintain
 """Verbs of keeping a diet ("follows a vegan diet", "is on a vegetarian diet")."""
 
 
+_DEGREE_MODIFIERS = frozenset({"strict", "committed", "lifelong", "devout", "full", "complete",
+                               "total", "proper", "longtime", "long-time", "dedicated"})
+"""Modifiers of a diet noun that keep its kind ("a strict vegetarian", "a lifelong vegan")."""
+
+
 def implied(triples: Iterable[Triple], text: str) -> list[Triple]:
     """The denials the affirmed, present diet and abstinence states among ``triples`` imply
     (:data:`IMPLIED_DENIALS`), rule ``implication``, on the stating triple's span of
@@ -277,6 +282,10 @@ def implied(triples: Iterable[Triple], text: str) -> list[Triple]:
             # "follows a strict vegan diet": the diet's adjective is the state
             diet = next((w for w in t.object.split() if w in IMPLIED_DENIALS), None)
             t = replace(t, relation="be", object=diet) if diet else t
+        words = t.object.split()
+        if len(words) > 1 and words[-1] in IMPLIED_DENIALS and all(
+                w in _DEGREE_MODIFIERS for w in words[:-1]):
+            t = replace(t, object=words[-1])  # "a strict vegetarian" is a vegetarian
         if t.negated or t.relation != "be" or t.qualifiers or t.object not in IMPLIED_DENIALS:
             continue
         if _PAST_STATE.search(text[t.start:t.end]):

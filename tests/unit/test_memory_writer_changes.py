@@ -6,6 +6,11 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a past tense after coordinated subjects is their verb; a diet noun with a degree
+    # modifier keeps its implication; a breed is a dog
+    ("The user is married to Omar.", "The user and Omar separated in the spring."),
+    ("Ilka is a committed vegan.", "Ilka has started eating cheese again."),
+    ("Ilka has a border collie.", "Ilka's dog died in May."),
     # a label that looks like a verb phrase stays a label; a comment naming the old value
     ("Billing tier: Basic", "Billing tier: Premium"),
     ("- Favourite tea: sencha", "- Favourite tea: rooibos (used to be sencha)"),
