@@ -30,7 +30,11 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     # (a measure is no name: "the kiln temperature is 1200 C"; a name may carry a model or
     # tier number after it: "the internet plan is AT&T Fiber 1 Gig"; a code names a value
     # as a proper name does: "the default region is eu-west-1")
-    return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
+    # (a default names its one value, whatever word it is: "Default branch is master")
+    default = any(t.lower_ == "default" for t in subj.subtree if t.i < subj.i)
+    return all((default and len(list(c.subtree)) == 1
+                and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
+               or (c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
                or (len(list(c.subtree)) == 1 and _CODE.fullmatch(c.text) is not None)
                for c in complements)
 

@@ -6,6 +6,8 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a default names its one value, whatever word it is
+    ("Default merge strategy is squash", "Default merge strategy is now rebase."),
     # a past tense after coordinated subjects is their verb; a diet noun with a degree
     # modifier keeps its implication; a breed is a dog
     ("The user is married to Omar.", "The user and Omar separated in the spring."),

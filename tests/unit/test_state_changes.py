@@ -557,7 +557,7 @@ def test_a_purpose_is_no_ended_activity(extractor):
     # settings changed "to" a value; a role taken over; coordinated partners who divorced
     ("max_retries was raised to 8 after the flaky network week.", (U, "max retries", "8", False)),
     ("The default branch was renamed from master to main.",
-     ("default branch", "be", "master", True)),
+     (U, "default branch", "master", True)),
     ("Priyanka took over as release manager for v2.", ("v2", "release manager", "priyanka",
                                                        False)),
     ("The user and Helen divorced last year.", (U, "spouse", "helen", True)),
