@@ -145,6 +145,12 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
     ``ignored`` is given, it notes the lines that carried each ignored field."""
     first_line: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes) and number == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            # a UTF-16 file: every line would be reported unreadable, one by one
+            yield RecordError(line=1, record_id=None, field="<file>",
+                              reason="the file is UTF-16 (it opens with a UTF-16 byte-order "
+                                     "mark): convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8")
+            return
         if isinstance(raw, bytes):
             try:
                 raw = raw.decode("utf-8-sig" if number == 1 else "utf-8")

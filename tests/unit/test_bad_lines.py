@@ -85,3 +85,11 @@ def test_an_oversized_id_is_cut_where_the_rejection_repeats_it():
     records, rejected = read_jsonl(io.BytesIO(line.encode() + b"\n"))
     assert records == [] and [r.field for r in rejected] == ["id"]
     assert rejected[0].id == "x" * 79 + "…(100000 characters)"
+
+
+def test_a_utf16_file_is_named_once_not_line_by_line():
+    text = "\n".join(json.dumps({"id": f"m{i}", "text": "I live in Leeds.", "user_id": "u"})
+                     for i in range(3)) + "\n"
+    records, rejected = read_jsonl(io.BytesIO(text.encode("utf-16")))
+    assert records == [] and len(rejected) == 1
+    assert rejected[0].field == "<file>" and "UTF-16" in rejected[0].reason
