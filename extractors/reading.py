@@ -32,6 +32,8 @@ _REPORTING_LABEL = re.compile(
     r"updated|wrote|told|shared|stated)\b", re.IGNORECASE)
 """A label that is a reporting clause ("The user corrected this:"), not a topic ("Update for
 rack 4:" names what its clause is about and stays)."""
+_NAMES_THE_USER = re.compile(r"\bthe user\b", re.IGNORECASE)
+_THEY = re.compile(r"(?:their|they)\b", re.IGNORECASE)
 _ANSI_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])")
 """A terminal control sequence (ECMA-48 CSI or a two-character escape)."""
 _INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e"
@@ -68,8 +70,8 @@ class ReadingRules:
             # "Launch plan: the go-live date is … and the share is …": each clause keeps its
             # own subject; the label only names the topic (a label that names the user stays:
             # "The user corrected this: their birthday is …" is their birthday)
-            if not (re.search(r"\bthe user\b", label[0], re.IGNORECASE)
-                    and re.match(r"(?:their|they)\b", text[label.end():], re.IGNORECASE)):
+            if not (_NAMES_THE_USER.search(label[0])
+                    and _THEY.match(text, label.end())):
                 return text[label.end():], (0, -label.end())
             return text, (0, 0)
         if _KEY_VALUE.match(text) and not _CLAUSE_OPENING.match(text):

@@ -32,10 +32,10 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     # as a proper name does: "the default region is eu-west-1")
     # (a default names its one value, whatever word it is: "Default branch is master")
     default = any(t.lower_ == "default" for t in subj.subtree if t.i < subj.i)
-    return all((default and len(list(c.subtree)) == 1
-                and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
-               or (c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
-               or (len(list(c.subtree)) == 1 and _CODE.fullmatch(c.text) is not None)
+    return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
+               or (not c.n_lefts and not c.n_rights and (
+                   (default and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
+                   or _CODE.fullmatch(c.text) is not None))
                for c in complements)
 
 

@@ -78,17 +78,19 @@ def _others_between(user: Token, pronoun: Token) -> bool:
                for t in pronoun.doc[user.i + 1:pronoun.i])
 
 
-def _user_before(pronoun: Token) -> bool:
-    """Whether a subject "they" is the singular "they" of "the user": a clause before it in
-    its sentence has "the user" as its subject, and no plural noun or other subject comes
-    between ("The user's parents moved; they live in Leeds" is about the parents)."""
+def _user_before(pronoun: Token) -> Token | None:
+    """The "the user" a "they" / "their" stands for: the subject "user" of a clause before it
+    in its sentence, with no plural noun or other subject between ("The user's parents moved;
+    they live in Leeds" is about the parents); None otherwise."""
     before = pronoun.doc[pronoun.sent.start:pronoun.i]
     users = [t for t in before if _the_user(t) and t.dep_ in ("nsubj", "nsubjpass")]
     if not users:
-        return False
-    return not any(t.tag_ in ("NNS", "NNPS") or (t.dep_ in ("nsubj", "nsubjpass") and t.i > users[-1].i)
-                   or t.dep_ == "poss" and t.head.tag_ in ("NNS", "NNPS")
-                   for t in before[users[-1].i - before.start:])
+        return None
+    if any(t.tag_ in ("NNS", "NNPS") or (t.dep_ in ("nsubj", "nsubjpass") and t.i > users[-1].i)
+           or t.dep_ == "poss" and t.head.tag_ in ("NNS", "NNPS")
+           for t in before[users[-1].i - before.start:]):
+        return None
+    return users[-1]
 
 
 class SubjectRules:
@@ -143,7 +145,8 @@ class SubjectRules:
             return self._possessor_antecedent(token)
         if low in _PERSONAL_PRONOUNS and token.dep_ in ("nsubj", "nsubjpass"):
             return self._personal_antecedent(token)
-        if low == "they" and token.dep_ in ("nsubj", "nsubjpass") and _user_before(token):
+        if low == "they" and token.dep_ in ("nsubj", "nsubjpass") and \
+                _user_before(token) is not None:
             return USER  # "The user switched to coffee and says they no longer drink tea"
         if low in _UNRESOLVED_PRONOUNS:
             return None
@@ -184,10 +187,8 @@ class SubjectRules:
                     subj.pos_ == "PROPN" or any(t.pos_ == "PROPN" for t in subj.subtree)
                     or _the_user(subj) and not _others_between(subj, pronoun)):
                 return self._entity(subj)
-        users = [t for t in pronoun.doc[pronoun.sent.start:pronoun.i]
-                 if _the_user(t) and t.dep_ in ("nsubj", "nsubjpass")]
-        if pronoun.lower_ == "their" and users and _user_before(pronoun) and \
-                not _others_between(users[-1], pronoun):
+        user = _user_before(pronoun) if pronoun.lower_ == "their" else None
+        if user is not None and not _others_between(user, pronoun):
             # "The user corrected this: their birthday is …": "the user" is the subject of
             # the clause before, which the parser did not make the governing one
             return USER
