@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from extractors.relations import SETTING_VERBS
+
 _FIRST_PERSON_FORMS = {
     "is": "am", "isn't": "am not", "was": "was", "wasn't": "wasn't", "has": "have",
     "hasn't": "haven't", "had": "had", "hadn't": "hadn't", "does": "do", "doesn't": "don't",
@@ -73,6 +75,39 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
     return "I " + adverbs + base + m["rest"], 2 - (len(text) - len(stripped))
 
 
+_LABELLED = re.compile(r"\s*[A-Za-z][\w'/-]*(?: [\w'/.-]+){0,4}:\s")
+"""A line opening with a label of up to five words and a colon."""
+_NOT_NOMINAL = frozenset("""
+    a an the this that these those my your his her its our their me him us them it i you he
+    she we they to for with in on at from by of up out off back down over into about as
+    """.split())
+"""Words that cannot open the noun phrase a participle modifies."""
+
+
+def _changed_later(words: list[str], is_verb: Callable[[str], bool],
+                   irregular: Mapping[str, str] | None) -> bool:
+    """Whether ``words`` (what follows an opening participle) hold the verb of a clause whose
+    subject the participle modifies: a change verb in the past ("changed", "switched") with
+    "to" or "from" before any "and" or comma, or a copula right after a one- or two-word
+    noun ("Preferred language is Spanish"). A determiner, pronoun or preposition after the
+    participle makes it the verb ("Said the trip is off")."""
+    if not words or words[0].lower() in _NOT_NOMINAL:
+        return False
+    for i, w in enumerate(words[1:6], start=1):
+        if words[i - 1].endswith((",", ";")) or words[i - 1].lower() in ("and", "then", "but"):
+            return False
+        low = w.lower()
+        if i <= 2 and low in ("is", "was", "are", "were"):
+            return True
+        base = (irregular or {}).get(low) or next(
+            (b for b in (low[:-1], low[:-2], low[:-3]) if low.endswith("ed") and is_verb(b)
+             and b in SETTING_VERBS), None) or (low if low == "set" else None)
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        if base in SETTING_VERBS and nxt in ("to", "from"):
+            return True
+    return False
+
+
 def subjectless(text: str, is_verb: Callable[[str], bool],
                 irregular: Mapping[str, str] | None = None) -> bool:
     """Whether ``text`` states a fact with its subject left out.
@@ -86,8 +121,10 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     if not m:
         return False
     word = m["verb"].lower()
-    if m["rest"][:1] in (":", "="):
-        return False  # a labelled line ("Likes: hiking") is read as key: value
+    if m["rest"][:1] in (":", "=") or _LABELLED.match(text):
+        # a labelled line ("Likes: hiking", "Timeout for service A: 30s") is read as
+        # key: value
+        return False
     second = (m["rest"].lstrip().split(" ", 1)[0] if m["rest"][:1].isspace() else "")
     second = second.lower().strip(".,;:!")
     if second in _AUX or second.startswith("'"):
@@ -99,6 +136,10 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
             after in _AUX or after in (irregular or {}) or _finite_form(after, is_verb))):
         # a capitalised name before its verb: "Sports Unlimited was created", "James
         # Witherell lost …", "United Continental Holdings …" (but "Plays World of Warcraft")
+        return False
+    if word.endswith(("ed", "ing")) and _changed_later(words[1:], is_verb, irregular):
+        # "Preferred language for replies changed to English", "Billing plan downgraded to
+        # Free": the participle modifies the subject of a later change verb with its goal
         return False
     if word in _FINITE:
         return True

@@ -21,7 +21,11 @@ from extractors.syntax import (
     _LABEL,
     _LOCATIVE_PREPS,
     _NAME_VERB_PREP,
+    _RECIPROCAL,
+    _SETTING_VERBS,
+    _lemma,
     NOUN_INDEX,
+    VERB_INDEX,
     truecase,
 )
 from extractors.types import Triple
@@ -156,11 +160,14 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
-        if token.dep_ == "acl" and token.tag_ == "VBD" and token.head.dep_ == "ROOT" and \
-                token.head.pos_ in ("NOUN", "PROPN") and token.head.i < token.i and any(
-                    c.dep_ == "conj" for c in token.head.children):
+        if token.dep_ == "acl" and (token.tag_ == "VBD" or (
+                token.tag_ == "VBN" and token.lemma_ in _RECIPROCAL)) and \
+                token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN") and \
+                token.head.i < token.i and any(c.dep_ == "conj" for c in token.head.children):
             # "The user and Priya divorced last year": a past tense form heads no reduced
-            # relative clause (that takes the participle); the nouns are its subject
+            # relative clause (that takes the participle); the nouns are its subject. A
+            # reciprocal verb's participle reads the same ("The user and Henrik divorced"
+            # tagged VBN): its passive and its active say one thing
             noun = token.head
             token.head, token.dep_ = token, "ROOT"
             noun.head, noun.dep_ = token, "nsubj"
@@ -176,6 +183,30 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     c.dep_ = "compound"
                     for d in [d for d in c.children if d.dep_ == "det"]:
                         d.head = token
+        if token.dep_ == "xcomp" and token.head.pos_ in ("ADJ", "VERB") and (
+                token.pos_ in ("ADJ", "NOUN", "PROPN") and token.tag_ != "VB" or (
+                    token.tag_ == "VB" and VERB_INDEX and token.lower_ not in VERB_INDEX
+                    and token.lower_ in NOUN_INDEX)):
+            to = next((c for c in token.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+            if to is not None:
+                # "is not allergic to shellfish", "was renamed to main": "to" before a word
+                # that is no verb (an adjective, or a word the lexicon knows only as a noun)
+                # is a preposition, the word its object, whatever the tagger read
+                to.head, to.dep_, to.tag_, to.pos_ = token.head, "prep", "IN", "ADP"
+                token.head, token.dep_ = to, "pobj"
+                if token.tag_ == "VB":
+                    token.tag_, token.pos_, token.lemma_ = "NN", "NOUN", token.lower_
+        if token.dep_ == "acl" and _lemma(token) in _SETTING_VERBS and token.head.dep_ in (
+                "pobj", "ROOT") and any(c.dep_ == "prep" and c.lower_ == "to"
+                                        for c in token.children):
+            root = token.sent.root
+            if root.pos_ == "NOUN" and root.i < token.i and not any(
+                    t.pos_ in ("VERB", "AUX") and t != token for t in token.sent):
+                # "Preferred language for replies changed to English": a verbless line
+                # whose change verb the parser hung on a noun states the change of the
+                # line's first noun phrase, as "… was changed to English" does
+                token.head, token.dep_ = token, "ROOT"
+                root.head, root.dep_ = token, "nsubj"
         if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
                 (c.dep_ == "compound" and c.i < token.i) or (
                     c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"

@@ -360,3 +360,17 @@ def _with_lexicon() -> RelationTable:
 
 DEFAULT_TABLE = _with_lexicon()
 """The curated tables plus the ParaRel lexicon's cardinalities (:mod:`extractors.lexicon`)."""
+
+
+SETTING_VERBS = frozenset("""
+    raise lower change set bump increase decrease update reduce rename move switch upgrade
+    downgrade reset adjust
+    """.split())
+"""Verbs that give a setting a new value "to" something ("was raised to 8"; change-of-state
+verbs with a goal phrase, Levin 1993 §45.4 "calibratable change of state")."""
+
+
+SETTING_MODIFIERS = frozenset({"default", "main", "primary", "usual", "daily", "go-to",
+                               "preferred", "favorite", "favourite", "current", "regular"})
+"""Modifiers that make a noun one's own one-valued setting ("default browser", "main editor",
+"daily driver"), with or without a possessive in a memory writer's telegraphic style."""

@@ -78,6 +78,7 @@ from extractors.syntax import (
     _RECIPROCAL,
     ADJECTIVE_INDEX,
     NOUN_INDEX,
+    VERB_INDEX,
     USER,
     _CLAUSE_DEPS,
     _DESIRE_VERBS,
@@ -161,8 +162,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         self.state_changes = self.state_changes.mapped(self._canonical_relation)
         if not NOUN_INDEX and self._is_noun("dog"):
             NOUN_INDEX.update(self._nouns)
-            ADJECTIVE_INDEX.update(self.nlp.get_pipe("lemmatizer").lookups
-                                   .get_table("lemma_index").get("adj", ()))
+            index = self.nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+            ADJECTIVE_INDEX.update(index.get("adj", ()))
+            VERB_INDEX.update(index.get("verb", ()))
 
     def _canonical_relation(self, phrase: str) -> str:
         """A relation phrase as :meth:`_make` spells it (synonyms, then induced relations)."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from spacy.tokens import Span, Token
 
 from extractors.pipeline import ISO_DATE
-from extractors.relations import NOUN_SYNONYMS, RELATIONSHIP_NOUNS, SPELLING
+from extractors.relations import NOUN_SYNONYMS, RELATIONSHIP_NOUNS, SETTING_VERBS, SPELLING
 from extractors.values import normalize_value
 
 
@@ -183,11 +183,7 @@ def _event(verb: Token) -> bool:
     return False
 
 
-_SETTING_VERBS = frozenset("""
-    raise lower change set bump increase decrease update reduce rename move switch upgrade
-    downgrade reset adjust
-    """.split())
-"""Verbs that give a setting a new value "to" something ("was raised to 8")."""
+_SETTING_VERBS = SETTING_VERBS
 _OWNED_NOUNS = frozenset("""
     headquarters headquarter capital mayor ceo founder owner president leader chair chairman
     director manager captain coach principal currency population anthem
@@ -263,6 +259,11 @@ def _lemma(token: Token) -> str:
 NOUN_INDEX: set[str] = set()
 """The lemmatizer's index of English nouns, filled by :class:`extractors.rules.TripleExtractor`
 when it loads its pipeline (empty: every capitalised sentence-initial plural is lemmatised)."""
+
+
+VERB_INDEX: set[str] = set()
+"""The lemmatizer's index of English verbs, filled with :data:`NOUN_INDEX` ("shellfish" is
+none, though the tagger may read it as one after "to")."""
 
 
 ADJECTIVE_INDEX: set[str] = set()

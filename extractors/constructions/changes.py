@@ -15,6 +15,7 @@ from typing import NamedTuple
 from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
+from extractors.relations import SETTING_MODIFIERS
 from extractors.state_changes import CARRIER_NOUNS
 from extractors.syntax import _event, _IDENTIFIER, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS, USER
@@ -27,10 +28,6 @@ _NAMING_VERBS = frozenset({"call", "name", "nickname", "dub"})
 """Verbs that give what they act on a name ("calls the assistant Nova")."""
 
 
-SETTING_MODIFIERS = frozenset({"default", "main", "primary", "usual", "daily", "go-to",
-                               "preferred", "favorite", "favourite", "current", "regular"})
-"""Modifiers that make a noun one's own one-valued setting ("default browser", "main editor",
-"daily driver"), with or without a possessive in a memory writer's telegraphic style."""
 
 
 def _bare_setting(noun: Token) -> bool:
@@ -57,8 +54,7 @@ class ChangeRules:
         as the copula "max_retries is 8" does."""
         if _lemma(verb) not in _SETTING_VERBS or neg:
             return []
-        new = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
-               for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
+        new = self._change_values(verb)
         old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
         if not new:
@@ -80,6 +76,14 @@ class ChangeRules:
         if not subject:
             return []
         return self._changed_values(subject, relation, new, old, verb, rule)
+
+    def _change_values(self, verb: Token) -> list[Token]:
+        """The values a change verb gives "to" ("was switched to eu-central-1")."""
+        # (a one-word value the parser made the preposition's clause: "changed to daily")
+        return [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
+                for p in c.children if p.dep_ == "pobj" or (
+                    p.dep_ == "pcomp" and p.pos_ in ("ADV", "ADJ") and not any(p.children))
+                for o in self._objects(p)]
 
     def _changed_values(self, subject: str, relation: str, new: list[Token], old: list[Token],
                         verb: Token, rule: str) -> list[Triple]:

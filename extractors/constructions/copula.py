@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.constructions.descriptions import _describes_thing, _names_role_holder, _premodified, colour_of
+from extractors.constructions.descriptions import (
+    _describes_thing, _names_role_holder, _premodified, _telegraphic, colour_of)
 from extractors.constructions.preferences import (
     _CHANGED,
     _marks_change,
@@ -449,6 +450,12 @@ class CopulaRules:
         compounds = [c for c in mods if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
         head_rel = [t for t in rel_tokens if not any(t in c.subtree for c in compounds)]
         head_relation, _ = self.table.canonical(_phrase(head_rel))
+        if compounds and implicit == USER and _telegraphic(noun) and all(
+                t.pos_ == "NOUN" for c in compounds for t in c.subtree):
+            # a memory writer's article-less "Notification email is …" drops "the user's",
+            # as the line "Notification email: …" does: the compound names the attribute
+            # ("the project budget" names the project's)
+            return (USER, rel_tokens)
         if compounds and self._known(head_relation):
             subject = _phrase(t for c in compounds for t in c.subtree)
             return (subject, head_rel)
@@ -514,10 +521,17 @@ class CopulaRules:
         ``key_value``). What it is set for is its subject, as in "Timeout for service A: 30s"
         ("max_retries for the upload job is 5" sets the upload job's, never the user's)."""
         key = subj.text.replace(".", " ")
-        owner = next((c for c in subj.children if c.dep_ == "prep"
-                      and c.lower_ in ("for", "of", "on", "in")), None)
+        values = [v for comp in cop.children if comp.dep_ in ("attr", "acomp", "oprd")
+                  for v in self._objects(comp)]
+        # (the parser hangs what the setting is for on the subject, on the value or on the
+        # copula: "retry_limit is 3 for the ingest job" sets the ingest job's)
+        owners = [c for h in [subj, *values, cop] for c in h.children if c.dep_ == "prep"
+                  and c.lower_ in ("for", "of", "on", "in") and (h is subj or c.i > subj.i)
+                  and any(p.dep_ == "pobj" and not _is_time(p) for p in c.children)]
+        owner = owners[0] if owners else None
         if owner is not None:
             key += " for " + " ".join(t.text for t in owner.subtree if t is not owner)
+        restricting = {t.i for o in owners for t in o.subtree}
         subject, relation = self._split_key(key)
         neg = _negated(cop)
         # "max_retries was 3 before the change": a value the setting held before now
@@ -525,7 +539,9 @@ class CopulaRules:
         out = []
         for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):
             for value_token in self._objects(comp):
-                tokens = [t for t in value_token.subtree if t.dep_ not in ("det", "punct")]
+                tokens = [t for t in value_token.subtree if t.dep_ not in ("det", "punct")
+                          and t.i not in restricting and not (
+                              t.dep_ == "advmod" and t.lower_ in ("now", "currently"))]
                 surface = _surface(tokens) if tokens else value_token.text
                 value = normalize_value(surface)
                 relation_name, flips = self.table.canonical(relation)

@@ -19,10 +19,7 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     descriptions), so the noun is a one-valued attribute."""
     # (a memory writer's telegraphic "Default deployment region is …" drops the article: a
     # modified noun opening the sentence with no determiner reads as definite)
-    first = min(subj.subtree, key=lambda t: t.i)
-    telegraphic = first.i == subj.sent.start and first != subj and not any(
-        c.dep_ in ("det", "poss") for c in subj.children)
-    if subj.pos_ != "NOUN" or not complements or not (telegraphic or any(
+    if subj.pos_ != "NOUN" or not complements or not (_telegraphic(subj) or any(
             c.dep_ == "det" and c.lower_ == "the" for c in subj.children)):
         return False
     if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
@@ -32,7 +29,12 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     # as a proper name does: "the default region is eu-west-1")
     # (a default names its one value, whatever word it is: "Default branch is master")
     default = any(t.lower_ == "default" for t in subj.subtree if t.i < subj.i)
+    # (a capitalised word inside the sentence that English knows as no adjective is a name
+    # whatever its tag, "the support tier is Platinum"; "the food is Italian" describes)
     return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
+               or (c.text[:1].isupper() and c.i > c.sent.start
+                   and all(t.text[:1].isupper() and t.lower_ not in ADJECTIVE_INDEX
+                           for t in c.subtree))
                or (not c.n_lefts and not c.n_rights and (
                    (default and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
                    or _CODE.fullmatch(c.text) is not None))
@@ -58,6 +60,15 @@ COLOUR_TERMS = frozenset("""
     """.split())
 """Colour adjectives (Berlin & Kay 1969's eleven basic terms and common others): one colour
 of a thing at a time ("my bike is red" / "my bike is blue now")."""
+
+
+def _telegraphic(noun: Token) -> bool:
+    """A modified noun opening its sentence with no determiner or owner, as a memory
+    writer's telegraphic style writes it ("Default deployment region is …", "Notification
+    email updated to …")."""
+    first = min(noun.subtree, key=lambda t: t.i)
+    return first.i == noun.sent.start and first != noun and not any(
+        c.dep_ in ("det", "poss") for c in noun.children)
 
 
 def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:

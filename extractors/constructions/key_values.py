@@ -7,7 +7,8 @@ import re
 from spacy.tokens import Doc
 
 from extractors.relations import SPELLING, Cardinality
-from extractors.syntax import _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, USER
+from extractors.syntax import (
+    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, NOUN_INDEX, USER)
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
@@ -56,6 +57,12 @@ bar or middle dot, a capitalised label of one to four words and a colon ("Name: 
 hiking. Pet: a cat named Miso")."""
 
 
+_RESTRICTED_VALUE = re.compile(
+    r"(?P<value>\S+)\s+(?:for|in|on)\s+(?:the\s+|our\s+|my\s+)?(?P<owner>[\w .-]{1,40}?)\s*$")
+"""A setting's one-word value followed by what it is for or where it holds ("3 for the
+ingest job", "DEBUG in production")."""
+
+
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
 """A list item's marker at the start of a line: "- ", "* ", "• ", "1. ", "2) "."""
 _NAME_KEYS = frozenset({"name", "full name", "client", "patient", "contact", "person"})
@@ -70,6 +77,19 @@ _PROFILE_HEADINGS = re.compile(
     r"(?:(?:my|the user'?s?|user|personal)\s+)?(?:profile|details|info|information|bio|facts)"
     r"|about (?:me|the user)|me|user", re.IGNORECASE)
 """Headings of the user's own profile ("Profile:", "About me:", "User details:")."""
+
+
+def _singular(word: str) -> str:
+    """A plural common noun's singular by the lemmatizer's noun rules and index ("replies"
+    -> "reply", "jobs" -> "job"), as the copula's subject is lemmatised; other words as
+    they are."""
+    if not NOUN_INDEX or word in NOUN_INDEX or not word.endswith("s"):
+        return word
+    for suffix, replacement in (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"),
+                                ("shes", "sh"), ("s", "")):
+        if word.endswith(suffix) and word[:-len(suffix)] + replacement in NOUN_INDEX:
+            return word[:-len(suffix)] + replacement
+    return word
 
 
 def labelled_segments(text: str) -> list[tuple[int, str]]:
@@ -132,7 +152,15 @@ class KeyValueRules:
                 continue
             if _CLAUSE_OPENING.match(m["value"]):
                 continue  # "The user corrected this: their birthday is …": no key, a clause
-            subject, relation = self._split_key(m["key"])
+            key, value_text = m["key"], m["value"]
+            restricted = _RESTRICTED_VALUE.match(value_text)
+            if restricted and _IDENTIFIER_KEY.fullmatch(key.strip()):
+                # "retry_limit: 3 for the ingest job", "LOG_LEVEL=DEBUG in production": what
+                # the setting is for or where it holds names whose setting it is, as "Timeout
+                # for service A: 30s" does; the value is the first word
+                key = f"{key.strip()} for {restricted['owner']}"
+                value_text = restricted["value"]
+            subject, relation = self._split_key(key)
             if not relation:
                 continue
             if person is not None:
@@ -151,8 +179,8 @@ class KeyValueRules:
                 singular, singular_flips = self.table.canonical(relation[:-1])
                 if self.table.cardinality(singular) is Cardinality.multi_valued:
                     relation, flips, plural = singular, singular_flips, False
-            body = _COMMENT.split(m["value"], maxsplit=1)[0]
-            comment = m["value"][len(body):]
+            body = _COMMENT.split(value_text, maxsplit=1)[0]
+            comment = value_text[len(body):]
             if _NOT_NOW.search(body) or (_NOT_NOW_COMMENT.search(comment)
                                          and not _FORMER_VALUE.match(comment)):
                 # "Employer: Zalando until 2019", "City: Lisbon after … next year" ("Thai
@@ -215,8 +243,8 @@ class KeyValueRules:
         for pattern in (r"^(?P<rel>.+?) (?:for|of) (?P<subj>.+)$", r"^(?P<subj>.+?)'s (?P<rel>.+)$"):
             m = re.match(pattern, key)
             if m:
-                subject = m["subj"]
-                subject = re.sub(r"^(?:the|a|an) ", "", subject)
+                subject = re.sub(r"^(?:the|a|an) ", "", m["subj"])
+                subject = " ".join(_singular(w) for w in subject.split())
                 return (USER if subject in _FIRST_PERSON or subject == "user" else subject,
                         m["rel"])
         words = [SPELLING.get(w, w) for w in re.sub(r"^(?:the|my|our) ", "", key).split()]

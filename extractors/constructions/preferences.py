@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.constructions.changes import SETTING_MODIFIERS
+from extractors.relations import SETTING_MODIFIERS
 from extractors.relations import CLASSIFIER_NOUNS  # noqa: F401 - also re-exported (copula)
 from extractors.syntax import _lemma, _negated, _NP_DROP, _phrase, _span_tokens
 from extractors.types import Triple

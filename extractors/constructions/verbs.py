@@ -46,6 +46,7 @@ from extractors.syntax import (
     USER,
     _VERB_FORMS,
 )
+from extractors.constructions.descriptions import _names_role_holder
 from extractors.constructions.alternatives import after_marker
 from extractors.constructions.objects import one_antecedent
 from extractors.constructions.verb_words import (
@@ -107,7 +108,8 @@ class VerbRules:
         base = f"{lemma} {particle}" if particle else lemma
         if not inherited and subj is not None and lemma in _SETTING_VERBS and not any(
                 c.dep_ in ("dobj", "obj") for c in verb.children) and (
-                _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None):
+                _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None
+                or _names_role_holder(subj, self._change_values(verb))):
             # "Nadia's work email changed to …", "Aisha's favourite colour has changed to
             # mustard yellow": an attribute that changes "to" a value (the ergative of "was
             # changed to") states that value, as the passive does

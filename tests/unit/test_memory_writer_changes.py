@@ -104,6 +104,18 @@ RESOLVED = [
     # "uses X as her default Y" states the setting; a bare setting noun switched is one's own
     ("Uses Safari as default browser.", "Switched default browser to Brave last week."),
     ("Priya uses Vim as her main editor.", "Priya switched her main editor to Helix."),
+    # a telegraphic setting changed "to" a value, whatever its tag, reads as its copula or
+    # its labelled line does: a participle opening it modifies the setting
+    ("Sync interval: hourly", "Sync interval changed to daily."),
+    ("Support tier is Gold.", "Support tier downgraded to Silver"),
+    ("Fallback branch is trunk", "Fallback branch was renamed to stable"),
+    ("Preferred currency for invoices: EUR", "Preferred currency for invoices changed to GBP."),
+    ("Contact address is kofi@mailbox.org", "Contact address updated to kofi.m@pm.me."),
+    # a setting restricted to what it is for, in a line or a copula
+    ("cache_ttl: 60 for the search service", "cache_ttl is 300 for the search service"),
+    ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH in staging is 80 now"),
+    # reciprocal verbs read as the coordinated subjects' own, whichever tag they got
+    ("The user is married to Henrik.", "The user and Henrik divorced last year."),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
@@ -196,6 +208,11 @@ LOOK_ALIKES = [
     ("Uses Safari as default browser.", "Uses Firefox for web development."),
     ("I use the attic as an office.", "I use the garage as a workshop."),
     ("Uses Safari as default browser.", "Switched the kids' default browser to Kiddle."),
+    # an adjective's prepositional object is part of what is denied; a setting for another
+    # thing is another setting
+    ("Mirela is allergic to walnuts.", "Mirela is not allergic to shellfish."),
+    ("cache_ttl is 60 for the search service.", "cache_ttl is 300 for the image service."),
+    ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH=80 in production"),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
