@@ -252,6 +252,10 @@ def _lemma(token: Token) -> str:
             # "-es" is the third-person ending after a sibilant or "o" only (Quirk et al.
             # 1985, §3.5): "rides" is "ride", never "rid"
             lemma = text[:-1]
+        if lemma.endswith(("ise", "yse")) and lemma[:-2] + "ze" in VERB_INDEX:
+            # British "-ise" of a verb English also spells "-ize" ("organise", "analyse"):
+            # one verb (not "advise", "promise", which have no "-ize" form)
+            lemma = lemma[:-2] + "ze"
         return lemma
     return token.lemma_.lower()
 

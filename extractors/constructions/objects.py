@@ -142,6 +142,9 @@ class ObjectRules:
                 words = " ".join(normalize_value(_phrase(m.subtree)) for m in mods)
                 return words, _surface(sorted((t for m in mods for t in m.subtree),
                                               key=lambda t: t.i))
+        goal = self._goal_value(token)
+        if goal is not None:
+            return goal
         # a name keeps a name's "of" phrase: "Giselle of Bavaria", "Bank of England"
         named_of = token.pos_ == "PROPN" and token.text[:1].isupper() and any(
             c.dep_ == "prep" and c.lower_ == "of" and any(
@@ -187,6 +190,20 @@ class ObjectRules:
             # capitalised name keeps its words: "One Direction")
             value = count_in_digits(value)
         return value, surface
+
+    def _goal_value(self, token: Token) -> tuple[str, str] | None:
+        """"a two-week trip to Peru" is "the Peru trip": a common noun's named goal is the
+        modifier that tells it from another (the trip to Lisbon), spelled as the compound
+        that names the same thing -> ("peru trip", "Peru trip"); None without one."""
+        if token.pos_ != "NOUN":
+            return None
+        goal = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "to"
+                     for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"
+                     and p.text[:1].isupper()), None)
+        if goal is None:
+            return None
+        place, place_surface = self._value(goal)
+        return f"{place} {token.lemma_.lower()}", f"{place_surface} {token.text}"
 
     def _objects(self, head: Token) -> list[Token]:
         """``head`` and the conjuncts coordinated with it ("tea and coffee")."""

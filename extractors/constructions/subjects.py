@@ -135,6 +135,12 @@ class SubjectRules:
                                            and c.i == token.i - 1 for c in token.children)
         if low in _FIRST_PERSON and not regnal:  # "Stephen I of Hungary" names a king
             return USER
+        if low == "we" and token.dep_ == "nsubj" and not any(
+                t.lower_ == "user" for t in token.doc):
+            # the speaker's inclusive "we" ("We called off the Kyoto trip"): what the group
+            # did, the user did (Quirk et al. 1985, §6.13); a memory writer's summary about
+            # "the user" has no speaker
+            return USER
         if token.tag_ in ("WP", "WP$", "WDT"):
             return self._relative_antecedent(token)
         if low in _ANAPHORS and token.i == token.sent.start:
@@ -154,7 +160,8 @@ class SubjectRules:
             return _phrase(t for t in token.subtree)
         # names keep their "of" phrase: "Bank of America", "Club of Queensland"
         tokens = _span_tokens(token, drop=_NP_DROP, keep_of=token.pos_ == "PROPN" or regnal)
-        text = _phrase(tokens)
+        goal = self._goal_value(token)  # "the trip to the East Coast", as its object reads
+        text = goal[0] if goal is not None else _phrase(tokens)
         if text in ("user", "the user"):
             return USER
         owner = next((c for c in token.children if c.dep_ == "poss"), None)

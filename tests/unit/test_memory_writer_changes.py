@@ -116,6 +116,11 @@ RESOLVED = [
     ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH in staging is 80 now"),
     # reciprocal verbs read as the coordinated subjects' own, whichever tag they got
     ("The user is married to Henrik.", "The user and Henrik divorced last year."),
+    # a trip "to" a named place is "the <place> trip"; the speaker's "we" includes the user;
+    # a cancelled event ends saving up for it
+    ("I'm organising a week-long trip to Tbilisi in May.", "We scrapped the Tbilisi trip."),
+    ("Is saving up for a trip to Oaxaca.", "Cancelled the Oaxaca trip after the flights doubled."),
+    ("Rosa is planning a visit to Hanoi.", "Rosa's visit to Hanoi is off."),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
@@ -213,6 +218,10 @@ LOOK_ALIKES = [
     ("Mirela is allergic to walnuts.", "Mirela is not allergic to shellfish."),
     ("cache_ttl is 60 for the search service.", "cache_ttl is 300 for the image service."),
     ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH=80 in production"),
+    # a trip to one place is not the trip to another; "we" as a passive's subject may be
+    # others the user was with ("we were let go early" because of snow)
+    ("I'm planning a trip to Kyoto in April.", "I cancelled the trip to Lisbon."),
+    ("I work at the Harbour Street bakery.", "We were let go early from the bakery because of the storm."),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
