@@ -61,7 +61,14 @@ _TEMPORARY_ADVERBS = frozenset({"temporarily", "briefly", "momentarily", "nearly
 _OTHER_CLAUSES = frozenset({"advcl", "relcl", "ccomp", "conj", "acl", "parataxis"})
 _RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejoin", "rehire",
                            "re-join", "re-hire", "go"})
-_SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch"})
+_SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch",
+                          "lent", "ramadan", "advent", "passover", "navratri"})
+"""Nouns of a bounded spell after "for" ("for a while", "for one match"), with the named
+observances one gives something up for ("for Lent", "for Ramadan")."""
+_OCCASION_ADVERBS = frozenset({"early", "halfway", "midway"})
+"""Adverbs that place a leaving or stopping inside one occasion ("left the club early
+tonight", "stopped playing halfway"): it ends that occasion, not the habit (except a
+retirement: "retired early")."""
 
 
 def _clause_tokens(verb: Token) -> list[Token]:
@@ -85,9 +92,13 @@ def _temporary(verb: Token) -> bool:
     for token in _clause_tokens(verb):
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
             return True
+        if token.dep_ == "advmod" and token.lower_ in _OCCASION_ADVERBS and \
+                verb.lemma_.lower() != "retire":
+            return True
         if token.dep_ == "prep" and token.lower_ == "for" and any(
-                p.dep_ == "pobj" and p.pos_ == "NOUN"
-                and (_is_time(p) or p.lemma_.lower() in _SPELL_NOUNS) for p in token.children):
+                p.dep_ == "pobj" and (p.pos_ == "NOUN" and _is_time(p)
+                                      or p.lemma_.lower() in _SPELL_NOUNS)
+                for p in token.children):
             return True  # (a date is no spell: "shelved the cruise booked for June")
     return any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
         c.dep_ == "neg" or c.lower_ == "never" for c in t.children) and not any(

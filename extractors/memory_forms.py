@@ -64,6 +64,10 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
         return None
     word = m["verb"]
     low = word.lower()
+    if _verbless_predicate(m, is_verb, irregular):
+        # "No longer vegan" -> "I am no longer vegan"
+        body = stripped[:1].lower() + stripped[1:]
+        return "I am " + body, 5 - (len(text) - len(stripped))
     base = _FIRST_PERSON_FORMS.get(low) or (low if low in _FINITE else None)
     if base is None and low.endswith("ing"):
         base = "am " + low  # "Building a side project" -> "I am building a side project"
@@ -82,6 +86,29 @@ _NOT_NOMINAL = frozenset("""
     she we they to for with in on at from by of up out off back down over into about as
     """.split())
 """Words that cannot open the noun phrase a participle modifies."""
+
+
+_STATE_ADVERBS = ("no longer", "still", "currently", "now")
+"""Adverbs that open a memory writer's verbless predicate ("No longer vegan", "Still single",
+"Currently married to Jo"), the copula and its subject left out."""
+
+
+def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
+                        irregular: Mapping[str, str] | None) -> bool:
+    """Whether the text ``m`` (:data:`_LEAD`) matched opens with a state adverb and goes on
+    with no verb: an adjective or noun phrase ("No longer vegan"), or a participle used as
+    one ("No longer married to Jo", "Still engaged")."""
+    adverbs = " ".join(m["adverbs"].lower().split())
+    if not adverbs or not any(adverbs.startswith(a) for a in _STATE_ADVERBS):
+        return False
+    word = m["verb"].lower()
+    if word in _FINITE or word in _AUX or word in (irregular or {}) or word.endswith("ing"):
+        return False
+    after = m["rest"].lstrip().split(" ", 1)[0].lower().strip(".,;:!") if m["rest"][:1].isspace() \
+        else m["rest"][:1]
+    if word.endswith("ed"):
+        return after in ("", ",", ";", ".", "to", "with", "at", "in", "by")
+    return not _finite_form(word, is_verb) and not is_verb(word)
 
 
 def _changed_later(words: list[str], is_verb: Callable[[str], bool],
@@ -120,6 +147,8 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     m = _LEAD.match(text.lstrip())
     if not m:
         return False
+    if _verbless_predicate(m, is_verb, irregular):
+        return True
     word = m["verb"].lower()
     if m["rest"][:1] in (":", "=") or _LABELLED.match(text):
         # a labelled line ("Likes: hiking", "Timeout for service A: 30s") is read as

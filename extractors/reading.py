@@ -160,6 +160,22 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
+        if (token.like_url or token.like_email) and token.pos_ in ("ADJ", "VERB", "ADV"):
+            # "… URL is https://docs.kelp.dev/v3": an address is a name, whatever its tag
+            # (and the copula the parser made its passive auxiliary heads the clause)
+            token.tag_, token.pos_ = "NNP", "PROPN"
+            cop = next((c for c in token.children if c.dep_ in ("auxpass", "aux")
+                        and c.lemma_ == "be"), None)
+            if token.dep_ == "ROOT" and cop is not None:
+                for child in list(token.children):
+                    if child != cop:
+                        child.head = cop
+                        if child.dep_ == "nsubjpass":
+                            child.dep_ = "nsubj"
+                cop.head, cop.dep_ = cop, "ROOT"
+                token.head = cop
+            if token.dep_ in ("acomp", "ROOT") and token.head != token:
+                token.dep_ = "attr"
         if token.dep_ == "acl" and (token.tag_ == "VBD" or (
                 token.tag_ == "VBN" and token.lemma_ in _RECIPROCAL)) and \
                 token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN") and \
@@ -183,7 +199,7 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     c.dep_ = "compound"
                     for d in [d for d in c.children if d.dep_ == "det"]:
                         d.head = token
-        if token.dep_ == "xcomp" and token.head.pos_ in ("ADJ", "VERB") and (
+        if token.dep_ in ("xcomp", "oprd") and token.head.pos_ in ("ADJ", "VERB") and (
                 token.pos_ in ("ADJ", "NOUN", "PROPN") and token.tag_ != "VB" or (
                     token.tag_ == "VB" and VERB_INDEX and token.lower_ not in VERB_INDEX
                     and token.lower_ in NOUN_INDEX)):

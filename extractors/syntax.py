@@ -113,7 +113,8 @@ _TIME_WORDS = frozenset("""
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
     saturday sunday today yesterday tomorrow tonight morning evening afternoon night day week
-    weekend month year quarter q1 q2 q3 q4 spring summer autumn fall winter holiday holidays
+    weekend weekday weeknight month year quarter q1 q2 q3 q4 spring summer autumn fall winter
+    holiday holidays
     """.split())
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
 """A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
@@ -291,7 +292,12 @@ def _word(token: Token) -> str:
             token.doc) else token) or (token.tag_ == "NNS" and NOUN_INDEX
                                        and token.lemma_.lower() not in NOUN_INDEX)))
     if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
-        text = token.lemma_.lower()
+        lemma = token.lemma_.lower()
+        if not (text.endswith("men") and lemma == text[:-3] + "man" and NOUN_INDEX
+                and lemma not in NOUN_INDEX):
+            # (the "-men" plural rule on a word the lexicon does not know makes "ramen",
+            # "regimen" "raman", "regiman"; a "-man" compound it knows folds: "firemen")
+            text = lemma
         text = NOUN_SYNONYMS.get(text, text)
     elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:
         text = text[:-1]

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
-from extractors.relations import SETTING_MODIFIERS
+from extractors.clause_frames import CONDITIONED, with_time
+from extractors.relations import MOVE_RELATIONS, SETTING_MODIFIERS
 from extractors.state_changes import CARRIER_NOUNS
 from extractors.syntax import _event, _IDENTIFIER, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS, USER
@@ -55,6 +56,9 @@ class ChangeRules:
         if _lemma(verb) not in _SETTING_VERBS or neg:
             return []
         new = self._change_values(verb)
+        if _lemma(verb) == "move" and any(c.dep_ in ("det", "poss") for o in new
+                                          for c in o.children):
+            return []  # "was moved to the spam folder": a thing moved somewhere, no setting
         old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
         if not new:
@@ -67,7 +71,7 @@ class ChangeRules:
             if split is not None:
                 subject, rule = split[0], "attribute"
                 relation = _phrase(split[1])
-            elif _names_role_holder(patient, new):
+            elif _names_role_holder(patient, new, changed=True):
                 # "the default region was switched to eu-central-1", as "the default region
                 # is eu-central-1" names its one value
                 subject, relation, rule = USER, _phrase(_premodified(patient)), "attribute"
@@ -75,7 +79,10 @@ class ChangeRules:
                 subject, relation, rule = self._entity(patient), "be", "copula"
         if not subject:
             return []
-        return self._changed_values(subject, relation, new, old, verb, rule)
+        # "was set to English for the demo account": the demo account's setting; "changed to
+        # 8am on Saturdays": Saturdays' (as the copula reads them)
+        return self._changed_values(subject, relation, new, old, verb, rule,
+                                    self._value_restriction(verb, new))
 
     def _change_values(self, verb: Token) -> list[Token]:
         """The values a change verb gives "to" ("was switched to eu-central-1")."""
@@ -86,16 +93,18 @@ class ChangeRules:
                 for o in self._objects(p)]
 
     def _changed_values(self, subject: str, relation: str, new: list[Token], old: list[Token],
-                        verb: Token, rule: str) -> list[Triple]:
-        """The new values of a change, marked as a change, and the old ones denied."""
+                        verb: Token, rule: str, times: list[tuple[str, str]] = ()
+                        ) -> list[Triple]:
+        """The new values of a change, marked as a change, and the old ones denied (at the
+        ``times`` the change is restricted to)."""
         out = []
         for tokens, negated in ((new, False), (old, True)):
             for token in tokens:
                 value, surface = self._value(token)
                 if value:
                     out.append(self._make(subject, relation, value, surface, negated=negated,
-                                          clause=verb, rule=rule,
-                                          qualifiers=() if negated else (("change", "now"),)))
+                                          clause=verb, rule=rule, qualifiers=[*times, *(
+                                              () if negated else (("change", "now"),))]))
         return out
 
     def _renaming(self, verb: Token, patient: Token | None, neg: bool) -> list[Triple]:
@@ -216,8 +225,14 @@ class ChangeRules:
         it ends a state only in the past or the perfect ("sold her car", "has been
         cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
         sells cars"); a copula's state ends in any tense ("the trip is off")."""
-        if verb.pos_ == "VERB" and (not _event(verb) or _temporary(verb)):
-            return triples  # (nor a change undone: "rehomed Rex temporarily")
+        if verb.pos_ == "VERB" and _event(verb) and _temporary(verb):
+            # a change undone or bounded ends nothing ("rehomed Rex temporarily"), and a
+            # move for a spell says where one stays only then ("moved to Boulder for the
+            # summer"): a conditioned stay, never compared with where one lives
+            return [with_time(t, f"{CONDITIONED} {_lemma(verb)}")
+                    if t.relation in ("live in", *MOVE_RELATIONS) else t for t in triples]
+        if verb.pos_ == "VERB" and not _event(verb):
+            return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
         carried = self._carried_places(verb, triples)
         # a carrier noun with a place names that place: "left the café job at Starbucks"

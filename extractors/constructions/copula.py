@@ -218,6 +218,13 @@ class CopulaRules:
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split
+            restricted = self._value_restriction(cop, complements)
+            if any(q[0] == "place" for q in places):  # (one situation: "on rack 4")
+                restricted = [q for q in restricted if q[0] != "place"]
+            places = places + restricted  # "Budget is $500 in January": January's budget
+            preps = [p for p in preps if not any(q[1].endswith(_phrase(t for t in o.subtree))
+                                                 for q in restricted
+                                                 for o in p.children if o.dep_ == "pobj")]
             restriction = _preference_restriction(subj, rel_tokens, self.table)
             # (a restricted preference has no generic reading: "favourite sport to watch")
             generic = None if restriction else self._generic_preference(_phrase(rel_tokens),
@@ -513,6 +520,33 @@ class CopulaRules:
                 out.append((value, _surface(list(clause.subtree)[1:])))
             if not inner:
                 out.append((_lemma(clause), clause.text))
+        return out
+
+    def _value_restriction(self, cop: Token, complements: list[Token]
+                           ) -> list[tuple[str, str]]:
+        """Qualifiers of what restricts an attribute's value after it: the times an "in",
+        "on" or "for" phrase names ("is $500 in January", "is 6am on weekdays" -> ("time",
+        "january")) and what a "for" phrase sets it for ("is 30s for uploads" -> ("place",
+        "for upload"), the situation it holds in, as "on rack 4" is). Two values restricted
+        to two situations are both true; an unrestricted later value still replaces a
+        restricted one (SPEC §2, qualifiers). The parser hangs them on the value or on the
+        copula."""
+        out: list[tuple[str, str]] = []
+        if not complements:
+            return out
+        start = min(t.i for t in complements)
+        for prep in (c for h in [*complements, cop] for c in h.children if c.dep_ == "prep"
+                     and c.i > start):
+            pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
+            if pobj is None:
+                continue
+            if _is_time(pobj) and prep.lower_ in ("in", "on", "for", "during"):
+                out.append(("time", _phrase(t for t in pobj.subtree)))
+            elif prep.lower_ == "for" and pobj.pos_ in ("NOUN", "PROPN") and not any(
+                    q[0] == "place" for q in out):
+                owner = self._entity(pobj)
+                if owner:
+                    out.append(("place", f"for {owner}"))
         return out
 
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:

@@ -12,14 +12,18 @@ from extractors.relations import CLASSIFIER_NOUNS
 from extractors.syntax import ADJECTIVE_INDEX
 
 
-def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
+def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool = False) -> bool:
     """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
     copula names a person or thing by a proper name ("… is Farida"): the definite article
     presupposes one holder (Russell 1905, "On denoting"; the uniqueness of definite
-    descriptions), so the noun is a one-valued attribute."""
+    descriptions), so the noun is a one-valued attribute. A noun ``changed`` "to" a value
+    names it whatever word it is ("the default branch was renamed to main"). An acronym
+    heading a modified noun is a common noun ("API base URL")."""
     # (a memory writer's telegraphic "Default deployment region is …" drops the article: a
     # modified noun opening the sentence with no determiner reads as definite)
-    if subj.pos_ != "NOUN" or not complements or not (_telegraphic(subj) or any(
+    common = subj.pos_ == "NOUN" or (subj.text.isupper() and len(subj.text) <= 5 and any(
+        c.dep_ in ("compound", "amod") for c in subj.children))
+    if not common or not complements or not (_telegraphic(subj) or any(
             c.dep_ == "det" and c.lower_ == "the" for c in subj.children)):
         return False
     if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
@@ -29,6 +33,8 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
     # as a proper name does: "the default region is eu-west-1")
     # (a default names its one value, whatever word it is: "Default branch is master")
     default = any(t.lower_ == "default" for t in subj.subtree if t.i < subj.i)
+    if changed:
+        return all(not c.n_lefts and not c.n_rights for c in complements)
     # (a capitalised word inside the sentence that English knows as no adjective is a name
     # whatever its tag, "the support tier is Platinum"; "the food is Italian" describes)
     return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
@@ -37,7 +43,7 @@ def _names_role_holder(subj: Token, complements: list[Token]) -> bool:
                            for t in c.subtree))
                or (not c.n_lefts and not c.n_rights and (
                    (default and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
-                   or _CODE.fullmatch(c.text) is not None))
+                   or _CODE.fullmatch(c.text) is not None or c.like_url or c.like_email))
                for c in complements)
 
 

@@ -135,12 +135,6 @@ class SubjectRules:
                                            and c.i == token.i - 1 for c in token.children)
         if low in _FIRST_PERSON and not regnal:  # "Stephen I of Hungary" names a king
             return USER
-        if low == "we" and token.dep_ == "nsubj" and not any(
-                t.lower_ == "user" for t in token.doc):
-            # the speaker's inclusive "we" ("We called off the Kyoto trip"): what the group
-            # did, the user did (Quirk et al. 1985, §6.13); a memory writer's summary about
-            # "the user" has no speaker
-            return USER
         if token.tag_ in ("WP", "WP$", "WDT"):
             return self._relative_antecedent(token)
         if low in _ANAPHORS and token.i == token.sent.start:

@@ -191,6 +191,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
     p, q = x.place, y.place
     if p is not None and q is not None and p != q:
         return False
+    if (p is None) != (q is None) and _later_exception(x, y):
+        return False
     p, q = x.time, y.time
     if p is not None and q is not None and p != q:
         return False
@@ -201,6 +203,19 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if _conditioned(p) != _conditioned(q):
         return False  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
+
+
+def _later_exception(x: Stance, y: Stance) -> bool:
+    """Whether the one of two stances that a "for" phrase restricts ("was set to English for
+    the demo account", :data:`extractors.constructions.copula` place ``"for …"``) is observed
+    after the unrestricted one: a later exception leaves the general value standing, while a
+    later general value replaces an earlier restricted one ("the preferred glaze is celadon
+    for everyday bowls", then "the preferred glaze is tenmoku")."""
+    restricted, general = (x, y) if x.place is not None else (y, x)
+    if not restricted.place.startswith("for "):
+        return False
+    seen, before = restricted.record.observed_at, general.record.observed_at
+    return seen is not None and before is not None and seen > before
 
 
 def _generic_meets(x: Stance, y: Stance) -> bool:

@@ -116,11 +116,17 @@ RESOLVED = [
     ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH in staging is 80 now"),
     # reciprocal verbs read as the coordinated subjects' own, whichever tag they got
     ("The user is married to Henrik.", "The user and Henrik divorced last year."),
-    # a trip "to" a named place is "the <place> trip"; the speaker's "we" includes the user;
-    # a cancelled event ends saving up for it
-    ("I'm organising a week-long trip to Tbilisi in May.", "We scrapped the Tbilisi trip."),
+    # a trip "to" a named place is "the <place> trip"; a cancelled event ends saving up for it
+    ("I'm organising a week-long trip to Tbilisi in May.", "I scrapped the Tbilisi trip."),
     ("Is saving up for a trip to Oaxaca.", "Cancelled the Oaxaca trip after the flights doubled."),
     ("Rosa is planning a visit to Hanoi.", "Rosa's visit to Hanoi is off."),
+    # a verbless predicate after a state adverb; a default changed "to" any word; a URL
+    # named by an acronym-headed setting
+    ("Is pescatarian.", "No longer pescatarian; eats chicken too."),
+    ("Default shell is bash.", "Default shell has been changed to fish."),
+    ("Docs site URL is https://docs.kelp.dev/v3", "Docs site URL is now https://docs.kelp.dev/v4."),
+    # an unrestricted later value replaces a restricted one
+    ("Sync interval is hourly for the laptop.", "Sync interval changed to daily."),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
@@ -218,10 +224,25 @@ LOOK_ALIKES = [
     ("Mirela is allergic to walnuts.", "Mirela is not allergic to shellfish."),
     ("cache_ttl is 60 for the search service.", "cache_ttl is 300 for the image service."),
     ("QUEUE_DEPTH=50 in staging", "QUEUE_DEPTH=80 in production"),
-    # a trip to one place is not the trip to another; "we" as a passive's subject may be
-    # others the user was with ("we were let go early" because of snow)
+    # a trip to one place is not the trip to another; "we" may be others than the user (the
+    # family, the team: "we sold my wife's car")
     ("I'm planning a trip to Kyoto in April.", "I cancelled the trip to Lisbon."),
     ("I work at the Harbour Street bakery.", "We were let go early from the bakery because of the storm."),
+    ("I drive a Subaru.", "We sold my wife's Subaru."),
+    ("I use AWS.", "We dropped AWS at my old company."),
+    # a value restricted to one situation or time is not the value in another
+    ("Timeout is 30s for uploads.", "Timeout is 10s for downloads."),
+    ("Budget is $400 in March.", "Budget is $650 in April."),
+    ("Alarm time is 6am on weekdays.", "Alarm time changed to 9am on Sundays."),
+    ("Reply language is Dutch.", "Reply language was set to English for the demo account."),
+    ("Notification email is ana@posteo.de.", "Notification email was moved to the spam folder."),
+    # leaving or stopping inside one occasion, a move or a fast for a spell
+    ("I'm in the Thursday choir.", "I left the choir early tonight."),
+    ("I play five-a-side football.", "I stopped playing halfway because of the hail."),
+    ("I live in Turin.", "I moved to Bari for the summer."),
+    ("I drink tea.", "I gave up tea for Lent."),
+    # a name and a kind, "to" before a noun after an adjective
+    ("Lukas is allergic to latex.", "Lukas is not allergic to penicillin."),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
