@@ -64,6 +64,7 @@ from extractors.pipeline import load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.clause_frames import (
+    CONDITIONED,
     _hypothetical,
     _plain_future,
     _with_exceptions,
@@ -336,8 +337,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValu
         the partner states between them end (the transitive rows of the state-change table)."""
         out: list[Triple] = []
         for t in found:
-            if t.object or t.negated or t.subject != first or t.relation not in _RECIPROCAL:
-                continue
+            if t.object or t.negated or t.subject != first or t.relation not in _RECIPROCAL or (
+                    (t.qualifier("time") or "").startswith(CONDITIONED)):
+                continue  # (nor "separated for the summer", a spell)
             for other in (o for o in others if o and o != first):
                 for a, b in ((first, other), (other, first)):
                     pair = Triple(**{**t.to_dict(), "subject": a, "object": b, "rule": "svo",

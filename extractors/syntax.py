@@ -516,7 +516,10 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
         if comp.dep_ == "acomp" or comp.pos_ == "ADJ":
             continue
         det = next((c for c in comp.children if c.dep_ == "det"), None)
-        if comp.pos_ != "NOUN" or (det is not None and det.lower_ not in ("a", "an")) or any(
+        # (a name after "a" is a kind: "my dog is a Labrador", not the dog's name)
+        kind_name = comp.pos_ == "PROPN" and det is not None and det.lower_ in ("a", "an")
+        if (comp.pos_ != "NOUN" and not kind_name) or (
+                det is not None and det.lower_ not in ("a", "an")) or any(
                 c.dep_ == "poss" for c in comp.children):
             return False
     return True

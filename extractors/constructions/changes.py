@@ -18,7 +18,7 @@ from extractors.constructions.descriptions import _names_role_holder, _premodifi
 from extractors.clause_frames import CONDITIONED, with_time
 from extractors.relations import MOVE_RELATIONS, SETTING_MODIFIERS
 from extractors.state_changes import CARRIER_NOUNS
-from extractors.syntax import _event, _IDENTIFIER, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
+from extractors.syntax import _event, _IDENTIFIER, _RECIPROCAL, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
     _SETTING_VERBS, USER
 from extractors.types import Triple
 
@@ -35,6 +35,12 @@ def _bare_setting(noun: Token) -> bool:
     """A setting noun written without a determiner: "switched default browser to Firefox"."""
     return not any(c.dep_ in ("det", "poss") for c in noun.children) and any(
         c.dep_ in ("amod", "compound") and c.lower_ in SETTING_MODIFIERS for c in noun.children)
+
+
+_SPELL_BOUND = frozenset({"live in", *MOVE_RELATIONS, *_RECIPROCAL})
+"""Relations of a change that a spell bounds to a stay ("moved to Bari for the summer",
+"separated for the summer"); a state's own duration bounds nothing ("has been married for
+five years")."""
 
 
 class _Carried(NamedTuple):
@@ -226,11 +232,11 @@ class ChangeRules:
         cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
         sells cars"); a copula's state ends in any tense ("the trip is off")."""
         if verb.pos_ == "VERB" and _event(verb) and _temporary(verb):
-            # a change undone or bounded ends nothing ("rehomed Rex temporarily"), and a
-            # move for a spell says where one stays only then ("moved to Boulder for the
-            # summer"): a conditioned stay, never compared with where one lives
+            # a change undone or bounded ends nothing ("rehomed Rex temporarily") and holds
+            # only for its spell: a move for the summer says where one stays then, never
+            # where one lives; a separation for the summer ends no marriage
             return [with_time(t, f"{CONDITIONED} {_lemma(verb)}")
-                    if t.relation in ("live in", *MOVE_RELATIONS) else t for t in triples]
+                    if t.relation in _SPELL_BOUND else t for t in triples]
         if verb.pos_ == "VERB" and not _event(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}

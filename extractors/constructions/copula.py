@@ -537,16 +537,16 @@ class CopulaRules:
         start = min(t.i for t in complements)
         for prep in (c for h in [*complements, cop] for c in h.children if c.dep_ == "prep"
                      and c.i > start):
-            pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
-            if pobj is None:
+            pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
+            if pobj is None or any(q[0] == "place" for q in out) and not _is_time(pobj):
                 continue
             if _is_time(pobj) and prep.lower_ in ("in", "on", "for", "during"):
                 out.append(("time", _phrase(t for t in pobj.subtree)))
-            elif prep.lower_ == "for" and pobj.pos_ in ("NOUN", "PROPN") and not any(
-                    q[0] == "place" for q in out):
+            elif prep.lower_ in ("for", "in", "on") and pobj.pos_ in ("NOUN", "PROPN", "VERB"):
+                # ("for dining out", "in the editor", "on long flights")
                 owner = self._entity(pobj)
                 if owner:
-                    out.append(("place", f"for {owner}"))
+                    out.append(("place", f"{prep.lower_} {owner}"))
         return out
 
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:

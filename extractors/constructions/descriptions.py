@@ -37,7 +37,9 @@ def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool =
         return all(not c.n_lefts and not c.n_rights for c in complements)
     # (a capitalised word inside the sentence that English knows as no adjective is a name
     # whatever its tag, "the support tier is Platinum"; "the food is Italian" describes)
-    return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN")
+    # (a lone capitalised adjective is no name: "the project is Confidential")
+    return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN"
+                and not (c.n_lefts + c.n_rights == 0 and c.lower_ in ADJECTIVE_INDEX))
                or (c.text[:1].isupper() and c.i > c.sent.start
                    and all(t.text[:1].isupper() and t.lower_ not in ADJECTIVE_INDEX
                            for t in c.subtree))

@@ -192,14 +192,15 @@ class ObjectRules:
         return value, surface
 
     def _goal_value(self, token: Token) -> tuple[str, str] | None:
-        """"a two-week trip to Peru" is "the Peru trip": a common noun's named goal is the
-        modifier that tells it from another (the trip to Lisbon), spelled as the compound
-        that names the same thing -> ("peru trip", "Peru trip"); None without one."""
-        if token.pos_ != "NOUN":
-            return None
+        """"a two-week trip to Peru" is "the Peru trip": a common noun's goal is the modifier
+        that tells it from another (the trip to Lisbon, the visit to the dentist), spelled as
+        the compound that names the same thing -> ("peru trip", "Peru trip"); None without
+        one."""
+        if token.pos_ != "NOUN" or (token.dep_ == "pobj" and token.head.lower_ == "from"):
+            return None  # ("from the ring road to the river path": the change's two ends)
         goal = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "to"
-                     for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"
-                     and p.text[:1].isupper()), None)
+                     for p in c.children if p.dep_ == "pobj"
+                     and p.pos_ in ("PROPN", "NOUN")), None)
         if goal is None:
             return None
         place, place_surface = self._value(goal)

@@ -206,13 +206,14 @@ def _comparable(x: Stance, y: Stance) -> bool:
 
 
 def _later_exception(x: Stance, y: Stance) -> bool:
-    """Whether the one of two stances that a "for" phrase restricts ("was set to English for
-    the demo account", :data:`extractors.constructions.copula` place ``"for …"``) is observed
+    """Whether the one of two stances that a phrase after its value restricts ("was set to
+    English for the demo account", "is 14 in the editor": place ``"for …"``, ``"in …"``,
+    ``"on …"`` from ``CopulaRules._value_restriction``) is observed
     after the unrestricted one: a later exception leaves the general value standing, while a
     later general value replaces an earlier restricted one ("the preferred glaze is celadon
     for everyday bowls", then "the preferred glaze is tenmoku")."""
     restricted, general = (x, y) if x.place is not None else (y, x)
-    if not restricted.place.startswith("for "):
+    if not restricted.place.startswith(("for ", "in ", "on ")):
         return False
     seen, before = restricted.record.observed_at, general.record.observed_at
     return seen is not None and before is not None and seen > before

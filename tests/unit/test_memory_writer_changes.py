@@ -243,6 +243,15 @@ LOOK_ALIKES = [
     ("I drink tea.", "I gave up tea for Lent."),
     # a name and a kind, "to" before a noun after an adjective
     ("Lukas is allergic to latex.", "Lukas is not allergic to penicillin."),
+    ("My cat is Miso.", "My cat is a Siamese."),
+    ("The codename is Falcon.", "The codename is Secret."),
+    # a value restricted to a place, a situation or an activity; a goal that is a common noun;
+    # a separation for a spell
+    ("Line spacing is 1.5 in the editor.", "Line spacing is 1.0 in the terminal."),
+    ("Budget is $300 for groceries.", "Budget is $120 for eating out."),
+    ("Planning a visit to my aunt.", "Cancelled the visit to the dentist."),
+    ("Planning a trip to the lakes.", "Called off the trip to the coast."),
+    ("Ines is married to Bruno.", "Ines and Bruno separated for the winter."),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
