@@ -293,10 +293,10 @@ def _word(token: Token) -> str:
                                        and token.lemma_.lower() not in NOUN_INDEX)))
     if token.pos_ == "NOUN" and token.tag_ in ("NNS", "NN") and not name:
         lemma = token.lemma_.lower()
-        if not (text.endswith("men") and lemma == text[:-3] + "man" and NOUN_INDEX
-                and lemma not in NOUN_INDEX):
-            # (the "-men" plural rule on a word the lexicon does not know makes "ramen",
-            # "regimen" "raman", "regiman"; a "-man" compound it knows folds: "firemen")
+        if not (NOUN_INDEX and lemma not in NOUN_INDEX and lemma != text):
+            # (a plural rule that makes a word the lexicon does not know keeps the word as
+            # written, as a capitalised one is kept above: "analytics" is no "analytic",
+            # "ramen" no "raman"; "firemen" folds to the "fireman" it knows)
             text = lemma
         text = NOUN_SYNONYMS.get(text, text)
     elif name and text.endswith("s") and text[:-1] in _TIME_WORDS:

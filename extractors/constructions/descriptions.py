@@ -41,8 +41,8 @@ def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool =
     return all((c.pos_ == "PROPN" and min(c.subtree, key=lambda t: t.i).pos_ == "PROPN"
                 and not (c.n_lefts + c.n_rights == 0 and c.lower_ in ADJECTIVE_INDEX))
                or (c.text[:1].isupper() and c.i > c.sent.start
-                   and all(t.text[:1].isupper() and t.lower_ not in ADJECTIVE_INDEX
-                           for t in c.subtree))
+                   and all((t.text[:1].isupper() and t.lower_ not in ADJECTIVE_INDEX)
+                           or (t.like_num and t.i > c.i) for t in _name_tokens(c)))
                or (not c.n_lefts and not c.n_rights and (
                    (default and (c.pos_ in ("NOUN", "PROPN") or c.lower_ not in ADJECTIVE_INDEX))
                    or _CODE.fullmatch(c.text) is not None or c.like_url or c.like_email))
@@ -68,6 +68,14 @@ COLOUR_TERMS = frozenset("""
     """.split())
 """Colour adjectives (Berlin & Kay 1969's eleven basic terms and common others): one colour
 of a thing at a time ("my bike is red" / "my bike is blue now")."""
+
+
+def _name_tokens(head: Token) -> list[Token]:
+    """A value's words without the phrases after it that restrict it ("PostgreSQL 12 on
+    RDS" -> PostgreSQL, 12; ``CopulaRules._value_restriction`` qualifies those)."""
+    restricting = {t.i for c in head.children if c.dep_ == "prep" and c.i > head.i
+                   for t in c.subtree}
+    return [t for t in head.subtree if t.i not in restricting]
 
 
 def _telegraphic(noun: Token) -> bool:

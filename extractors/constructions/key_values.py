@@ -8,13 +8,14 @@ from spacy.tokens import Doc
 
 from extractors.relations import SPELLING, Cardinality
 from extractors.syntax import (
-    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _phrase, _surface, NOUN_INDEX, USER)
+    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, NOUN_INDEX, USER)
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 
 
-_COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;)")
-"""Where a profile value's comment starts: a parenthesis, a spaced dash, a semicolon."""
+_COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
+"""Where a profile value's comment starts: a parenthesis, a spaced dash, a semicolon, a
+configuration file's " # " comment."""
 _NEGATORS = frozenset({"not", "no", "never", "n't"})
 _STILL = frozenset({"longer", "anymore", "more", "now", "currently", "still"})
 _ANSWERS = frozenset({"yes", "no", "none", "true", "false", "y", "n"})
@@ -63,6 +64,8 @@ _RESTRICTED_VALUE = re.compile(
 ingest job", "DEBUG in production")."""
 
 
+_CODE_PIECE = re.compile(r"[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)+")
+"""A value written as one code: "us-east-1", "9.9.9.9", "db_main"."""
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
 """A list item's marker at the start of a line: "- ", "* ", "• ", "1. ", "2) "."""
 _NAME_KEYS = frozenset({"name", "full name", "client", "patient", "contact", "person"})
@@ -170,8 +173,10 @@ class KeyValueRules:
                     subject = person
             last = relation.split()[-1]
             # an identifier names one setting, whatever its last word ("timeout_seconds")
+            # (nor is an acronym in "S" a plural: "Primary DNS")
             plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) \
-                and not _IDENTIFIER_KEY.fullmatch(m["key"].strip())
+                and not _IDENTIFIER_KEY.fullmatch(m["key"].strip()) \
+                and not key.strip().split()[-1].isupper()
             relation, flips = self.table.canonical(relation)
             plural_key = plural
             if plural and not self._known(relation):
@@ -227,8 +232,18 @@ class KeyValueRules:
                 if not words:
                     continue
                 surface = _surface(words)
-                value = normalize_value(surface) if is_quantity(surface) else normalize_value(
-                    _phrase(words)) or surface.lower()
+                if is_quantity(surface):
+                    value = normalize_value(surface)
+                elif _CODE_PIECE.fullmatch(piece) and len(span) > 1:
+                    # "us-east-1" after "=", which the tokenizer split: the code as written
+                    value = piece.lower()
+                else:
+                    # (the parser's relations inside a profile line mean nothing: a word it
+                    # hung on another as "punct" is still the value's, "Software Developer")
+                    value = normalize_value(" ".join(
+                        w for w in (_word(t) for t in words if not t.is_punct
+                                    and t.lower_ not in ("a", "an", "the")) if w)) \
+                        or surface.lower()
                 out.append(Triple(subject=subject, relation=relation, object=value,
                                   negated=neg != flips, start=start, end=start + len(line),
                                   object_text=surface,

@@ -127,6 +127,15 @@ RESOLVED = [
     ("Docs site URL is https://docs.kelp.dev/v3", "Docs site URL is now https://docs.kelp.dev/v4."),
     # an unrestricted later value replaces a restricted one
     ("Sync interval is hourly for the laptop.", "Sync interval changed to daily."),
+    ("The analytics warehouse is ClickHouse 23 on Hetzner.",
+     "Analytics warehouse upgraded to ClickHouse 24."),
+    # a configuration line's code after "=", its "#" comment; an acronym key in "S"; a
+    # profile value the parser hung on itself
+    ("PRIMARY_ZONE=ap-south-1", "PRIMARY_ZONE=ap-east-2  # moved for latency in May"),
+    ("Fallback NTP: 0.pool.ntp.org", "Fallback NTP: time.cloudflare.com (changed in March)"),
+    ("Secondary DNS: 8.8.4.4", "Secondary DNS: 149.112.112.112"),
+    ("Name: Joon Park\nRole: Data Analyst\nCity: Busan",
+     "Name: Joon Park\nRole: Product Designer (since spring, after a bootcamp)\nCity: Busan"),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
