@@ -43,6 +43,16 @@ _SPELL_BOUND = frozenset({"live in", *MOVE_RELATIONS, *_RECIPROCAL})
 five years")."""
 
 
+HANDOVER_VERBS = frozenset({"hand over", "hand off", "pass on", "pass over", "hand", "pass",
+                            "turn over"})
+"""Verbs that give a role to someone "to" whom it passes (:meth:`ChangeRules._handover`)."""
+ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "duties", "seat",
+                           "responsibility", "responsibilities", "title"})
+"""Nouns that carry a role named by their modifier ("the treasurer role", "the on-call
+duty")."""
+_CHANGED = ("change", "now")
+
+
 class _Carried(NamedTuple):
     carrier: str
     """The carrier noun's value ("café job")."""
@@ -184,6 +194,39 @@ class ChangeRules:
                     if negated:
                         out.append(self._make(subject, f"{_lemma(verb)} from", value, surface,
                                               negated=False, clause=verb, rule="prep_object"))
+        return out
+
+    def _handover(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
+        """"Marcus handed the treasurer role over to Ingrid", "Ola passed on the release
+        manager job to Thabo": a role given to another is no longer the giver's (FrameNet
+        Giving with a role as theme; Change_of_leadership) -> (marcus, be, treasurer)
+        denied, (ingrid, be, treasurer); an owner-less role is the scope's, as "the
+        treasurer is Ingrid" reads it."""
+        # (the parser hangs "to" on the verb or on its particle, and may read "passed on
+        # the duties" as a preposition and its object)
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None) or next(
+            (p for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "over")
+             for p in c.children if p.dep_ == "pobj"), None)
+        taker = next((p for h in [verb, *(c for c in verb.children if c.dep_ == "prt")]
+                      for c in h.children if c.dep_ == "prep" and c.lower_ == "to"
+                      for p in c.children if p.dep_ == "pobj"), None)
+        if neg or obj is None or taker is None or obj.lemma_.lower() not in ROLE_CARRIERS:
+            return []
+        role_tokens = [t for c in obj.children if c.dep_ in ("compound", "amod") and c.i < obj.i
+                       for t in c.subtree]
+        if not role_tokens:
+            return []  # "handed the job over": which role is not said
+        role = _phrase(role_tokens)
+        new, new_surface = self._value(taker)
+        out = [self._make(subject, "be", role, role, negated=True, clause=verb, rule="copula")]
+        if new:
+            out.append(self._make(new, "be", role, role, negated=False, clause=verb,
+                                  rule="copula"))
+        if not any(c.dep_ == "poss" for c in obj.children):
+            out += [self._make(USER, role, value, surface, negated=negated, clause=verb,
+                               rule="attribute", qualifiers=() if negated else (_CHANGED,))
+                    for value, surface, negated in ((new, new_surface, False),
+                                                    (subject, subject, True)) if value]
         return out
 
     def _replacement(self, verb: Token, subject: str, neg: bool) -> list[Triple]:

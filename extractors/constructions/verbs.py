@@ -57,6 +57,7 @@ from extractors.constructions.verb_words import (
     _participle_clause,
 )
 from extractors.state_changes import GROUP_NOUNS
+from extractors.constructions.changes import HANDOVER_VERBS
 from extractors.types import Triple
 
 
@@ -201,7 +202,8 @@ class VerbRules:
                                              if c.dep_ in ("dobj", "obj")), None), neg)
         if renamed:
             return renamed
-        replaced = self._replacement(verb, subject, neg) if lemma in REPLACING_VERBS else \
+        replaced = self._handover(verb, subject, neg) if base in HANDOVER_VERBS else \
+            self._replacement(verb, subject, neg) if lemma in REPLACING_VERBS else \
             self._role_taken(verb, subject, neg) if base in _ROLE_VERBS else \
             self._own_setting_changed(verb, subject, neg) if base in ("switch", "change") \
             else []
@@ -567,12 +569,24 @@ class VerbRules:
                             and c.lower_ in ("for", "of") for p in c.children
                             if p.dep_ == "pobj"), None)
         owner = self._entity(owner_token) if owner_token is not None else None
+        if not owner and not any(c.dep_ in ("det", "poss") for c in role.children):
+            # "Kenji has taken over as on-call lead": an owner-less role is the scope's, as
+            # "The on-call lead is Aisha" reads it
+            owner = USER
         if not owner:
             return []
         rel_tokens = [t for t in role.subtree if t.i <= role.i and t.dep_ not in ("det",)]
         value, surface = self._value(subj)
-        return [self._make(owner, _phrase(rel_tokens), value, surface, negated=neg,
-                           clause=verb, rule="attribute")] if value else []
+        out = [self._make(owner, _phrase(rel_tokens), value, surface, negated=neg,
+                          clause=verb, rule="attribute")] if value else []
+        # "… from Aisha Bello": the one it was taken from no longer holds it
+        for before in (p for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
+                       for p in c.children if p.dep_ == "pobj" and not neg):
+            value, surface = self._value(before)
+            if value and out:
+                out.append(self._make(owner, _phrase(rel_tokens), value, surface, negated=True,
+                                      clause=verb, rule="attribute"))
+        return out
 
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
         quals = [("time", "past")] if _completed_past(head) and _lemma(

@@ -136,6 +136,10 @@ RESOLVED = [
     ("Secondary DNS: 8.8.4.4", "Secondary DNS: 149.112.112.112"),
     ("Name: Joon Park\nRole: Data Analyst\nCity: Busan",
      "Name: Joon Park\nRole: Product Designer (since spring, after a bootcamp)\nCity: Busan"),
+    # a role taken over or handed over (FrameNet Change_of_leadership, Giving)
+    ("The incident commander is Dario Ruiz.", "Mei Tanaka has taken over as incident commander."),
+    ("Femi is the club secretary.", "Femi handed the secretary role over to Bola."),
+    ("The release captain is Oskar.", "Oskar passed on the release captain duties to Lin."),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
@@ -261,6 +265,9 @@ LOOK_ALIKES = [
     ("Planning a visit to my aunt.", "Cancelled the visit to the dentist."),
     ("Planning a trip to the lakes.", "Called off the trip to the coast."),
     ("Ines is married to Bruno.", "Ines and Bruno separated for the winter."),
+    # handing over a thing, or a job whose role is not named, gives up no role
+    ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
+    ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
