@@ -556,38 +556,6 @@ class VerbRules:
                                                   negated=neg, clause=verb, rule="svo"))
         return out
 
-    def _role_taken(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
-        """"Priyanka took over as release manager for v2": the subject now holds the role
-        of its owner -> (v2, release manager, priyanka), as "the release manager for v2 is
-        Priyanka" says."""
-        role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
-                     for p in c.children if p.dep_ == "pobj"), None)
-        subj = self._subject_token(verb)
-        if role is None or subj is None or role.pos_ != "NOUN":
-            return []
-        owner_token = next((p for c in role.children if c.dep_ == "prep"
-                            and c.lower_ in ("for", "of") for p in c.children
-                            if p.dep_ == "pobj"), None)
-        owner = self._entity(owner_token) if owner_token is not None else None
-        if not owner and not any(c.dep_ in ("det", "poss") for c in role.children):
-            # "Kenji has taken over as on-call lead": an owner-less role is the scope's, as
-            # "The on-call lead is Aisha" reads it
-            owner = USER
-        if not owner:
-            return []
-        rel_tokens = [t for t in role.subtree if t.i <= role.i and t.dep_ not in ("det",)]
-        value, surface = self._value(subj)
-        out = [self._make(owner, _phrase(rel_tokens), value, surface, negated=neg,
-                          clause=verb, rule="attribute")] if value else []
-        # "… from Aisha Bello": the one it was taken from no longer holds it
-        for before in (p for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
-                       for p in c.children if p.dep_ == "pobj" and not neg):
-            value, surface = self._value(before)
-            if value and out:
-                out.append(self._make(owner, _phrase(rel_tokens), value, surface, negated=True,
-                                      clause=verb, rule="attribute"))
-        return out
-
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
         quals = [("time", "past")] if _completed_past(head) and _lemma(
             head) not in _CHANGE_VERBS else []
