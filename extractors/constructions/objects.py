@@ -151,8 +151,13 @@ class ObjectRules:
                 p.dep_ == "pobj" and p.pos_ == "PROPN" and p.text[:1].isupper()
                 for p in c.children)
             for c in token.children)
-        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} | {"poss"},
-                              keep_of=lemma in _RELATIONAL_NOUNS or named_of)
+        # a name whose first part is a possessive name is one name: "St. Mary's Hospital",
+        # "Trader Joe's" (the owner of a common noun is not: "Maria's car" -> "car")
+        named_owner = token.pos_ == "PROPN" and token.text[:1].isupper() and any(
+            c.dep_ == "poss" and c.pos_ == "PROPN" and c.text[:1].isupper() and c.i < token.i
+            for c in token.children)
+        tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} - (
+            {"poss"} if named_owner else set()), keep_of=lemma in _RELATIONAL_NOUNS or named_of)
         tokens += [t for c in token.children if c.dep_ == "conj" and _ampersand_name(c)
                    for t in (c.doc[c.i - 1], *c.subtree)]
         # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"

@@ -96,11 +96,15 @@ def _bare(triple: Triple) -> bool:
 
 def _named(triple: Triple) -> bool:
     """An ended object written as one capitalised word ("Marley"), not an acronym, after
-    any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`)."""
-    *before, written = triple.object_text.split(" ") or [""]
+    any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`) or other
+    capitalised words of the name ("St. Mary's")."""
+    # (or a name of several capitalised words, its possessive ending dropped: "St. Mary's")
+    text = triple.object_text.removesuffix("'s").removesuffix("\u2019s")
+    *before, written = text.split(" ") or [""]
     return (triple.rule == ENDED_RULE and written[:1].isupper() and not written.isupper()
-            and all(w in NAME_ADJECTIVES for w in before)
-            and triple.object_text.lower() == triple.object)
+            and (all(w in NAME_ADJECTIVES for w in before)
+                 or all(w[:1].isupper() for w in before))
+            and text.lower() == triple.object)
 
 
 def _plural(triple: Triple) -> bool:

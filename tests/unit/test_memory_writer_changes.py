@@ -136,6 +136,8 @@ RESOLVED = [
     ("Secondary DNS: 8.8.4.4", "Secondary DNS: 149.112.112.112"),
     ("Name: Joon Park\nRole: Data Analyst\nCity: Busan",
      "Name: Joon Park\nRole: Product Designer (since spring, after a bootcamp)\nCity: Busan"),
+    # a possessive name is one name, and its opening words name it ("St. Brigid's")
+    ("I work as a porter at St. Brigid's Hospital.", "I handed in my notice at St. Brigid's."),
     # a role taken over or handed over (FrameNet Change_of_leadership, Giving)
     ("The incident commander is Dario Ruiz.", "Mei Tanaka has taken over as incident commander."),
     ("Femi is the club secretary.", "Femi handed the secretary role over to Bola."),
@@ -265,6 +267,8 @@ LOOK_ALIKES = [
     ("Planning a visit to my aunt.", "Cancelled the visit to the dentist."),
     ("Planning a trip to the lakes.", "Called off the trip to the coast."),
     ("Ines is married to Bruno.", "Ines and Bruno separated for the winter."),
+    # a possessive name is not its owner's other things
+    ("I shop at Trader Joe's.", "I stopped going to Joe's Diner."),
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
