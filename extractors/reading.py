@@ -160,6 +160,14 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
+        if token.pos_ == "PROPN" and token.dep_ in ("advmod", "npadvmod", "dep", "intj") and \
+                token.head.lemma_ == "be" and token.head.i < token.i and not any(
+                    c.dep_ in ("attr", "acomp") or (c.dep_ == "prep" and c.i < token.i)
+                    for c in token.head.children) and not any(
+                    c.dep_ == "neg" for c in token.children):
+            # "… preferred language is Java": a name after a copula with no complement is
+            # its complement, whatever relation the parser gave it
+            token.dep_ = "attr"
         if (token.like_url or token.like_email) and token.pos_ in ("ADJ", "VERB", "ADV"):
             # "… URL is https://docs.kelp.dev/v3": an address is a name, whatever its tag
             # (and the copula the parser made its passive auxiliary heads the clause)
