@@ -60,9 +60,10 @@ _TEMPORARY_ADVERBS = frozenset({"temporarily", "briefly", "momentarily", "nearly
                                 "twice", "thrice", "previously"})
 _OTHER_CLAUSES = frozenset({"advcl", "relcl", "ccomp", "conj", "acl", "parataxis"})
 _RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejoin", "rehire",
-                           "re-join", "re-hire", "go"})
+                           "re-join", "re-hire", "go", "take"})
 _SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch",
-                          "lent", "ramadan", "advent", "passover", "navratri"})
+                          "season", "semester", "term", "lent", "ramadan", "advent",
+                          "passover", "navratri"})
 """Nouns of a bounded spell after "for" ("for a while", "for one match"), with the named
 observances one gives something up for ("for Lent", "for Ramadan")."""
 _OCCASION_ADVERBS = frozenset({"early", "halfway", "midway"})
@@ -92,9 +93,9 @@ def _temporary(verb: Token) -> bool:
     for token in _clause_tokens(verb):
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
             return True
-        if token.dep_ == "advmod" and token.lower_ in _OCCASION_ADVERBS and \
-                verb.lemma_.lower() != "retire":
-            return True
+        if token.lower_ in _OCCASION_ADVERBS and token.dep_ in ("advmod", "amod", "npadvmod") \
+                and verb.lemma_.lower() != "retire":
+            return True  # ("left early", "left early today")
         if token.dep_ == "prep" and token.lower_ == "for" and any(
                 p.dep_ == "pobj" and (p.pos_ == "NOUN" and _is_time(p)
                                       or p.lemma_.lower() in _SPELL_NOUNS)

@@ -252,7 +252,8 @@ RELATIONSHIP_NOUNS: frozenset[str] = frozenset("""
     father mother dad mom mum parent brother sister sibling son daughter child kid baby
     husband wife spouse partner boyfriend girlfriend fiance fiancee uncle aunt cousin nephew
     niece grandfather grandmother grandpa grandma grandparent family friend roommate
-    neighbor boss colleague coworker dog cat pet horse
+    neighbor boss colleague coworker dog cat pet horse manager supervisor mentor landlord
+    landlady tenant housemate flatmate teammate classmate
     """.split())
 """Nouns that name a related person or animal rather than an attribute (kinship terms and
 the like). "My father is Tom" names the value of the relation (``(user, father, tom)``), but

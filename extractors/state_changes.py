@@ -349,8 +349,10 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     if ended_name and len(b) > 1 and a and a[-1] in b[:-1] and all(
             w in NAME_ADJECTIVES for w in a[:-1]):
         return True  # ("sold the old Honda" / "drives a 2009 Honda Civic")
-    if ended_name and len(b) > len(a) and b[:len(a)] == a:
-        return True  # a name's opening words name it: "left St. Mary's" / "St. Mary's Hospital"
+    if ended_name and len(a) > 1 and len(b) > len(a) and b[:len(a)] == a:
+        # a local genitive names what it leaves out: "left St. Mary's" / "St. Mary's
+        # Hospital" (scanner.core.stances._named marks only such names)
+        return True
     if same_group_name(ended, stated):
         return True
     if len(b) > 1 and b[-1] in CARRIER_NOUNS and ended != stated:

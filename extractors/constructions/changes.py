@@ -212,6 +212,14 @@ class ChangeRules:
                       for p in c.children if p.dep_ == "pobj"), None)
         if neg or obj is None or taker is None or obj.lemma_.lower() not in ROLE_CARRIERS:
             return []
+        if not _event(verb) or _temporary(verb) or verb.dep_ in ("xcomp", "ccomp") or any(
+                c.dep_ == "advcl" for c in verb.children) or any(
+                c.dep_ == "prep" and c.lower_ in ("at", "of", "for", "in")
+                for h in (verb, obj) for c in h.children):
+            # only a handover that happened, for good, of a role held nowhere in particular:
+            # not "offered to hand …", "for a week", "while I'm on leave", nor "at the
+            # tennis club" (which club's role the old memory held is not said)
+            return []
         role_tokens = [t for c in obj.children if c.dep_ in ("compound", "amod") and c.i < obj.i
                        for t in c.subtree]
         if not role_tokens:
@@ -306,7 +314,7 @@ class ChangeRules:
         it ends a state only in the past or the perfect ("sold her car", "has been
         cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
         sells cars"); a copula's state ends in any tense ("the trip is off")."""
-        if verb.pos_ == "VERB" and _event(verb) and _temporary(verb):
+        if verb.pos_ == "VERB" and _temporary(verb):
             # a change undone or bounded ends nothing ("rehomed Rex temporarily") and holds
             # only for its spell: a move for the summer says where one stays then, never
             # where one lives; a separation for the summer ends no marriage

@@ -231,7 +231,8 @@ class CopulaRules:
                                                                          rel_tokens)
             rel_tokens = rel_tokens + restriction
             relation_phrase = _phrase(rel_tokens)
-            plural = rel_tokens[-1].tag_ == "NNS"
+            # (the head noun says it: "my budget for groceries" is one budget)
+            plural = (subj if subj in rel_tokens else rel_tokens[-1]).tag_ == "NNS"
             rule = "attribute_set" if plural else "attribute"
             values = [o for c in complements for o in self._objects(c)]
             for prep in preps:
@@ -398,9 +399,13 @@ class CopulaRules:
         rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree], key=lambda t: t.i)
         for child in noun.children:
             if child.dep_ == "poss":
-                # "our default region": the scope's own setting, as "my" is
+                # "our default region": the scope's own setting, as "my" is; what it is for
+                # restricts it ("my budget for groceries" is no "my budget")
                 who = USER if child.lower_ == "our" else self._entity(child)
-                return (who, rel_tokens) if who else None
+                purpose = [t for c in noun.children if c.dep_ == "prep" and c.lower_ == "for"
+                           and any(p.dep_ == "pobj" and not _is_time(p) for p in c.children)
+                           for t in c.subtree]
+                return (who, rel_tokens + purpose) if who else None
         # a definite role or setting "for" an owner: "the release manager for version 2",
         # "the budget for Q3" (a definite description names one holder, as "of" does)
         # (a memory writer's telegraphic "Python version for the ML project" drops the article)
@@ -524,13 +529,13 @@ class CopulaRules:
 
     def _value_restriction(self, cop: Token, complements: list[Token]
                            ) -> list[tuple[str, str]]:
-        """Qualifiers of what restricts an attribute's value after it: the times an "in",
-        "on" or "for" phrase names ("is $500 in January", "is 6am on weekdays" -> ("time",
-        "january")) and what a "for" phrase sets it for ("is 30s for uploads" -> ("place",
-        "for upload"), the situation it holds in, as "on rack 4" is). Two values restricted
-        to two situations are both true; an unrestricted later value still replaces a
-        restricted one (SPEC §2, qualifiers). The parser hangs them on the value or on the
-        copula."""
+        """Qualifiers of the situation a phrase after an attribute's value restricts it to:
+        what it is for, where, when or how ("is 30s for uploads" -> ("place", "for upload"),
+        "is $500 in January" -> ("place", "in january")), as "on rack 4" is ("at" and "by"
+        more often name a reason or an author: "at the user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are both true; a later value
+        restricted to one leaves the general value standing, and a later general value
+        replaces a restricted one (:func:`scanner.core.detect._later_exception`). The parser
+        hangs them on the value or on the copula."""
         out: list[tuple[str, str]] = []
         if not complements:
             return out
@@ -540,11 +545,11 @@ class CopulaRules:
             pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
             if pobj is None or any(q[0] == "place" for q in out) and not _is_time(pobj):
                 continue
-            if _is_time(pobj) and prep.lower_ in ("in", "on", "for", "during"):
-                out.append(("time", _phrase(t for t in pobj.subtree)))
-            elif prep.lower_ in ("for", "in", "on") and pobj.pos_ in ("NOUN", "PROPN", "VERB"):
-                # ("for dining out", "in the editor", "on long flights")
-                owner = self._entity(pobj)
+            if prep.lower_ in ("for", "in", "on", "during") and (
+                    _is_time(pobj) or pobj.pos_ in ("NOUN", "PROPN", "VERB")):
+                # ("for dining out", "in the editor", "on long flights", "in December")
+                owner = _phrase(t for t in pobj.subtree) if _is_time(pobj) else \
+                    self._entity(pobj)
                 if owner:
                     out.append(("place", f"{prep.lower_} {owner}"))
         return out

@@ -64,6 +64,21 @@ _RESTRICTED_VALUE = re.compile(
 ingest job", "DEBUG in production")."""
 
 
+_SITUATED_NAME = re.compile(
+    r"(?P<value>(?:[A-Z][\w.+#-]*|\d[\w.-]*)(?: (?:[A-Z][\w.+#-]*|\d[\w.-]*)){0,3})"
+    r"\s+(?P<prep>for|on|in|at)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?"
+    r"(?P<where>[a-z][\w .'-]{0,40}?|(?<=on )[A-Z][\w.'-]{0,20})\s*$")
+"""A profile or setting value of capitalised or numbered words (a name, a version) followed by
+the lower-case situation it holds in ("Ubuntu 22.04 on my laptop", "Node 20 for the frontend")
+or the platform it runs on ("VS Code 1.85 on Windows"); "Lisbon in Portugal" names a place in
+a place and stays one value."""
+_RESTRICTING_COMMENT = re.compile(
+    r"^\s*(?:\(|#)\s*(?P<where>(?:(?:for|on|at|in)\s+)?(?:the\s+|my\s+)?"
+    r"(?:work|home|personal|office|staging|prod|production|dev|test|laptop|desktop|phone|"
+    r"mobile|server|servers|router|machine|account)\b[\w ]{0,30}?)\s*(?:only)?\s*\)?\s*$",
+    re.IGNORECASE)
+"""A comment that names where a value holds rather than why it changed: "# personal machine",
+"(office only)", "# staging only", "(for work)"."""
 _CODE_PIECE = re.compile(r"[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)+")
 """A value written as one code: "us-east-1", "9.9.9.9", "db_main"."""
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
@@ -163,6 +178,14 @@ class KeyValueRules:
                 # for service A: 30s" does; the value is the first word
                 key = f"{key.strip()} for {restricted['owner']}"
                 value_text = restricted["value"]
+            situation: list[tuple[str, str]] = []
+            situated = _SITUATED_NAME.match(_COMMENT.split(value_text, maxsplit=1)[0])
+            if situated and not _IDENTIFIER_KEY.fullmatch(key.strip()):
+                # "OS: Ubuntu 22.04 on my laptop", "Database: MySQL 8 for the analytics
+                # service": a name or version restricted to a situation, qualified as the
+                # copula's is (CopulaRules._value_restriction)
+                situation.append(("place", f"{situated['prep']} {situated['where'].lower()}"))
+                value_text = situated["value"] + value_text[situated.end():]
             subject, relation = self._split_key(key)
             if not relation:
                 continue
@@ -191,6 +214,13 @@ class KeyValueRules:
                 # "Employer: Zalando until 2019", "City: Lisbon after … next year" ("Thai
                 # (used to be Thai)" names the value it replaced: the body is current)
                 continue
+            restriction = _RESTRICTING_COMMENT.search(comment)
+            if restriction and not situation:
+                # "Shell: zsh # personal machine", "Primary DNS: 10.0.0.1 (office only)": the
+                # comment says where the value holds
+                where = restriction["where"].lower()
+                situation.append(("place", where if where.startswith(
+                    ("for ", "on ", "at ", "in ")) else f"for {where}"))
             pieces = [(piece, m.start("value") + body.find(piece))
                       for piece in (_ADJUNCT.sub("", p.strip()) for p in body.split(","))
                       if piece]
@@ -247,7 +277,8 @@ class KeyValueRules:
                 out.append(Triple(subject=subject, relation=relation, object=value,
                                   negated=neg != flips, start=start, end=start + len(line),
                                   object_text=surface,
-                                  rule="attribute_set" if plural else "key_value"))
+                                  rule="attribute_set" if plural else "key_value",
+                                  qualifiers=tuple(situation)))
         return out
 
     def _split_key(self, key: str) -> tuple[str, str]:

@@ -185,6 +185,9 @@ class ObjectRules:
         if not tokens:
             tokens = [token]
         surface = _surface(tokens)
+        if token.pos_ == "PROPN" and token.dep_ in ("pobj", "dobj") and any(
+                c.dep_ == "case" and c.lower_ in ("'s", "\u2019s") for c in token.children):
+            surface += "'s"  # a local genitive, "at St. Mary's" (its head left out)
         if is_quantity(surface):
             return normalize_value(surface), surface
         value = normalize_value(_phrase(tokens))

@@ -213,7 +213,7 @@ def _later_exception(x: Stance, y: Stance) -> bool:
     later general value replaces an earlier restricted one ("the preferred glaze is celadon
     for everyday bowls", then "the preferred glaze is tenmoku")."""
     restricted, general = (x, y) if x.place is not None else (y, x)
-    if not restricted.place.startswith(("for ", "in ", "on ")):
+    if not restricted.place.startswith(("for ", "in ", "on ", "during ")):
         return False
     seen, before = restricted.record.observed_at, general.record.observed_at
     return seen is not None and before is not None and seen > before

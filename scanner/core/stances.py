@@ -97,13 +97,15 @@ def _bare(triple: Triple) -> bool:
 def _named(triple: Triple) -> bool:
     """An ended object written as one capitalised word ("Marley"), not an acronym, after
     any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`) or other
-    capitalised words of the name ("St. Mary's")."""
-    # (or a name of several capitalised words, its possessive ending dropped: "St. Mary's")
+    capitalised words of a local genitive ("St. Mary's")."""
+    # (or a local genitive of several capitalised words, its head left out: "left St.
+    # Mary's" for St. Mary's Hospital, Quirk et al. 1985 §5.120; "New York" is no such name)
     text = triple.object_text.removesuffix("'s").removesuffix("\u2019s")
+    genitive = text != triple.object_text
     *before, written = text.split(" ") or [""]
     return (triple.rule == ENDED_RULE and written[:1].isupper() and not written.isupper()
             and (all(w in NAME_ADJECTIVES for w in before)
-                 or all(w[:1].isupper() for w in before))
+                 or genitive and all(w[:1].isupper() for w in before))
             and text.lower() == triple.object)
 
 

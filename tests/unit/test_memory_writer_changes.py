@@ -269,6 +269,23 @@ LOOK_ALIKES = [
     ("Ines is married to Bruno.", "Ines and Bruno separated for the winter."),
     # a possessive name is not its owner's other things
     ("I shop at Trader Joe's.", "I stopped going to Joe's Diner."),
+    # a handover for a spell, offered, taken back, or of a role held at a named place; a
+    # leaving early today; a move in the progressive for a season
+    ("Femi is the club secretary.", "Femi handed the secretary role over to Bola for the summer."),
+    ("Femi is the club secretary.", "Femi offered to hand the secretary role over to Bola."),
+    ("Femi is the club secretary.", "Femi handed the secretary role over to Bola, but took it back."),
+    ("Femi is the club secretary.", "Femi handed the secretary role over to Bola at the chess club."),
+    ("I swim at the lido every morning.", "I left the lido early today."),
+    ("I live in Ghent.", "I'm moving to Sitges for the season."),
+    # a city is no name's opening words; a value restricted to a platform, a machine, a
+    # category or a month in a profile or setting line
+    ("I work at Santa Cruz Medical Centre.", "I left Santa Cruz."),
+    ("Runtime: Node 18 for the API", "Runtime: Node 20 for the frontend"),
+    ("Browser: Firefox 128 on Linux", "Browser: Safari 17 on macOS"),
+    ("Shell: fish # personal machine", "Shell: bash # work servers"),
+    ("My budget is $900 a month.", "My budget for takeaways is $60."),
+    ("Budget is $500.", "Budget is $800 in December."),
+    ("My mentor is Ruth.", "My mentor is a Glaswegian."),
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
