@@ -217,6 +217,9 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                 # that is no verb (an adjective, or a word the lexicon knows only as a noun)
                 # is a preposition, the word its object, whatever the tagger read
                 to.head, to.dep_, to.tag_, to.pos_ = token.head, "prep", "IN", "ADP"
+                for child in [c for c in token.children if c.i > token.i and c.dep_ in (
+                        "prep", "advmod", "npadvmod", "advcl")]:
+                    child.head = to.head  # ("… to shellfish after all": the clause's)
                 token.head, token.dep_ = to, "pobj"
                 if token.tag_ == "VB":
                     token.tag_, token.pos_, token.lemma_ = "NN", "NOUN", token.lower_
