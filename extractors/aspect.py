@@ -94,8 +94,9 @@ def _temporary(verb: Token) -> bool:
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
             return True
         if token.lower_ in _OCCASION_ADVERBS and token.dep_ in ("advmod", "amod", "npadvmod") \
-                and verb.lemma_.lower() != "retire":
-            return True  # ("left early", "left early today")
+                and verb.lemma_.lower() != "retire" and not (
+                    _is_time(token.head) and token.head.lower_ not in _SHORT_FRAMES):
+            return True  # ("left early", "left early today"; not "left Google early this year")
         if token.dep_ == "prep" and token.lower_ == "for" and any(
                 p.dep_ == "pobj" and (p.pos_ == "NOUN" and _is_time(p)
                                       or p.lemma_.lower() in _SPELL_NOUNS)

@@ -93,6 +93,15 @@ _STATE_ADVERBS = ("no longer", "still", "currently", "now")
 "Currently married to Jo"), the copula and its subject left out."""
 
 
+_STATE_PARTICIPLES = frozenset("""
+    married engaged divorced separated widowed retired employed unemployed self-employed
+    enrolled registered subscribed involved interested based located qualified certified
+    vaccinated allergic licensed
+    """.split())
+"""Participles a memory writer uses as adjectives of state after "no longer", "still"
+("No longer married to Jo", "Still enrolled at UCL"; Quirk et al. 1985 §7.15)."""
+
+
 def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
                         irregular: Mapping[str, str] | None) -> bool:
     """Whether the text ``m`` (:data:`_LEAD`) matched opens with a state adverb and goes on
@@ -107,7 +116,9 @@ def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
     after = m["rest"].lstrip().split(" ", 1)[0].lower().strip(".,;:!") if m["rest"][:1].isspace() \
         else m["rest"][:1]
     if word.endswith("ed"):
-        return after in ("", ",", ";", ".", "to", "with", "at", "in", "by")
+        # (a participle used as an adjective of state; "Now moved to Berlin" is a move)
+        return word in _STATE_PARTICIPLES and after in ("", ",", ";", ".", "to", "with", "at",
+                                                      "in", "by")
     return not _finite_form(word, is_verb) and not is_verb(word)
 
 

@@ -24,6 +24,7 @@ from extractors.syntax import (
     _RECIPROCAL,
     _SETTING_VERBS,
     _lemma,
+    ADJECTIVE_INDEX,
     NOUN_INDEX,
     VERB_INDEX,
     truecase,
@@ -160,7 +161,9 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                     token.dep_ = "attr"
                 elif head.pos_ == "VERB" and "dobj" not in taken:
                     token.dep_ = "dobj"
-        if token.pos_ == "PROPN" and token.dep_ in ("advmod", "npadvmod", "dep", "intj") and \
+        if (token.pos_ == "PROPN" or token.text[:1].isupper() and token.pos_ in ("ADV", "NOUN", "X")
+                and token.lower_ not in ADJECTIVE_INDEX) and \
+                token.dep_ in ("advmod", "npadvmod", "dep", "intj") and \
                 token.head.lemma_ == "be" and token.head.i < token.i and not any(
                     c.dep_ in ("attr", "acomp") or (c.dep_ == "prep" and c.i < token.i)
                     for c in token.head.children) and not any(

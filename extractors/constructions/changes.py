@@ -46,8 +46,8 @@ five years")."""
 HANDOVER_VERBS = frozenset({"hand over", "hand off", "pass on", "pass over", "hand", "pass",
                             "turn over"})
 """Verbs that give a role to someone "to" whom it passes (:meth:`ChangeRules._handover`)."""
-ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "duties", "seat",
-                           "responsibility", "responsibilities", "title"})
+ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "seat", "responsibility",
+                           "title"})
 """Nouns that carry a role named by their modifier ("the treasurer role", "the on-call
 duty")."""
 _CHANGED = ("change", "now")
@@ -72,9 +72,12 @@ class ChangeRules:
         if _lemma(verb) not in _SETTING_VERBS or neg:
             return []
         new = self._change_values(verb)
-        if _lemma(verb) == "move" and any(c.dep_ in ("det", "poss") for o in new
-                                          for c in o.children):
-            return []  # "was moved to the spam folder": a thing moved somewhere, no setting
+        if _lemma(verb) == "move" and any(
+                any(c.dep_ in ("det", "poss") for c in o.children)
+                or (o.pos_ == "PROPN" and not _is_time(o)) for o in new):
+            # "was moved to the spam folder", "the office moved to Leeds": a thing moved
+            # somewhere, no setting ("the standup moved to Wednesdays" is one)
+            return []
         old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
         if not new:
@@ -87,7 +90,7 @@ class ChangeRules:
             if split is not None:
                 subject, rule = split[0], "attribute"
                 relation = _phrase(split[1])
-            elif _names_role_holder(patient, new, changed=True):
+            elif _names_role_holder(patient, new, changed=_lemma(verb) != "move"):
                 # "the default region was switched to eu-central-1", as "the default region
                 # is eu-central-1" names its one value
                 subject, relation, rule = USER, _phrase(_premodified(patient)), "attribute"

@@ -20,6 +20,7 @@ from extractors.constructions.preferences import (
     GENERIC_RULE,
     KIND_READING,
 )
+from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _age,
     _FIRST_PERSON,
@@ -145,6 +146,18 @@ def _named_object(noun: Token, preps: tuple[str, ...]) -> Token | None:
                  for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), None)
 
 
+def _living(subj: Token) -> bool:
+    """A person or an animal: a kinship, companion or pet noun (``RELATIONSHIP_NOUNS``,
+    "my son", "my dog Biscuit"), or a one- or two-word capitalised name no other word
+    modifies ("Ravi", "Ana Lima")."""
+    words = [t for t in subj.subtree if t.dep_ not in ("det", "poss", "case")
+             and t.head == subj or t == subj]
+    if any(t.lemma_.lower() in RELATIONSHIP_NOUNS for t in subj.subtree):
+        return True
+    return subj.pos_ == "PROPN" and len(words) <= 2 and all(
+        t.pos_ == "PROPN" and t.text[:1].isupper() and not t.text.isupper() for t in words)
+
+
 class CopulaRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -185,6 +198,18 @@ class CopulaRules:
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
         # "is no longer vegetarian": the parser may hang "no longer" on the complement
         neg = _negated(cop) or any(_no_longer(c) for c in complements)
+        if len(complements) == 1 and complements[0].like_num and not any(
+                complements[0].children) and _living(subj):
+            # "My son is 7", "Ravi is 34", "My dog Biscuit is 14": a bare number of a
+            # person or an animal is an age in years (Quirk et al. 1985 §7.83), never the
+            # value of the relation the noun names ("my son is Leo")
+            # (a pet or person named beside its noun is that one: "my dog Biscuit")
+            name = subj if subj.pos_ == "PROPN" else next(
+                (c for c in subj.children if c.dep_ in ("appos", "compound")
+                 and c.pos_ == "PROPN"), subj)
+            who = self._entity(name)
+            return [self._make(who, "age", complements[0].text, complements[0].text,
+                               negated=neg, clause=cop, rule="attribute")] if who else []
         negated_alternatives = [c for c in cop.children
                                 if c.dep_ in ("xcomp", "conj", "appos") and _negated(c)
                                 and c.pos_ != "AUX"]
@@ -540,11 +565,14 @@ class CopulaRules:
         if not complements:
             return out
         start = min(t.i for t in complements)
+        named = any(c.pos_ == "PROPN" for c in complements)
         for prep in (c for h in [*complements, cop] for c in h.children if c.dep_ == "prep"
                      and c.i > start):
             pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
             if pobj is None or any(q[0] == "place" for q in out) and not _is_time(pobj):
                 continue
+            if named and pobj.pos_ == "PROPN" and not _is_time(pobj):
+                continue  # "Springfield in Illinois": a place in a place, one value
             if prep.lower_ in ("for", "in", "on", "during") and (
                     _is_time(pobj) or pobj.pos_ in ("NOUN", "PROPN", "VERB")):
                 # ("for dining out", "in the editor", "on long flights", "in December")
@@ -552,7 +580,8 @@ class CopulaRules:
                     self._entity(pobj)
                 if owner:
                     out.append(("place", f"{prep.lower_} {owner}"))
-        return out
+        # (one situation: "for groceries in March" is neither "for groceries" nor "in March")
+        return [("place", " ".join(q[1] for q in out))] if out else out
 
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
         """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a

@@ -59,7 +59,8 @@ hiking. Pet: a cat named Miso")."""
 
 
 _RESTRICTED_VALUE = re.compile(
-    r"(?P<value>\S+)\s+(?:for|in|on)\s+(?:the\s+|our\s+|my\s+)?(?P<owner>[\w .-]{1,40}?)\s*$")
+    r"(?P<value>\S+)\s+(?:for|in|on)\s+(?:the\s+|our\s+|my\s+)?"
+    r"(?P<owner>(?:(?!\b(?:and|or|for|in|on|at)\b)[A-Za-z_ .-]){1,40}?)\s*$")
 """A setting's one-word value followed by what it is for or where it holds ("3 for the
 ingest job", "DEBUG in production")."""
 
@@ -67,7 +68,7 @@ ingest job", "DEBUG in production")."""
 _SITUATED_NAME = re.compile(
     r"(?P<value>(?:[A-Z][\w.+#-]*|\d[\w.-]*)(?: (?:[A-Z][\w.+#-]*|\d[\w.-]*)){0,3})"
     r"\s+(?P<prep>for|on|in|at)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?"
-    r"(?P<where>[a-z][\w .'-]{0,40}?|(?<=on )[A-Z][\w.'-]{0,20})\s*$")
+    r"(?P<where>[a-z](?:(?!\s(?:and|or|for|in|on|at)\s)[\w .'-]){0,40}?|[A-Z][\w.'-]{0,20})\s*$")
 """A profile or setting value of capitalised or numbered words (a name, a version) followed by
 the lower-case situation it holds in ("Ubuntu 22.04 on my laptop", "Node 20 for the frontend")
 or the platform it runs on ("VS Code 1.85 on Windows"); "Lisbon in Portugal" names a place in
@@ -171,16 +172,17 @@ class KeyValueRules:
             if _CLAUSE_OPENING.match(m["value"]):
                 continue  # "The user corrected this: their birthday is …": no key, a clause
             key, value_text = m["key"], m["value"]
-            restricted = _RESTRICTED_VALUE.match(value_text)
+            restricted = _RESTRICTED_VALUE.match(_COMMENT.split(value_text, maxsplit=1)[0])
             if restricted and _IDENTIFIER_KEY.fullmatch(key.strip()):
                 # "retry_limit: 3 for the ingest job", "LOG_LEVEL=DEBUG in production": what
                 # the setting is for or where it holds names whose setting it is, as "Timeout
                 # for service A: 30s" does; the value is the first word
                 key = f"{key.strip()} for {restricted['owner']}"
-                value_text = restricted["value"]
+                value_text = restricted["value"] + value_text[restricted.end():]
             situation: list[tuple[str, str]] = []
             situated = _SITUATED_NAME.match(_COMMENT.split(value_text, maxsplit=1)[0])
-            if situated and not _IDENTIFIER_KEY.fullmatch(key.strip()):
+            if situated and not _IDENTIFIER_KEY.fullmatch(key.strip()) and not (
+                    situated["where"][:1].isupper() and situated["prep"] in ("in", "at")):
                 # "OS: Ubuntu 22.04 on my laptop", "Database: MySQL 8 for the analytics
                 # service": a name or version restricted to a situation, qualified as the
                 # copula's is (CopulaRules._value_restriction)
@@ -199,7 +201,8 @@ class KeyValueRules:
             # (nor is an acronym in "S" a plural: "Primary DNS")
             plural = last.endswith("s") and not last.endswith(("ss", "us", "is")) \
                 and not _IDENTIFIER_KEY.fullmatch(m["key"].strip()) \
-                and not key.strip().split()[-1].isupper()
+                and not next((w for w in reversed(key.replace("_", " ").split())
+                              if w.lower() == last), "").isupper()
             relation, flips = self.table.canonical(relation)
             plural_key = plural
             if plural and not self._known(relation):

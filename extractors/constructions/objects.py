@@ -80,6 +80,14 @@ def one_antecedent(one: Token) -> tuple[str, str] | None:
             " ".join(t.text for t in words))
 
 
+JOURNEY_NOUNS = frozenset("""
+    trip visit journey holiday vacation flight tour outing excursion cruise voyage getaway
+    expedition pilgrimage move relocation drive ride weekend break retreat
+    """.split())
+"""Nouns of a journey or visit, whose goal tells one from another (FrameNet Travel, Visiting:
+the trip to Lisbon, the visit to the dentist)."""
+
+
 class ObjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -204,7 +212,8 @@ class ObjectRules:
         that tells it from another (the trip to Lisbon, the visit to the dentist), spelled as
         the compound that names the same thing -> ("peru trip", "Peru trip"); None without
         one."""
-        if token.pos_ != "NOUN" or (token.dep_ == "pobj" and token.head.lower_ == "from"):
+        if token.pos_ != "NOUN" or token.lemma_.lower() not in JOURNEY_NOUNS or (
+                token.dep_ == "pobj" and token.head.lower_ == "from"):
             return None  # ("from the ring road to the river path": the change's two ends)
         goal = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "to"
                      for p in c.children if p.dep_ == "pobj"

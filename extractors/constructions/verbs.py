@@ -110,7 +110,8 @@ class VerbRules:
         if not inherited and subj is not None and lemma in _SETTING_VERBS and not any(
                 c.dep_ in ("dobj", "obj") for c in verb.children) and (
                 _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None
-                or _names_role_holder(subj, self._change_values(verb), changed=True)):
+                or _names_role_holder(subj, self._change_values(verb),
+                                      changed=_lemma(verb) != "move")):
             # "Nadia's work email changed to …", "Aisha's favourite colour has changed to
             # mustard yellow": an attribute that changes "to" a value (the ergative of "was
             # changed to") states that value, as the passive does

@@ -142,6 +142,8 @@ RESOLVED = [
     ("The incident commander is Dario Ruiz.", "Mei Tanaka has taken over as incident commander."),
     ("Femi is the club secretary.", "Femi handed the secretary role over to Bola."),
     ("The release captain is Oskar.", "Oskar passed on the release captain duties to Lin."),
+    # a place in a place is one value, not a restriction
+    ("My hometown is Springfield.", "My hometown is Shelbyville in Illinois."),
 ]
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
@@ -286,6 +288,14 @@ LOOK_ALIKES = [
     ("My budget is $900 a month.", "My budget for takeaways is $60."),
     ("Budget is $500.", "Budget is $800 in December."),
     ("My mentor is Ruth.", "My mentor is a Glaswegian."),
+    # a bare number of a person or a pet is an age; a move of a thing to a place is no
+    # setting; a participle after "now" is a verb; a place in a place is one value; a
+    # leaving early in a long frame is not one occasion (it is not read as an ending either)
+    ("My son is Leo.", "My son is 7."),
+    ("My dog Biscuit is 14.", "My dog Pip is 3."),
+    ("The office is in Leeds.", "The office moved to York for the refurbishment."),
+    ("Budget is $300 for groceries in March.", "Budget is $400 for groceries in April."),
+    ("Runtime: Node 18 for the API", "Runtime: Node 20 for the frontend"),
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
