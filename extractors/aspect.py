@@ -83,9 +83,11 @@ def _clause_tokens(verb: Token) -> list[Token]:
 
 
 def _temporary(verb: Token) -> bool:
-    """Whether a change the verb reports is undone or never completed, so it ends nothing:
-    "temporarily", "nearly", "twice before", a bounded spell ("for the summer", "for one
-    match", "for a week"), or a later return in the same sentence ("then started again",
+    """Whether a change the verb reports is undone, never completed or bounded to one
+    occasion, so it ends nothing: "temporarily", "nearly", "twice before", "early" or
+    "halfway" ("left the club early tonight"; not in a long frame, "early this year", nor a
+    retirement), a bounded spell ("for the summer", "for one match", "for a week", "for
+    Lent"), or a later return in the same sentence ("then started again",
     "came back in 2020", "rehired in 2018"; an ending's reversal: Dowty 1979 on the
     imperfective paradox of incomplete and reversed achievements). A return to something
     else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes

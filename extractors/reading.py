@@ -140,13 +140,20 @@ is never an imperative)."""
 
 
 def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
-    """Tag repairs after the parse, in place; returns its argument.
+    """Tag and attachment repairs after the parse, in place; returns its argument.
 
     Merged quoted titles are names. An "-ing" form the parser made a preposition's clausal
     complement although a noun modifies it is a noun ("looking for Marley flooring": a verb
     takes no compound modifier); so is a form the lemmatizer knows as a noun right after a name
     the parser took for its subject ("looking for Ikea shelving"). A gerund keeps its verb
-    reading otherwise ("dreams of moving")."""
+    reading otherwise ("dreams of moving"). Also: a capitalised word after a copula with no
+    complement is its complement ("… is Java"); an address tagged as an adjective or verb is
+    a name, and the copula the parser made its auxiliary heads the clause; a past form after
+    coordinated nouns is their verb, not a reduced relative ("The user and Priya divorced");
+    "to" before a word that is no verb is a preposition ("renamed to main", "allergic to
+    shellfish"); a change verb hung on a noun in a verbless line is the line's verb
+    ("Preferred language for replies changed to English"); a base form made a subject is the
+    head noun of a compound ("the project lead for Atlas")."""
     doc = parsed[0] if isinstance(parsed, tuple) else parsed
     for token in doc:
         if " " in token.text and token.text[:1].isupper():

@@ -329,7 +329,9 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     "lebron signed basketball", "dance contest trophy" / "trophy"; or one is the other's
     name followed by a group noun (:data:`GROUP_NOUNS`); a stated object is also tried without
     its carrier noun (:data:`CARRIER_NOUNS`: "pottery class" -> "pottery"); the ended object
-    may name the stated one's hypernym (:data:`extractors.relations.HYPERNYMS`). A more specific ending of a
+    may name the stated one's hypernym (:data:`extractors.relations.HYPERNYMS`); an ended name
+    of several words may open the stated one ("St. Mary's" / "St. Mary's Hospital"). A more
+    specific ending of a
     plural statement is no match: giving away "his third turtle" does not end "has turtles"
     (throwing out "his lucky basketball shoes" does end "has basketball shoes").
 
@@ -350,8 +352,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
             w in NAME_ADJECTIVES for w in a[:-1]):
         return True  # ("sold the old Honda" / "drives a 2009 Honda Civic")
     if ended_name and len(a) > 1 and len(b) > len(a) and b[:len(a)] == a:
-        # a local genitive names what it leaves out: "left St. Mary's" / "St. Mary's
-        # Hospital" (scanner.core.stances._named marks only such names)
+        # a name's opening words name it: "left St. Mary's" / "St. Mary's Hospital" (of
+        # several words, scanner.core.stances._named marks only a local genitive)
         return True
     if same_group_name(ended, stated):
         return True

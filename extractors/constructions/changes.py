@@ -16,6 +16,7 @@ from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
 from extractors.clause_frames import CONDITIONED, with_time
+from extractors.constructions.preferences import _CHANGED
 from extractors.relations import MOVE_RELATIONS, SETTING_MODIFIERS
 from extractors.state_changes import CARRIER_NOUNS
 from extractors.syntax import _event, _IDENTIFIER, _RECIPROCAL, _is_time, _temporary, _lemma, _phrase, _POSSESSIVE_PRONOUNS, \
@@ -50,7 +51,6 @@ ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "seat", "r
                            "title"})
 """Nouns that carry a role named by their modifier ("the treasurer role", "the on-call
 duty")."""
-_CHANGED = ("change", "now")
 
 
 class _Carried(NamedTuple):
@@ -98,8 +98,8 @@ class ChangeRules:
                 subject, relation, rule = self._entity(patient), "be", "copula"
         if not subject:
             return []
-        # "was set to English for the demo account": the demo account's setting; "changed to
-        # 8am on Saturdays": Saturdays' (as the copula reads them)
+        # "was set to English for the demo account", "changed to 8am on Saturdays": the
+        # value holds in that situation, qualified as the copula's is
         return self._changed_values(subject, relation, new, old, verb, rule,
                                     self._value_restriction(verb, new))
 
@@ -123,7 +123,7 @@ class ChangeRules:
                 if value:
                     out.append(self._make(subject, relation, value, surface, negated=negated,
                                           clause=verb, rule=rule, qualifiers=[*times, *(
-                                              () if negated else (("change", "now"),))]))
+                                              () if negated else (_CHANGED,))]))
         return out
 
     def _renaming(self, verb: Token, patient: Token | None, neg: bool) -> list[Triple]:
@@ -141,7 +141,7 @@ class ChangeRules:
             # and its name
             subject = _phrase(t for c in named for t in c.subtree)
             value, surface = patient.lower_, patient.text
-            quals = (("change", "now"),) if lemma in _RENAMING_VERBS else ()
+            quals = (_CHANGED,) if lemma in _RENAMING_VERBS else ()
             return [self._make(subject, "name", value, surface, negated=False, clause=verb,
                                rule="attribute", qualifiers=quals)] if subject else []
         second = next((c for c in [*patient.children, *verb.children]
