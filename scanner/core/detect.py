@@ -310,12 +310,31 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     clusters = list(by_values.items())
     for i, (va, sa) in enumerate(clusters):
         for vb, sb in clusters[i + 1:]:
-            if va & vb:
+            if va & vb or any(_written_more_fully(a, b) for a in va for b in vb):
                 continue
             for x in sa:
                 for y in sb:
                     if not agree_by_name(x, y):  # "Lena" / "Lena Fischer": one person
                         yield x, y
+
+
+def _written_more_fully(a: str, b: str) -> bool:
+    """Whether one value is the other written out further: a code with a qualifier after a
+    separator ("db-stg-02" / "db-stg-02.internal", "gpt-4o" / "gpt-4o-2024-08-06"), or a
+    title and surname with the given name added ("dr lloyd jones" / "dr sarah lloyd jones").
+    Either may name the same thing, so the two are no value mismatch."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if long_.startswith(short) and long_[len(short):len(short) + 1] in (".", "-", "_", "/", ":"):
+        return any(ch.isdigit() for ch in short) or "-" in short or "_" in short
+    ws, wl = short.split(), long_.split()
+    # (a title and surname, then the title, given name and surname: "Dr Lloyd-Jones")
+    return 1 < len(ws) < len(wl) and ws[0] == wl[0] and ws[0].rstrip(".") in _TITLES and \
+        wl[len(wl) - len(ws) + 1:] == ws[1:]
+
+
+_TITLES = frozenset({"dr", "doctor", "prof", "professor", "mr", "mrs", "ms", "miss", "mx",
+                     "sir", "dame", "rev", "father", "sister", "coach", "judge"})
+"""Titles before a surname, which a name written in full keeps."""
 
 
 _PUNCT = re.compile(r"[^\w\s]")
