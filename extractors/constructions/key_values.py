@@ -53,6 +53,7 @@ _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home t
 _IDENTIFIER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
 """A key written as a program's identifier: snake_case, dotted or camelCase."""
 _NEXT_LABEL = re.compile(r"(?<=[.,;|\u00b7])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
+_NEXT_LOWER_LABEL = re.compile(r"(?<=[.;|\u00b7])\s+(?=[a-z][\w'/\-]*(?: [\w'/\-]+){0,2}: )")
 """Where a profile block's next label starts on the same line: after a full stop, semicolon,
 bar or middle dot, a capitalised label of one to four words and a colon ("Name: Chad. Likes:
 hiking. Pet: a cat named Miso")."""
@@ -123,7 +124,10 @@ def labelled_segments(text: str) -> list[tuple[int, str]]:
         bullet = _BULLET.match(whole)
         skip = bullet.end() if bullet and _KEY_VALUE.match(whole[bullet.end():]) else 0
         line = whole[skip:]
-        cuts = [m.end() for m in _NEXT_LABEL.finditer(line)] if _KEY_VALUE.match(line) else []
+        # (a block written in lower case cuts at lower-case labels: "name: ana lima. city:
+        # porto.")
+        labels = _NEXT_LOWER_LABEL if line[:1].islower() else _NEXT_LABEL
+        cuts = [m.end() for m in labels.finditer(line)] if _KEY_VALUE.match(line) else []
         for a, b in zip([0, *cuts], [*cuts, len(line)]):
             # (the separator before the next label is no part of the value: "Porto | Job: …")
             out.append((offset + skip + a, line[a:b].rstrip().rstrip("|,\u00b7").rstrip()

@@ -142,6 +142,8 @@ RESOLVED = [
     ("The incident commander is Dario Ruiz.", "Mei Tanaka has taken over as incident commander."),
     ("Femi is the club secretary.", "Femi handed the secretary role over to Bola."),
     ("The release captain is Oskar.", "Oskar passed on the release captain duties to Lin."),
+    # a block written in lower case is cut at its lower-case labels
+    ("name: ines faro. employer: Lumen.", "name: ines faro. employer: Quarry Labs."),
     # a code that only shares an opening is another value
     ("The build host is ci-lnx-07.", "The build host is ci-lnx-09 now."),
     # a place in a place is one value, not a restriction
@@ -298,6 +300,7 @@ LOOK_ALIKES = [
     ("The office is in Leeds.", "The office moved to York for the refurbishment."),
     ("Budget is $300 for groceries in March.", "Budget is $400 for groceries in April."),
     ("Runtime: Node 18 for the API", "Runtime: Node 20 for the frontend"),
+    ("name: ana lima. city: Porto.", "name: rui costa. city: Braga."),
     # a value written out further may be the same thing: a code with a qualifier after a
     # separator, a title and surname with the given name
     ("The build host is ci-lnx-07.", "The build host is ci-lnx-07.corp."),
