@@ -42,6 +42,7 @@ from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.genres import GenreRules
 from extractors.constructions.key_values import KeyValueRules
+from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
 from extractors.constructions.objects import ObjectRules
 from extractors.constructions.preferences import PreferenceRules
@@ -109,8 +110,9 @@ RULE_FAILURE = "an extraction rule failed on one clause (%s: %s); that clause gi
 on a clause: the statistical parser can produce a tree no rule foresaw, and one clause must not
 cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
 
-class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, VerbRules, KeyValueRules,
-                      PatternRules, AlternativeRules, DecisionRules, NominalEndingRules,
+class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, VerbRules,
+                      KeyValueRules, PatternRules, AlternativeRules, DecisionRules,
+                      NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules):

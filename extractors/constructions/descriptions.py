@@ -72,7 +72,7 @@ of a thing at a time ("my bike is red" / "my bike is blue now")."""
 
 def _name_tokens(head: Token) -> list[Token]:
     """A value's words without the phrases after it that restrict it ("PostgreSQL 12 on
-    RDS" -> PostgreSQL, 12; ``CopulaRules._value_restriction`` qualifies those)."""
+    RDS" -> PostgreSQL, 12; ``SettingRules._value_restriction`` qualifies those)."""
     restricting = {t.i for c in head.children if c.dep_ == "prep" and c.i > head.i
                    for t in c.subtree}
     return [t for t in head.subtree if t.i not in restricting]

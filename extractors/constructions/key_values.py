@@ -189,7 +189,7 @@ class KeyValueRules:
                     situated["where"][:1].isupper() and situated["prep"] in ("in", "at")):
                 # "OS: Ubuntu 22.04 on my laptop", "Database: MySQL 8 for the analytics
                 # service": a name or version restricted to a situation, qualified as the
-                # copula's is (CopulaRules._value_restriction)
+                # copula's is (SettingRules._value_restriction)
                 situation.append(("place", f"{situated['prep']} {situated['where'].lower()}"))
                 value_text = situated["value"] + value_text[situated.end():]
             subject, relation = self._split_key(key)

@@ -208,7 +208,7 @@ def _comparable(x: Stance, y: Stance) -> bool:
 def _later_exception(x: Stance, y: Stance) -> bool:
     """Whether the one of two stances that a phrase after its value restricts ("was set to
     English for the demo account", "is 14 in the editor": place ``"for …"``, ``"in …"``,
-    ``"on …"`` from ``CopulaRules._value_restriction``) is observed
+    ``"on …"`` from ``SettingRules._value_restriction``) is observed
     after the unrestricted one: a later exception leaves the general value standing, while a
     later general value replaces an earlier restricted one ("the preferred glaze is celadon
     for everyday bowls", then "the preferred glaze is tenmoku")."""
