@@ -305,6 +305,9 @@ LOOK_ALIKES = [
     # separator, a title and surname with the given name
     ("The build host is ci-lnx-07.", "The build host is ci-lnx-07.corp."),
     ("My dentist is Dr Okonjo-Bell.", "My dentist is Dr Ada Okonjo-Bell."),
+    # a cancelled event may be another one than the one prepared for
+    ("Jonas is preparing for a chess tournament near him next month.",
+     "Jonas cancelled the chess tournament he had planned to host."),
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
