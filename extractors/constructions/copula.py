@@ -243,13 +243,13 @@ class CopulaRules:
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split
-            restricted = self._value_restriction(cop, complements)
-            if any(q[0] == "place" for q in places):  # (one situation: "on rack 4")
-                restricted = [q for q in restricted if q[0] != "place"]
-            places = places + restricted  # "Budget is $500 in January": January's budget
-            preps = [p for p in preps if not any(q[1].endswith(_phrase(t for t in o.subtree))
-                                                 for q in restricted
-                                                 for o in p.children if o.dep_ == "pobj")]
+            # "Budget is $500 in January": January's budget ("on rack 4" already names the
+            # one situation)
+            restricting = [] if any(q[0] == "place" for q in places) else \
+                self._restrictions(cop, complements)
+            if restricting:
+                places = places + [("place", " ".join(text for _, text in restricting))]
+                preps = [p for p in preps if p not in {prep for prep, _ in restricting}]
             restriction = _preference_restriction(subj, rel_tokens, self.table)
             # (a restricted preference has no generic reading: "favourite sport to watch")
             generic = None if restriction else self._generic_preference(_phrase(rel_tokens),

@@ -10,20 +10,34 @@ from extractors.types import Triple
 from extractors.values import normalize_value
 
 
+RESTRICTING_PREPS = ("for", "in", "on", "during")
+"""Prepositions whose phrase after a value restricts it to a situation
+(:meth:`SettingRules._restrictions`; the qualifier opens with one of them)."""
+
+
 class SettingRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``_entity``, ``_objects`` and ``_split_key``)."""
 
     def _value_restriction(self, cop: Token, complements: list[Token]
                            ) -> list[tuple[str, str]]:
-        """Qualifiers of the situation a phrase after an attribute's value restricts it to:
-        what it is for, where, when or how ("is 30s for uploads" -> ("place", "for upload"),
-        "is $500 in January" -> ("place", "in january")), as "on rack 4" is ("at" and "by"
-        more often name a reason or an author: "at the user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are both true; a later value
-        restricted to one leaves the general value standing, and a later general value
-        replaces a restricted one (:func:`scanner.core.detect._later_exception`). The parser
-        hangs them on the value or on the copula."""
-        out: list[tuple[str, str]] = []
+        """The qualifier of the situation phrases after an attribute's value restrict it to
+        (:meth:`_restrictions`), one ``("place", …)`` for all of them ("for groceries in
+        March" is neither "for groceries" nor "in March"); ``[]`` without one."""
+        found = self._restrictions(cop, complements)
+        return [("place", " ".join(text for _, text in found))] if found else []
+
+    def _restrictions(self, cop: Token, complements: list[Token]) -> list[tuple[Token, str]]:
+        """``(preposition, "prep owner")`` for each phrase after an attribute's value that
+        restricts it to a situation: what it is for, where, when or how ("is 30s for uploads"
+        -> "for upload", "is $500 in January" -> "in january"), as "on rack 4" is (prepositions
+        :data:`RESTRICTING_PREPS`; "at" and "by" more often name a reason or an author: "at the
+        user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are
+        both true; a later value restricted to one leaves the general value standing, and a
+        later general value replaces a restricted one
+        (:func:`scanner.core.detect._later_exception`). The parser hangs them on the value or
+        on the copula; after the first, only times are taken."""
+        out: list[tuple[Token, str]] = []
         if not complements:
             return out
         start = min(t.i for t in complements)
@@ -31,19 +45,18 @@ class SettingRules:
         for prep in (c for h in [*complements, cop] for c in h.children if c.dep_ == "prep"
                      and c.i > start):
             pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
-            if pobj is None or any(q[0] == "place" for q in out) and not _is_time(pobj):
+            if pobj is None or out and not _is_time(pobj):
                 continue
             if named and pobj.pos_ == "PROPN" and not _is_time(pobj):
                 continue  # "Springfield in Illinois": a place in a place, one value
-            if prep.lower_ in ("for", "in", "on", "during") and (
+            if prep.lower_ in RESTRICTING_PREPS and (
                     _is_time(pobj) or pobj.pos_ in ("NOUN", "PROPN", "VERB")):
                 # ("for dining out", "in the editor", "on long flights", "in December")
                 owner = _phrase(t for t in pobj.subtree) if _is_time(pobj) else \
                     self._entity(pobj)
                 if owner:
-                    out.append(("place", f"{prep.lower_} {owner}"))
-        # (one situation: "for groceries in March" is neither "for groceries" nor "in March")
-        return [("place", " ".join(q[1] for q in out))] if out else out
+                    out.append((prep, f"{prep.lower_} {owner}"))
+        return out
 
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
         """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
+from extractors.constructions.settings import RESTRICTING_PREPS
 from extractors.relations import HYPERNYMS, is_kind_of
 from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS, same_group_name, same_referent
 from scanner.core.keys import Assertion, GroupKey
@@ -208,12 +209,12 @@ def _comparable(x: Stance, y: Stance) -> bool:
 def _later_exception(x: Stance, y: Stance) -> bool:
     """Whether the one of two stances that a phrase after its value restricts ("was set to
     English for the demo account", "is 14 in the editor": place ``"for …"``, ``"in …"``,
-    ``"on …"`` from ``SettingRules._value_restriction``) is observed
+    ``"on …"`` from ``SettingRules._restrictions``) is observed
     after the unrestricted one: a later exception leaves the general value standing, while a
     later general value replaces an earlier restricted one ("the preferred glaze is celadon
     for everyday bowls", then "the preferred glaze is tenmoku")."""
     restricted, general = (x, y) if x.place is not None else (y, x)
-    if not restricted.place.startswith(("for ", "in ", "on ", "during ")):
+    if not restricted.place.startswith(tuple(f"{p} " for p in RESTRICTING_PREPS)):
         return False
     seen, before = restricted.record.observed_at, general.record.observed_at
     return seen is not None and before is not None and seen > before
