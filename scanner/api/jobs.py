@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.api.errors import ErrorCode, ErrorDetail, classify, Problem
 from scanner.api.schemas import BatchScanJob, JobProgress
+from scanner.core.changes import grouped_report
 from scanner.metrics import SidecarMetrics
 from scanner.models import ScanReport
 
@@ -39,7 +40,9 @@ class _Job:
         return BatchScanJob(id=self.id, user_id=self.user_id, status=self.status,  # type: ignore[arg-type]
                             progress=JobProgress(done=self.done, total=self.total),
                             created_at=self.created_at, started_at=self.started_at,
-                            finished_at=self.finished_at, report=self.report, error=self.error)
+                            finished_at=self.finished_at,
+                            report=grouped_report(self.report) if self.report else None,
+                            error=self.error)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from scanner.core.changes import grouped_report
 from scanner.errors import ScannerError
 from scanner.models import ScanReport
 from scanner.startup import defer_torch
@@ -178,7 +179,8 @@ def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = F
     the exit code.
 
     Args:
-        report: the scan report.
+        report: the scan report; printed with the resolved pairs of one change merged
+            (:func:`scanner.core.changes.grouped_report`).
         as_json: print the SPEC §5 JSON; with ``ignored`` given it carries ``"ignored"``:
             ``[{"field", "count", "lines"}]`` (:class:`scanner.records.IgnoredField`) after
             ``"rejected"``.
@@ -186,6 +188,7 @@ def emit_report(report: ScanReport, *, as_json: bool, fail_on_conflict: bool = F
         title: the table's caption.
         ignored: the fields outside the record format met while reading the input file.
     """
+    report = grouped_report(report)
     if ignored is not None:
         _echo_ignored(ignored)
     for bad in report.rejected:

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from scanner.core.changes import pairs_of
 from scanner.models import MemoryRecord, ScanReport
 from scanner.records import read_jsonl
 from scanner.validator.errors import LogInputError
@@ -200,7 +201,7 @@ def from_contrascan(records: Sequence[MemoryRecord], report: ScanReport, *,
         ``source``.
     """
     by_id = {r.id: r for r in records}
-    pairs = {tuple(sorted(c.members)): c for c in report.conflicts}
+    pairs = {pair: c for c in report.conflicts for pair in pairs_of(c)}
     keyed: dict[str, set[str]] = {}
     for c in report.conflicts:
         keyed.setdefault(_key_digest(c.key), set()).update(c.members)

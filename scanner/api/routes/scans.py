@@ -13,6 +13,7 @@ from scanner.api.dependencies import json_response, require_service, v1_router
 from scanner.api.errors import invalid_field
 from scanner.api.priority import lower_thread_priority
 from scanner.api.schemas import Hit, ScanRequest, ScanResponse
+from scanner.core.changes import grouped_report
 from scanner.embeddings import unit_vector
 
 router = v1_router()
@@ -60,7 +61,7 @@ def scan(body: ScanRequest, request: Request) -> Response:
                                            time.perf_counter() - started)
     hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
             for h in result.hits]
-    return json_response(ScanResponse.model_construct(**dict(result.report), hits=hits),
+    return json_response(ScanResponse.model_construct(**dict(grouped_report(result.report)), hits=hits),
                          headers={"Server-Timing": server_timing(result.timings)})
 
 
