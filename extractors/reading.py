@@ -103,8 +103,9 @@ class ReadingRules:
         if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
             return doc, edit
         verb = doc.char_span(m.start("verb"), m.end("verb"))
-        if verb is None or verb[0].tag_ != "NNS":
-            return doc, edit
+        name = doc.char_span(m.start("name"), m.end("name"))
+        if verb is None or verb[0].tag_ != "NNS" or name is None or name[0].pos_ not in ("PROPN", "NOUN"):
+            return doc, edit  # ("For uploads the timeout is …": no name, no verb)
         if not _retagged_verb(verb[0]):
             text = doc.text
             # "now"/"also" give way to "regularly"; a negating or frequency adverb stays

@@ -34,7 +34,8 @@ class SettingRules:
         :data:`RESTRICTING_PREPS`; "at" and "by" more often name a reason or an author: "at the
         user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are
         both true; a later value restricted to one leaves the general value standing, and a
-        later general value replaces a restricted one
+        later general value replaces a restricted one. A time fronted on the copula restricts
+        as a trailing one does ("In summer the budget is $500" -> "in summer")
         (:func:`scanner.core.detect._later_exception`). The parser hangs them on the value or
         on the copula; after the first, only times are taken."""
         out: list[tuple[Token, str]] = []
@@ -42,8 +43,13 @@ class SettingRules:
             return out
         start = min(t.i for t in complements)
         named = any(c.pos_ == "PROPN" for c in complements)
-        for prep in (c for h in [*complements, cop] for c in h.children if c.dep_ == "prep"
-                     and c.i > start):
+        # (a fronted time restricts as a trailing one does: "In summer the budget is $500";
+        # a fronted place or thing is the attribute's topic, ``_topic``)
+        fronted = [c for c in cop.children if c.dep_ == "prep" and c.i < cop.i
+                   and c.i == cop.sent.start and any(
+                       p.dep_ == "pobj" and _is_time(p) for p in c.children)]
+        for prep in fronted + [c for h in [*complements, cop] for c in h.children
+                               if c.dep_ == "prep" and c.i > start]:
             pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
             if pobj is None or out and not _is_time(pobj):
                 continue

@@ -152,6 +152,10 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a situation fronted restricts as a trailing one does ("For" is no name before a verb)
+    ("For uploads the timeout is 30 seconds.", "For downloads the timeout is 10 seconds."),
+    ("In summer the budget is 500 dollars.", "The budget is 800 dollars in winter."),
+    ("My commute is 25 minutes.", "During winter my commute is 40 minutes."),
     # details after a single value are no more values
     ("- Home: end-terrace house in Hull", "- Home: end-terrace house in Hull, three bedrooms, a yard"),
     # a move that is no change of home; lists under a heading; kinds of one dwelling
