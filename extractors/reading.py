@@ -14,6 +14,7 @@ import re
 from spacy.tokens import Doc, Token
 
 from extractors.memory_forms import in_first_person, subjectless
+from extractors.relations import SETTING_MODIFIERS
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_OPENING,
@@ -23,6 +24,7 @@ from extractors.syntax import (
     _NAME_VERB_PREP,
     _RECIPROCAL,
     _SETTING_VERBS,
+    _is_time,
     _lemma,
     ADJECTIVE_INDEX,
     NOUN_INDEX,
@@ -183,18 +185,12 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
             # "… URL is https://docs.kelp.dev/v3": an address is a name, whatever its tag
             # (and the copula the parser made its passive auxiliary heads the clause)
             token.tag_, token.pos_ = "NNP", "PROPN"
-            cop = next((c for c in token.children if c.dep_ in ("auxpass", "aux")
-                        and c.lemma_ == "be"), None)
-            if token.dep_ == "ROOT" and cop is not None:
-                for child in list(token.children):
-                    if child != cop:
-                        child.head = cop
-                        if child.dep_ == "nsubjpass":
-                            child.dep_ = "nsubj"
-                cop.head, cop.dep_ = cop, "ROOT"
-                token.head = cop
-            if token.dep_ in ("acomp", "ROOT") and token.head != token:
-                token.dep_ = "attr"
+            _copula_heads(token)
+        if token.tag_ == "VBN" and token.dep_ == "ROOT" and _names_a_setting(token):
+            # "My preferred theme is solarized": a choice is nobody's patient; the participle
+            # names the value the setting holds (a theme, a mode), as "… is Java" does
+            token.tag_, token.pos_ = "JJ", "ADJ"
+            _copula_heads(token)
         if token.dep_ == "acl" and (token.tag_ == "VBD" or (
                 token.tag_ == "VBN" and token.lemma_ in _RECIPROCAL)) and \
                 token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN") and \
@@ -252,6 +248,38 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
             token.tag_, token.pos_, token.dep_ = "NN", "NOUN", "pobj"
             token.lemma_ = token.lower_
     return parsed
+
+
+def _copula_heads(token: Token) -> None:
+    """Make the copula the parser made ``token``'s passive auxiliary head the clause, with
+    ``token`` its complement (``attr``) and the passive subject its subject, in place."""
+    cop = next((c for c in token.children if c.dep_ in ("auxpass", "aux")
+                and c.lemma_ == "be"), None)
+    if token.dep_ == "ROOT" and cop is not None:
+        for child in list(token.children):
+            if child != cop:
+                child.head = cop
+                if child.dep_ == "nsubjpass":
+                    child.dep_ = "nsubj"
+        cop.head, cop.dep_ = cop, "ROOT"
+        token.head = cop
+    if token.dep_ in ("acomp", "ROOT") and token.head != token:
+        token.dep_ = "attr"
+
+
+def _names_a_setting(participle: Token) -> bool:
+    """Whether a passive participle is the value of a one-valued setting: its subject is a
+    noun with a setting modifier (:data:`extractors.relations.SETTING_MODIFIERS`: "preferred
+    theme", "default shell") and the participle takes nothing but the copula, a time or
+    "now" (no agent, object or phrase: "the default branch is protected by a rule" stays a
+    passive)."""
+    subject = next((c for c in participle.children if c.dep_ == "nsubjpass"), None)
+    if subject is None or not any(c.dep_ in ("amod", "compound") and c.lower_ in
+                                  SETTING_MODIFIERS for c in subject.children):
+        return False
+    return all(c.dep_ in ("auxpass", "nsubjpass", "punct", "neg") or (
+        c.dep_ in ("advmod", "npadvmod") and (c.lower_ in ("now", "still") or _is_time(c)))
+        for c in participle.children)
 
 
 def _retagged_verb(token: Token) -> bool:

@@ -411,6 +411,15 @@ def _count(text: str) -> str | None:
     return _decimal_text(Decimal(digits) * _SCALES[m["scale"].lower()])
 
 
+NUMBER_CODE = re.compile(
+    r"\d+(?:-\d+){2,}|(?!(?:1[5-9]|20)\d\d-(?:1[5-9]|20)\d\d$)\d{3,}-\d{4,}")
+"""A number written in hyphenated digit groups, as telephone numbers, codes and account
+numbers are ("555-1234", "12-34-56", "020-7946-0018"): one word. spaCy's English infix rules
+split a hyphen between digits, which leaves "555" as the whole value and two different numbers
+equal. A range stays apart ("3-4 times", "10-15 minutes"; two groups are a code only when the
+first has three digits and the second four or more, and two years are a span: "2019-2021")."""
+
+
 @lru_cache(maxsize=65536)
 def _canonical(text: str) -> tuple[str, bool]:
     """(canonical value, whether it is a date, an amount, a quantity or a number)."""
@@ -440,6 +449,12 @@ def normalize_value(text: str) -> str:
         Never raises on any string.
     """
     return _canonical(text)[0]
+
+
+def is_number_code(text: str) -> bool:
+    """True when ``text`` is one number in hyphenated digit groups (:data:`NUMBER_CODE`): a
+    value of what it numbers as a quantity is, though no amount."""
+    return NUMBER_CODE.fullmatch(text.strip()) is not None
 
 
 def is_quantity(text: str) -> bool:

@@ -48,7 +48,7 @@ from extractors.syntax import (
     _word,
 )
 from extractors.types import Triple
-from extractors.values import is_quantity
+from extractors.values import is_number_code, is_quantity
 
 
 STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", "freshman",
@@ -237,7 +237,8 @@ class CopulaRules:
                                for when in [*cop.children, *subj.children]
                                if when.dep_ in ("npadvmod", "advmod") and _is_time(when)]
         if split is None and subj.dep_ == "nsubj" and complements and all(
-                is_quantity(self._value(o)[1]) for c in complements for o in self._objects(c)):
+                is_quantity(v) or is_number_code(v) for c in complements
+                for v in (self._value(o)[1] for o in self._objects(c))):
             split = self._measured_attribute(subj, topic)
             preps = [] if split is not None else preps  # "… is 1200 C at peak": no value
         out: list[Triple] = []

@@ -581,3 +581,21 @@ def test_support_verbs_and_located_fragments(extractor, sentence, fact, unwanted
 def test_no_relation_from_a_fragment_or_a_plain_object(extractor, sentence):
     found = extractor.extract(sentence)
     assert not [t for t in found if t.relation in ("located in", "instrument", "speak")]
+
+
+@pytest.mark.parametrize(("text", "kept", "split"), [
+    ("Call me on 555-1234.", "555-1234", None),
+    ("The door code is 12-34-56.", "12-34-56", None),
+    ("The office line is 020-7946-0018.", "020-7946-0018", None),
+    ("I lived there from 2019-2021.", None, "2019"),
+    ("I run 3-4 times a week.", None, "3"),
+    ("The call lasts 10-15 minutes.", None, "10"),
+])
+def test_numbers_in_digit_groups_are_one_word_and_ranges_stay_apart(extractor, text, kept, split):
+    """extractors.values.NUMBER_CODE: a telephone number or code is one token; a range of two
+    numbers or two years is still split at its hyphen."""
+    words = [t.text for t in extractor.nlp(text)]
+    if kept:
+        assert kept in words
+    else:
+        assert split in words and "-" in words

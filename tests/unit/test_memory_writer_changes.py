@@ -6,6 +6,12 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a number in hyphenated digit groups is one value, never its first group
+    ("My phone number is 555-1234.", "My phone number is 555-9999."),
+    ("The door code is 12-34-56.", "The door code is 99-88-77."),
+    # a participle after a setting is its value, never a passive ("is solarized")
+    ("My preferred theme is solarized.", "My preferred theme is now monokai."),
+    ("Default shell is zsh.", "Default shell is now fish."),
     # a default names its one value, whatever word it is
     ("Default merge strategy is squash", "Default merge strategy is now rebase."),
     # a past tense after coordinated subjects is their verb; a diet noun with a degree
