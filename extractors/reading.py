@@ -241,6 +241,13 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                 # line's first noun phrase, as "… was changed to English" does
                 token.head, token.dep_ = token, "ROOT"
                 root.head, root.dep_ = token, "nsubj"
+        if token.dep_ == "npadvmod" and token.pos_ == "PROPN" and token.head.pos_ == "VERB" \
+                and token.head.i < token.i and any(
+                    c.dep_ == "det" and c.lower_ in ("a", "an", "the", "my") for c in token.children
+                ) and not any(c.dep_ in ("dobj", "attr") for c in token.head.children):
+            # "I drive a 2011 Mazda 3": a name with an article after a verb with no object
+            # is its object (a time or measure phrase is no name: "every day", "a mile")
+            token.dep_ = "dobj"
         if token.tag_ == "VBG" and token.dep_ == "pcomp" and any(
                 (c.dep_ == "compound" and c.i < token.i) or (
                     c.dep_ == "nsubj" and c.i == token.i - 1 and c.pos_ == "PROPN"

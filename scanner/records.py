@@ -45,9 +45,13 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
     Raises:
         RecordError: naming the line, the id (if readable) and the first field at fault.
     """
-    rid = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
-    if rid is not None:
+    rid = data.get("id") if isinstance(data, dict) else None
+    if isinstance(rid, (int, float)) and not isinstance(rid, bool):
+        rid = _safe_id(json.dumps(rid))  # ("id": 7 is rejected, and reported as "7")
+    elif isinstance(rid, str):
         rid = _safe_id(rid)
+    else:
+        rid = None
     if not isinstance(data, dict):
         raise RecordError(line=line, record_id=None, field="<line>",
                           reason="expected a JSON object")
@@ -132,6 +136,15 @@ class IgnoredFields:
         return ", ".join(parts)
 
 
+def _utf16_unmarked(line: bytes) -> bool:
+    """Whether a first line is UTF-16 written without a byte-order mark: a JSON line opens
+    with an ASCII character, which UTF-16 writes beside a zero byte ("{\\x00" little-endian,
+    "\\x00{" big-endian; RFC 2781 §4.3 leaves such text to be recognised from its content)."""
+    head = line[:8]
+    return len(head) >= 4 and (head[1::2].count(0) == len(head[1::2])
+                               or head[0::2].count(0) == len(head[0::2]))
+
+
 def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = None
                ) -> Iterator[MemoryRecord | RecordError]:
     """Records, or the error for each bad line, in input order. Lines may be bytes (decoded
@@ -142,14 +155,20 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
     Fields outside the record format (an export from another memory system carries
     ``created_at``, ``updated_at``, ``metadata``, ``hash``) are ignored, never a reason to
     drop a memory; ``updated_at`` or ``created_at`` never becomes ``observed_at``. When
-    ``ignored`` is given, it notes the lines that carried each ignored field."""
+    ``ignored`` is given, it notes the kept lines that carried each ignored field (a rejected
+    line is reported with its own reason). A UTF-16 file, with or without a byte-order mark,
+    is one error for the whole file."""
     first_line: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
-        if isinstance(raw, bytes) and number == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        if isinstance(raw, bytes) and number == 1 and (
+                raw[:2] in (b"\xff\xfe", b"\xfe\xff") or _utf16_unmarked(raw)):
             # a UTF-16 file: every line would be reported unreadable, one by one
+            how = ("it opens with a UTF-16 byte-order mark" if raw[:2] in (b"\xff\xfe",
+                                                                        b"\xfe\xff")
+                   else "every other byte of its first line is zero")
             yield RecordError(line=1, record_id=None, field="<file>",
-                              reason="the file is UTF-16 (it opens with a UTF-16 byte-order "
-                                     "mark): convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8")
+                              reason=f"the file is UTF-16 ({how}): convert it to UTF-8, "
+                                     "e.g. iconv -f UTF-16 -t UTF-8")
             return
         if isinstance(raw, bytes):
             try:
@@ -179,10 +198,9 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
             continue
         if isinstance(data, dict) and not RECORD_FIELDS.issuperset(data):
             extra = [k for k in data if k not in RECORD_FIELDS]
-            if ignored is not None:
-                for name in extra:
-                    ignored.add(name, number)
             data = {k: v for k, v in data.items() if k in RECORD_FIELDS}
+        else:
+            extra = []
         try:
             record = parse_record(data, line=number)
         except RecordError as err:
@@ -193,6 +211,9 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
                               reason=f"duplicate id (first seen on line {first_line[record.id]})")
             continue
         first_line[record.id] = number
+        if ignored is not None:  # (noted for the memories kept: a rejected line is reported)
+            for name in extra:
+                ignored.add(name, number)
         yield record
 
 

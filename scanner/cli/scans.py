@@ -46,6 +46,9 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
 
     ignored = IgnoredFields()
     report = _engine(single_epoch, recency_override).scan_file(file, ignored=ignored)
+    if report.scanned == 0 and not report.rejected:
+        click.echo(f"contrascan: {file} holds no memory records (it is empty or blank)",
+                   err=True)
     emit_report(report, as_json=as_json, fail_on_conflict=fail_on_conflict, title=str(file),
                 ignored=ignored)
 

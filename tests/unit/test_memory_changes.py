@@ -69,6 +69,11 @@ U = "user"
     ("Leo mostly plays Dota:Reborn.", [("leo", "play", "dota:reborn", False)]),
     # a noun the tagger read as a verb after a name and adverb
     ("Aiko now teaches at a community college.", [("aiko", "teach at", "community college", False)]),
+    # a name with an article after a verb without object is its object, not an adverbial
+    ("I drive a 2011 Mazda 3.", [(U, "drive", "2011 mazda 3", False)]),
+    # a setting's participle is its value; a number in digit groups is one value
+    ("My preferred theme is solarized.", [(U, "preferred theme", "solarized", False)]),
+    ("My phone number is 555-1234.", [(U, "phone", "555-1234", False)]),
     # an -ing form with a noun modifier is a noun ("Marley flooring")
     ("Jonah is shopping for Amtico flooring.", [("jonah", "shop for", "amtico flooring", False)]),
 ])
@@ -87,6 +92,8 @@ def test_change_sentences_to_triples(extractor, sentence, facts):
     ("Mira sold prints at her market stall last spring.", ("mira", "have", "market stall", False)),
     # an idiomatic possessive is no possession
     ("Mira paints in her spare time.", ("mira", "have", "spare time", False)),
+    # a passive with an agent stays a passive, whatever modifies its subject
+    ("The default branch is protected by a rule.", (U, "default branch", "protected", False)),
     # "rather than" with a clause names no object
     ("Tom stayed with his club rather than join a new one.", ("tom", "join", "one", True)),
     # a negated or past main clause says nothing of a means clause's activity now

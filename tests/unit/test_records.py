@@ -136,3 +136,33 @@ def test_fields_of_other_memory_systems_are_ignored_and_counted():
     assert [r.id for r in records] == ["m1", "m2"] and rejected == []
     assert ignored.counts() == {"created_at": 1, "hash": 2, "metadata": 1, "updated_at": 1}
     assert records[0].observed_at is None
+
+
+def test_a_rejected_line_is_not_counted_among_the_kept_lines_with_ignored_fields():
+    import io
+
+    from scanner.records import IgnoredFields
+
+    lines = [dict(GOOD, hash="a1"), {"id": "m2", "user_id": "u1", "hash": "b2"},
+             dict(GOOD, hash="c3")]  # (the third repeats m1's id)
+    ignored = IgnoredFields()
+    records, rejected = read_jsonl(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)),
+                                   ignored=ignored)
+    assert [r.id for r in records] == ["m1"] and [b.line for b in rejected] == [2, 3]
+    assert [(f.field, f.lines) for f in ignored.fields()] == [("hash", [1])]
+
+
+def test_a_numeric_id_is_named_in_the_rejection():
+    with pytest.raises(RecordError) as err:
+        parse_record(dict(GOOD, id=7))
+    assert (err.value.field, err.value.record_id) == ("id", "7")
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_one_error_with_or_without_a_byte_order_mark(tmp_path, codec):
+    path = tmp_path / "m.jsonl"
+    path.write_bytes((json.dumps(GOOD) + "\n" + json.dumps(dict(GOOD, id="m2")) + "\n")
+                     .encode(codec))
+    records, rejected = read_jsonl(path)
+    assert records == [] and [(b.line, b.field) for b in rejected] == [(1, "<file>")]
+    assert "UTF-16" in rejected[0].reason
