@@ -14,7 +14,6 @@ import re
 from spacy.tokens import Doc, Token
 
 from extractors.memory_forms import in_first_person, subjectless
-from extractors.relations import SETTING_MODIFIERS
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_OPENING,
@@ -24,7 +23,6 @@ from extractors.syntax import (
     _NAME_VERB_PREP,
     _RECIPROCAL,
     _SETTING_VERBS,
-    _is_time,
     _lemma,
     ADJECTIVE_INDEX,
     NOUN_INDEX,
@@ -186,11 +184,6 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
             # (and the copula the parser made its passive auxiliary heads the clause)
             token.tag_, token.pos_ = "NNP", "PROPN"
             _copula_heads(token)
-        if token.tag_ == "VBN" and token.dep_ == "ROOT" and _names_a_setting(token):
-            # "My preferred theme is solarized": a choice is nobody's patient; the participle
-            # names the value the setting holds (a theme, a mode), as "… is Java" does
-            token.tag_, token.pos_ = "JJ", "ADJ"
-            _copula_heads(token)
         if token.dep_ == "acl" and (token.tag_ == "VBD" or (
                 token.tag_ == "VBN" and token.lemma_ in _RECIPROCAL)) and \
                 token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN") and \
@@ -272,21 +265,6 @@ def _copula_heads(token: Token) -> None:
         token.head = cop
     if token.dep_ in ("acomp", "ROOT") and token.head != token:
         token.dep_ = "attr"
-
-
-def _names_a_setting(participle: Token) -> bool:
-    """Whether a passive participle is the value of a one-valued setting: its subject is a
-    noun with a setting modifier (:data:`extractors.relations.SETTING_MODIFIERS`: "preferred
-    theme", "default shell") and the participle takes nothing but the copula, a time or
-    "now" (no agent, object or phrase: "the default branch is protected by a rule" stays a
-    passive)."""
-    subject = next((c for c in participle.children if c.dep_ == "nsubjpass"), None)
-    if subject is None or not any(c.dep_ in ("amod", "compound") and c.lower_ in
-                                  SETTING_MODIFIERS for c in subject.children):
-        return False
-    return all(c.dep_ in ("auxpass", "nsubjpass", "punct", "neg") or (
-        c.dep_ in ("advmod", "npadvmod") and (c.lower_ in ("now", "still") or _is_time(c)))
-        for c in participle.children)
 
 
 def _retagged_verb(token: Token) -> bool:

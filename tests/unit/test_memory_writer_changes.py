@@ -9,9 +9,6 @@ RESOLVED = [
     # a number in hyphenated digit groups is one value, never its first group
     ("My phone number is 555-1234.", "My phone number is 555-9999."),
     ("The door code is 12-34-56.", "The door code is 99-88-77."),
-    # a participle after a setting is its value, never a passive ("is solarized")
-    ("My preferred theme is solarized.", "My preferred theme is now monokai."),
-    ("Default shell is zsh.", "Default shell is now fish."),
     # a default names its one value, whatever word it is
     ("Default merge strategy is squash", "Default merge strategy is now rebase."),
     # a past tense after coordinated subjects is their verb; a diet noun with a degree
@@ -158,6 +155,10 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a participle after a setting noun is what happened to the thing, never a new value
+    ("My current phone is an iPhone.", "My current phone was stolen."),
+    ("My main account is Chase.", "My main account is locked."),
+    ("My favorite band is Oasis.", "My favorite band is disbanded."),
     # a situation fronted restricts as a trailing one does ("For" is no name before a verb)
     ("For uploads the timeout is 30 seconds.", "For downloads the timeout is 10 seconds."),
     ("In summer the budget is 500 dollars.", "The budget is 800 dollars in winter."),
