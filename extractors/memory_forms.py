@@ -88,6 +88,14 @@ _NOT_NOMINAL = frozenset("""
 """Words that cannot open the noun phrase a participle modifies."""
 
 
+_ADVERBIAL_TIMES = frozenset("""
+    weekends weekdays mornings afternoons evenings nights mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays
+    """.split())
+"""Plural time nouns that open a sentence as an adverbial, never as a verb ("Weekends my
+alarm is 9am"; Quirk et al. 1985 §8.55: bare plural nouns of time as adjuncts)."""
+
+
 _STATE_ADVERBS = ("no longer", "still", "currently", "now")
 """Adverbs that open a memory writer's verbless predicate ("No longer vegan", "Still single",
 "Currently married to Jo"), the copula and its subject left out."""
@@ -169,6 +177,8 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     second = second.lower().strip(".,;:!")
     if second in _AUX or second.startswith("'"):
         return False
+    if word in _ADVERBIAL_TIMES and second in _NOT_NOMINAL:
+        return False  # "Weekends my alarm is 9am", "Mondays the gym opens at 6"
     words = text.split()
     run = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
     after = words[run].lower().strip(".,;:!") if run < len(words) else ""

@@ -23,6 +23,7 @@ from extractors.syntax import (
     _NAME_VERB_PREP,
     _RECIPROCAL,
     _SETTING_VERBS,
+    _is_time,
     _lemma,
     ADJECTIVE_INDEX,
     NOUN_INDEX,
@@ -234,6 +235,10 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
                 # line's first noun phrase, as "… was changed to English" does
                 token.head, token.dep_ = token, "ROOT"
                 root.head, root.dep_ = token, "nsubj"
+        if token.dep_ == "nsubj" and _is_time(token) and any(
+                c.dep_ == "nsubj" and c.i > token.i for c in token.head.children):
+            # "Weekends my alarm is 9am": of two subjects, a fronted time is an adverbial
+            token.dep_ = "npadvmod"
         if token.dep_ == "npadvmod" and token.pos_ == "PROPN" and token.head.pos_ == "VERB" \
                 and token.head.i < token.i and any(
                     c.dep_ == "det" and c.lower_ in ("a", "an", "the", "my") for c in token.children

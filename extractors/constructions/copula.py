@@ -244,10 +244,12 @@ class CopulaRules:
         out: list[Triple] = []
         if split is not None:
             subject, rel_tokens = split
-            # "Budget is $500 in January": January's budget ("on rack 4" already names the
-            # one situation)
-            restricting = [] if any(q[0] == "place" for q in places) else \
-                self._restrictions(cop, complements)
+            # "Budget is $500 in January": January's budget (beside a fronted topic: "For
+            # uploads the timeout is 30 seconds in production")
+            restricting = self._restrictions(cop, complements)
+            # (a topic that became the subject is no situation of it: "On rack 4 the glaze
+            # is celadon for everyday bowls" is rack 4's glaze, for everyday bowls)
+            places = [q for q in places if q != ("place", subject)]
             if restricting:
                 places = places + [("place", " ".join(text for _, text in restricting))]
                 preps = [p for p in preps if p not in {prep for prep, _ in restricting}]

@@ -94,10 +94,14 @@ def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:
     # French", "the work email is nadia@example.org")
     # (only a word English knows as an adjective: "the preferred glaze is celadon" names a
     # glaze the tagger called an adjective)
-    if not complements or not all(c.pos_ == "ADJ" and c.dep_ in ("acomp", "attr")
+    # (a past participle says what happened to the thing: "my favourite cafe was closed
+    # yesterday", "my main account is locked")
+    if not complements or not all((c.pos_ == "ADJ" and c.lower_ in ADJECTIVE_INDEX
+                                   or c.tag_ == "VBN")
+                                  and c.dep_ in ("acomp", "attr")
                                   and c.text.isalpha() and c.text.islower()
-                                  and c.lower_ in ADJECTIVE_INDEX
-                                  and not any(d.pos_ in ("NOUN", "PROPN") for d in c.subtree)
+                                  and not any(d.pos_ in ("NOUN", "PROPN")
+                                              and d.dep_ != "npadvmod" for d in c.subtree)
                                   for c in complements):
         return False
     words = {t.lemma_.lower() for t in rel_tokens[-1:]} | {t.lower_ for t in rel_tokens[-1:]}

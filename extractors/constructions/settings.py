@@ -11,9 +11,22 @@ from extractors.values import normalize_value
 
 
 RESTRICTING_PREPS = ("for", "in", "on", "during")
-"""Prepositions whose phrase after a value restricts it to a situation
+"""Prepositions whose phrase with a value restricts it to a situation
 (:meth:`SettingRules._restrictions`; the qualifier opens with one of them)."""
 
+_SPAN_PREPS = ("before", "after", "until")
+"""Prepositions of a time span: fronted, they restrict ("After 5pm the fee is $2"), and their
+object may be a bare number; after a value they more often date an event ("was raised to 8
+after the incident")."""
+
+RESTRICTION_OPENINGS = (*RESTRICTING_PREPS, *_SPAN_PREPS, "at")
+"""The words a restricting qualifier opens with (:meth:`SettingRules._restrictions`; a
+fronted time without a preposition is written "during …")."""
+
+AT_SITUATIONS = frozenset({"home", "work", "school", "office", "night", "weekend", "weekends",
+                           "weekday", "weekdays", "lunch", "dinner", "breakfast"})
+"""The nouns after "at" that name a situation ("555-1234 at work", "9 pm at weekends"); "at"
+otherwise more often gives a reason or a place in a place ("at the user's request")."""
 
 class SettingRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
@@ -34,35 +47,63 @@ class SettingRules:
         :data:`RESTRICTING_PREPS`; "at" and "by" more often name a reason or an author: "at the
         user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are
         both true; a later value restricted to one leaves the general value standing, and a
-        later general value replaces a restricted one. A time fronted on the copula restricts
-        as a trailing one does ("In summer the budget is $500" -> "in summer")
+        later general value replaces a restricted one
         (:func:`scanner.core.detect._later_exception`). The parser hangs them on the value or
-        on the copula; after the first, only times are taken."""
+        on the copula; after the first, only times are taken. A time fronted on the copula
+        restricts beside them ("In summer the budget is $500" -> "in summer", "Every summer
+        …", "After 5pm the fee is $2"), and so does a fronted "for" + pronoun ("For us …")."""
         out: list[tuple[Token, str]] = []
         if not complements:
             return out
         start = min(t.i for t in complements)
         named = any(c.pos_ == "PROPN" for c in complements)
-        # (a fronted time restricts as a trailing one does: "In summer the budget is $500";
-        # a fronted place or thing is the attribute's topic, ``_topic``)
-        fronted = [c for c in cop.children if c.dep_ == "prep" and c.i < cop.i
-                   and c.i == cop.sent.start and any(
-                       p.dep_ == "pobj" and _is_time(p) for p in c.children)]
-        for prep in fronted + [c for h in [*complements, cop] for c in h.children
-                               if c.dep_ == "prep" and c.i > start]:
+        for prep in (c for h in [*complements, cop] for c in h.children
+                     if c.dep_ == "prep" and c.i > start):
             pobj = next((p for p in prep.children if p.dep_ in ("pobj", "pcomp")), None)
             if pobj is None or out and not _is_time(pobj):
                 continue
             if named and pobj.pos_ == "PROPN" and not _is_time(pobj):
                 continue  # "Springfield in Illinois": a place in a place, one value
-            if prep.lower_ in RESTRICTING_PREPS and (
-                    _is_time(pobj) or pobj.pos_ in ("NOUN", "PROPN", "VERB")):
-                # ("for dining out", "in the editor", "on long flights", "in December")
-                owner = _phrase(t for t in pobj.subtree) if _is_time(pobj) else \
-                    self._entity(pobj)
+            owner = self._situation(prep, pobj)
+            if owner:
+                out.append((prep, f"{prep.lower_} {owner}"))
+        # (a fronted time restricts as a trailing one does, beside it: "In summer the budget
+        # is $500 for groceries"; a fronted place or thing is the attribute's topic,
+        # ``_topic``, and a fronted pronoun whom it is for: "For us the budget is $500")
+        for c in (c for c in cop.children if c.i < cop.i):
+            if c.dep_ == "npadvmod" and _is_time(c) and not any(
+                    d.dep_ == "det" and d.lower_ in ("this", "these", "that", "those")
+                    for d in c.children):  # ("Every summer", "Weekdays"; not "these days")
+                out.append((c, "during " + _phrase(t for t in c.subtree)))
+                continue
+            pobj = next((p for p in c.children if p.dep_ == "pobj"), None)
+            if c.dep_ != "prep" or pobj is None:
+                continue
+            if pobj.pos_ == "PRON" and c.lower_ == "for" and pobj.lower_ not in ("it", "this",
+                                                                                "that"):
+                out.append((c, f"for {pobj.lower_}"))
+            elif _is_time(pobj) or c.lower_ in _SPAN_PREPS:
+                owner = self._situation(c, pobj, fronted=True)
                 if owner:
-                    out.append((prep, f"{prep.lower_} {owner}"))
-        return out
+                    out.append((c, f"{c.lower_} {owner}"))
+        return sorted(out, key=lambda found: found[0].i)
+
+    def _situation(self, prep: Token, pobj: Token, *, fronted: bool = False) -> str | None:
+        """What a restricting phrase names ("uploads", "january", "5 pm"), or None when the
+        preposition restricts nothing (:data:`RESTRICTING_PREPS`; "at" before
+        :data:`AT_SITUATIONS`; fronted, the span prepositions :data:`_SPAN_PREPS`)."""
+        word = prep.lower_
+        if fronted and word in _SPAN_PREPS and (_is_time(pobj) or pobj.pos_ == "NUM"):
+            return _phrase(t for t in pobj.subtree)
+        if word == "at" and pobj.lower_ in AT_SITUATIONS:
+            return pobj.lower_
+        if word not in RESTRICTING_PREPS:
+            return None
+        if _is_time(pobj):
+            return _phrase(t for t in pobj.subtree)
+        if pobj.pos_ in ("NOUN", "PROPN", "VERB"):  # ("for dining out", "in the editor")
+            return self._entity(pobj)
+        return None
 
     def _identifier_setting(self, cop: Token, subj: Token) -> list[Triple]:
         """"max_retries is 5", "db.pool_size is 20": a setting named by an identifier is a

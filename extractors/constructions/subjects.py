@@ -262,7 +262,12 @@ class SubjectRules:
                            and t.lower_ in ("for", "on", "at", "in", "about")]
         for prep in candidates:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is None or _is_time(pobj):
-                continue
-            return self._entity(pobj)
+            if pobj is None or _is_time(pobj) or pobj.pos_ == "NUM" or prep.lower_ in (
+                    "before", "after", "until", "since"):
+                continue  # (a time: "In 2021, …", "After 5pm …")
+            topic = self._entity(pobj)
+            pointing = next((d.lower_ for d in pobj.children if d.dep_ == "det"
+                             and d.lower_ in ("this", "that", "these", "those")), None)
+            # ("For this project …" / "For that project …": two projects, never one)
+            return f"{pointing} {topic}" if topic and pointing else topic
         return None

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
-from extractors.constructions.settings import RESTRICTING_PREPS
+from extractors.constructions.settings import RESTRICTION_OPENINGS
 from extractors.relations import HYPERNYMS, is_kind_of
 from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS, same_group_name, same_referent
 from scanner.core.keys import Assertion, GroupKey
@@ -214,7 +214,7 @@ def _later_exception(x: Stance, y: Stance) -> bool:
     later general value replaces an earlier restricted one ("the preferred glaze is celadon
     for everyday bowls", then "the preferred glaze is tenmoku")."""
     restricted, general = (x, y) if x.place is not None else (y, x)
-    if not restricted.place.startswith(tuple(f"{p} " for p in RESTRICTING_PREPS)):
+    if not restricted.place.startswith(tuple(f"{p} " for p in RESTRICTION_OPENINGS)):
         return False
     seen, before = restricted.record.observed_at, general.record.observed_at
     return seen is not None and before is not None and seen > before

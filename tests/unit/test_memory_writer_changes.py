@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # one situation, fronted or trailing, is one situation
+    ("In summer the budget is $500.", "The budget is $700 in summer."),
+    ("Every summer the budget is $500.", "Every summer the budget is now $650."),
     # a number in hyphenated digit groups is one value, never its first group
     ("My phone number is 555-1234.", "My phone number is 555-9999."),
     ("The door code is 12-34-56.", "The door code is 99-88-77."),
@@ -155,10 +158,29 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a fronted time restricts beside a trailing phrase, wherever the sentence opens, with or
+    # without a preposition; a fronted pronoun or demonstrative names whose it is; "at" a
+    # situation restricts
+    ('In summer the budget is $500 for groceries.', 'In summer the budget is $200 for gas.'),
+    ('On weekends the timeout is 30 seconds for uploads.', 'On weekends the timeout is 10 seconds for downloads.'),
+    ('In 2026 the budget is $500 for marketing.', 'In 2026 the budget is $900 for engineering.'),
+    ('During the week the limit is 2 hours for games.', 'During the week the limit is 1 hour for TV.'),
+    ('For uploads the timeout is 30 seconds in production.', 'For uploads the timeout is 60 seconds in staging.'),
+    ('In summer the budget is $500.', 'Honestly, in winter the budget is $300.'),
+    ('So in summer the budget is $500.', 'So in winter the budget is $300.'),
+    ('After 5pm the parking fee is $2.', 'Before 5pm the parking fee is $10.'),
+    ('For us the budget is $500.', 'For them the budget is $300.'),
+    ('For this project the budget is $500.', 'For that project the budget is $300.'),
+    ('Every summer the budget is $500.', 'Every winter the budget is $300.'),
+    ('Weekdays my alarm is 6am.', 'Weekends my alarm is 9am.'),
+    ('My phone is 555-1234 at work.', 'My phone is 555-9876 at home.'),
+    ('My budget is $800.', 'Every summer the budget is $500.'),
+    ('The budget is $800.', 'In summer the budget is $500.'),
     # a participle after a setting noun is what happened to the thing, never a new value
     ("My current phone is an iPhone.", "My current phone was stolen."),
     ("My main account is Chase.", "My main account is locked."),
     ("My favorite band is Oasis.", "My favorite band is disbanded."),
+    ("My favorite cafe is Blue Bottle.", "My favorite cafe was closed yesterday."),
     # a situation fronted restricts as a trailing one does ("For" is no name before a verb)
     ("For uploads the timeout is 30 seconds.", "For downloads the timeout is 10 seconds."),
     ("In summer the budget is 500 dollars.", "The budget is 800 dollars in winter."),
