@@ -411,13 +411,23 @@ def _count(text: str) -> str | None:
     return _decimal_text(Decimal(digits) * _SCALES[m["scale"].lower()])
 
 
-NUMBER_CODE = re.compile(
-    r"\d+(?:-\d+){2,}|(?!(?:1[5-9]|20)\d\d-(?:1[5-9]|20)\d\d$)\d{3,}-\d{4,}")
+NUMBER_CODE = re.compile(r"\d+(?:-\d+){2,}|\d{3}-\d{4}")
 """A number written in hyphenated digit groups, as telephone numbers, codes and account
 numbers are ("555-1234", "12-34-56", "020-7946-0018"): one word. spaCy's English infix rules
 split a hyphen between digits, which leaves "555" as the whole value and two different numbers
-equal. A range stays apart ("3-4 times", "10-15 minutes"; two groups are a code only when the
-first has three digits and the second four or more, and two years are a span: "2019-2021")."""
+equal. A range stays apart ("3-4 times", "10-15 minutes", "1200-1500 calories", "2019-2021"):
+two groups are a code only as a local telephone number is written, three digits and four
+(ITU-T E.123 §7.2 groups a national number's digits with spaces or hyphens)."""
+
+_RANGE = re.compile(r"(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:-|\u2013|\u2014|to)\s*"
+                    r"(?P<high>\d[\d,]*(?:\.\d+)?)(?P<unit>(?:\s*[^\d\s].*)?)$")
+"""A range of two numbers with one unit after the second ("1200-1500 calories", "10 to 15
+minutes", "3-4 times"): the unit belongs to both ends."""
+
+_DIGIT_GROUPS = re.compile(r"\d{2,4}(?:([ .\-])\d{2,4})(?:\1\d{2,4})+|\d{3}-\d{4}")
+"""A number in groups of digits with one separator throughout ("555-123-4567",
+"555 123 4567", "555.123.4567", "555-1234"): compared by its digits ("5551234567"), as a
+telephone or account number is the same number however it is grouped (ITU-T E.123 §7)."""
 
 
 @lru_cache(maxsize=65536)
@@ -426,7 +436,15 @@ def _canonical(text: str) -> tuple[str, bool]:
     folded = _ARTICLES.sub("", _fold(text))
     if not _MAYBE_VALUE.search(folded):
         return folded.lower(), False
+    if _DIGIT_GROUPS.fullmatch(folded.strip()) and _date(_digits(folded)) is None:
+        return re.sub(r"\D", "", folded), True
     value = _digits(folded)
+    ranged = _RANGE.match(value) if _date(value) is None else None
+    if ranged is not None:
+        # "1200-1500 calories" == "1200 to 1500 calories": each end read with the unit
+        ends = [_canonical(ranged[end] + ranged["unit"]) for end in ("low", "high")]
+        if all(quantity for _, quantity in ends):
+            return f"{ends[0][0]} to {ends[1][0]}", True
     for read in (_date, _money, _count, _measure):
         out = read(value)
         if out is not None:

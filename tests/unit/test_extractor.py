@@ -590,6 +590,7 @@ def test_no_relation_from_a_fragment_or_a_plain_object(extractor, sentence):
     ("I lived there from 2019-2021.", None, "2019"),
     ("I run 3-4 times a week.", None, "3"),
     ("The call lasts 10-15 minutes.", None, "10"),
+    ("The goal is 1200-1500 calories.", None, "1200"),
 ])
 def test_numbers_in_digit_groups_are_one_word_and_ranges_stay_apart(extractor, text, kept, split):
     """extractors.values.NUMBER_CODE: a telephone number or code is one token; a range of two
@@ -599,3 +600,25 @@ def test_numbers_in_digit_groups_are_one_word_and_ranges_stay_apart(extractor, t
         assert kept in words
     else:
         assert split in words and "-" in words
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("555-123-4567", "555 123 4567"), ("555-123-4567", "555.123.4567"),
+    ("123-45-6789", "123456789"), ("1200-1500 calories", "1,200 to 1,500 calories"),
+    ("10-15 minutes", "10 to 15 minutes"),
+])
+def test_one_number_or_range_however_it_is_grouped(one, other):
+    """extractors.values: digit groups compare by their digits, a range by its two ends."""
+    from extractors.values import normalize_value
+
+    assert normalize_value(one) == normalize_value(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("555-1234", "555-9876"), ("1200-1500 calories", "1200-1800 calories"),
+    ("10-15 minutes", "10-15 seconds"), ("2026-03-03", "2026-03-30"),
+])
+def test_different_numbers_and_ranges_stay_different(one, other):
+    from extractors.values import normalize_value
+
+    assert normalize_value(one) != normalize_value(other)

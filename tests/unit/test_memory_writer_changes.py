@@ -158,6 +158,9 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # one number or range, grouped or written two ways
+    ("My phone number is 555-123-4567.", "My phone number is 555 123 4567."),
+    ("My calorie goal is 1200-1500 calories.", "My calorie goal is 1200 to 1500 calories."),
     # a fronted time restricts beside a trailing phrase, wherever the sentence opens, with or
     # without a preposition; a fronted pronoun or demonstrative names whose it is; "at" a
     # situation restricts
