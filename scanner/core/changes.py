@@ -33,11 +33,11 @@ _SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 
 def _merge_key(c: Conflict) -> tuple | None:
     """What two resolved pairs must share to be one change; None for a pair shown alone."""
-    if c.verdict != "resolved" or c.settled_by or c.winner is None:
+    if c.verdict != "resolved" or c.settled_by or c.winner is None or len(c.members) != 2:
         return None
     k = c.key
     return (k.user_id, k.group, tuple(sorted(k.properties.items())), k.subject, c.winner,
-            c.rule, json.dumps(c.config, sort_keys=True, default=str))
+            c.rule, c.kind, json.dumps(c.config, sort_keys=True, default=str))
 
 
 def _loser(c: Conflict) -> str:
@@ -69,8 +69,9 @@ def merge_change(pairs: Sequence[Conflict]) -> Conflict:
     values: dict[str, str] = {}
     inputs: dict = {}
     for c in pairs:
-        values.update(c.values)
+        values.update((m, v) for m, v in c.values.items() if m != c.winner)
         inputs.update(c.inputs)
+    values[main.winner] = main.values.get(main.winner, "")  # (its value of the key shown)
     return main.model_copy(update={
         "members": members,
         "values": {m: values[m] for m in members if m in values},
@@ -95,14 +96,37 @@ def group_changes(conflicts: Sequence[Conflict]) -> list[Conflict]:
     return sorted(merged, key=lambda c: c.members)
 
 
-def pairs_of(conflict: Conflict) -> list[tuple[str, str]]:
-    """The pairs a reported conflict decided, each sorted: its two members, or for a merged
-    change (:func:`merge_change`) the winner with each member it superseded (the memories it
-    retired were never compared with one another)."""
+_RELATION = "relation:"
+
+
+def split_change(conflict: Conflict) -> list[Conflict]:
+    """The pairs a reported conflict decided: the conflict itself, or for a merged change
+    (:func:`merge_change`) one resolved pair of the winner with each member it superseded
+    (the memories it retired were never compared with one another), keyed by that member's
+    own relation (``relation:<relation>@<member>`` in ``reasons``). A pair under another
+    relation than the key shown carries the winner's value of the key shown (the merged
+    conflict keeps no other)."""
     if len(conflict.members) == 2 or conflict.winner is None:
-        ms = conflict.members
-        return [(a, b) for i, a in enumerate(ms) for b in ms[i + 1:]]
-    return [tuple(sorted((conflict.winner, m))) for m in conflict.superseded]
+        return [conflict]
+    relation_of = {}
+    for reason in conflict.reasons:
+        if reason.startswith(_RELATION) and "@" in reason:
+            relation, member = reason[len(_RELATION):].rsplit("@", 1)
+            relation_of[member] = relation
+    kept = [r for r in conflict.reasons if not r.startswith(_RELATION)]
+    winner = conflict.winner
+    out = []
+    for loser in conflict.superseded:
+        members = sorted((winner, loser))
+        key = conflict.key.model_copy(update={
+            "relation": relation_of.get(loser, conflict.key.relation)})
+        out.append(conflict.model_copy(update={
+            "key": key, "members": members,
+            "values": {m: conflict.values[m] for m in members if m in conflict.values},
+            "superseded": [loser], "reasons": [r for r in kept if r.endswith(
+                tuple(f"@{m}" for m in members)) or "@" not in r],
+            "inputs": {m: conflict.inputs[m] for m in members if m in conflict.inputs}}))
+    return out
 
 
 def grouped_report(report: ScanReport) -> ScanReport:

@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from scanner.core.changes import pairs_of
+from scanner.core.changes import split_change
 from scanner.models import MemoryRecord, ScanReport
 from scanner.records import read_jsonl
 from scanner.validator.errors import LogInputError
@@ -180,6 +180,11 @@ def _time_key(record: MemoryRecord) -> tuple:
     return (t is None, t.timestamp() if t is not None else 0.0, record.id)
 
 
+REPORT_EXTRAS = frozenset({"ignored", "hits"})
+"""Fields printed beside a SPEC §5 report: ``scan-file --json``'s ``ignored`` and the HTTP
+scan response's ``hits``; a report file carrying them is read without them."""
+
+
 def from_contrascan(records: Sequence[MemoryRecord], report: ScanReport, *,
                     name: str | None = None, source_sha256: str | None = None,
                     malformed: Sequence[MalformedLine] = ()) -> AdaptedLog:
@@ -201,9 +206,10 @@ def from_contrascan(records: Sequence[MemoryRecord], report: ScanReport, *,
         ``source``.
     """
     by_id = {r.id: r for r in records}
-    pairs = {pair: c for c in report.conflicts for pair in pairs_of(c)}
+    conflicts = [one for c in report.conflicts for one in split_change(c)]
+    pairs = {tuple(c.members): c for c in conflicts}
     keyed: dict[str, set[str]] = {}
-    for c in report.conflicts:
+    for c in conflicts:
         keyed.setdefault(_key_digest(c.key), set()).update(c.members)
     bad = list(malformed)
     planned: list[tuple[tuple, dict[str, Any]]] = []
@@ -290,7 +296,10 @@ def read_contrascan(records_path: str | Path, report_path: str | Path) -> Adapte
     except OSError as err:
         raise LogInputError(err.filename, err.strerror or str(err)) from err
     try:
-        report = ScanReport.model_validate(json.loads(report_raw.decode("utf-8")))
+        payload = json.loads(report_raw.decode("utf-8"))
+        if isinstance(payload, dict):  # what the CLI and the HTTP API print beside it
+            payload = {k: v for k, v in payload.items() if k not in REPORT_EXTRAS}
+        report = ScanReport.model_validate(payload)
     except (ValueError, ValidationError) as err:
         raise LogInputError(str(report_path), "not a SPEC §5 scan report "
                                               f"({type(err).__name__})") from err

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scanner.core.changes import group_changes, grouped_report, pairs_of
+from scanner.core.changes import group_changes, grouped_report, split_change
 from scanner.core.report import assemble_report, by_members
 from scanner.models import Conflict, ConflictKey
 
@@ -29,25 +29,36 @@ def test_restatements_retired_by_one_update_are_one_conflict():
     assert change.severity == "medium"
     assert change.reasons == ["represented_by:s26@s1"]
     assert change.values["s7"] == "homeless shelter"
-    assert sorted(pairs_of(change)) == [("s1", "upd"), ("s26", "upd"), ("s7", "upd")]
+    assert [(c.members, c.superseded) for c in split_change(change)] == [
+        (["s1", "upd"], ["s1"]), (["s26", "upd"], ["s26"]), (["s7", "upd"], ["s7"])]
+    assert [c.reasons for c in split_change(change)] == [["represented_by:s26@s1"], [], []]
 
 
 def test_a_member_retired_under_another_relation_is_named_in_the_reasons():
     own = MARIA.model_copy(update={"relation": "own"})
-    change, = group_changes([resolved("a", "w"), resolved("b", "w", key=own),
-                             resolved("c", "w")])
+    rent = Conflict(key=own, kind="polarity", members=["b", "w"],
+                    values={"b": "shop", "w": "not shop"}, verdict="resolved", winner="w",
+                    superseded=["b"], latest="w", rule="recency")
+    change, = group_changes([resolved("a", "w"), rent, resolved("c", "w")])
     assert change.key.relation == "volunteer at"
     assert change.reasons == ["relation:own@b"]
+    # the winner shows its value of the key shown, never the other relation's
+    assert change.values == {"a": "homeless shelter", "b": "shop", "c": "homeless shelter",
+                             "w": "not homeless shelter"}
+    # the pairs it decided come back each under its own key (what the validator reads)
+    assert [(c.key.relation, c.members, c.reasons) for c in split_change(change)] == [
+        ("volunteer at", ["a", "w"], []), ("own", ["b", "w"], []),
+        ("volunteer at", ["c", "w"], [])]
 
 
-def test_pairs_of_different_winners_rules_subjects_or_verdicts_stay_apart():
+def test_pairs_of_different_winners_rules_kinds_subjects_or_verdicts_stay_apart():
     tim = MARIA.model_copy(update={"subject": "tim"})
     other_scope = MARIA.model_copy(update={"group": "work"})
     kept = [resolved("a", "w1"), resolved("b", "w2"), resolved("c", "w1", rule="source_class"),
             resolved("d", "w1", key=tim), resolved("e", "w1", key=other_scope),
             Conflict(key=MARIA, kind="polarity", members=["f", "w1"], values={},
                      verdict="quarantined", reasons=["tie:same class and observed_at"]),
-            resolved("g", "w1", settled_by="s")]
+            resolved("g", "w1", settled_by="s"), resolved("h", "w1", kind="value_mismatch")]
     assert len(group_changes(kept)) == len(kept)
 
 

@@ -581,3 +581,26 @@ def test_cli_user_mistakes_are_one_line_and_exit_1(tmp_path, args):
     assert res.exit_code == 1, res.output
     assert res.stderr.startswith("contrascan: ") and res.stderr.count("\n") == 1
     assert "Traceback" not in res.output
+
+
+def test_a_change_printed_as_one_conflict_audits_as_its_pairs(tmp_path):
+    """A report as scan-file prints it (scanner.core.changes), with the ``ignored`` field
+    beside it: a merged change is read back as its pairs, each under its own key."""
+    rec = [MemoryRecord(id=i, text=t, user_id="u", source="chat", source_class="user",
+                        observed_at=f"2026-03-0{n}T00:00:00Z", epoch="e")
+           for n, (i, t) in enumerate([("c1", "My budget is $500."), ("c2", "My rent is $1200."),
+                                       ("c3", "My budget is $700 and my rent is $1500.")], 1)]
+    budget = {"user_id": "u", "subject": "user", "relation": "budget"}
+    report = {
+        "scanned": 3, "conflicts": [{
+            "key": budget, "kind": "value_mismatch", "members": ["c1", "c2", "c3"],
+            "values": {"c1": "500 usd", "c2": "1200 usd", "c3": "700 usd"},
+            "verdict": "resolved", "winner": "c3", "superseded": ["c1", "c2"], "latest": "c3",
+            "rule": "recency", "reasons": ["relation:rent@c2"]}],
+        "cite": ["c3"], "withhold": ["c1", "c2"], "ignored": []}
+    (tmp_path / "m.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in rec))
+    (tmp_path / "r.json").write_text(json.dumps(report))
+    adapted = read_contrascan(tmp_path / "m.jsonl", tmp_path / "r.json")
+    rows = sorted((r["decision"], r.get("downgrade_evidence_ref")) for r in adapted.rows)
+    assert rows == [("ADD", None), ("ADD", None), ("UPDATE", "supersedes:c3>c1"),
+                    ("UPDATE", "supersedes:c3>c2")]
