@@ -321,6 +321,15 @@ class VerbRules:
                         or _truth_frame(verb) is not None):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
+            name = None if inherited or "'s " not in subject else _own_name(
+                self._subject_token(verb))
+            if name is not None:
+                # "My dog Biscuit passed away": the same state of the named one, so an
+                # ending reaches "I have a dog named Biscuit" as well as "I have a dog"
+                owner = subject.rpartition("'s ")[0]
+                out.append(self._make(f"{owner}'s {name.text.lower()}", base, "", "",
+                                      negated=neg, clause=verb, rule="state",
+                                      qualifiers=times))
         return out
 
     def _passive(self, verb: Token) -> list[Triple]:
@@ -580,3 +589,19 @@ class VerbRules:
     def _is_verb(self, base: str) -> bool:
         tables = self._verb_tables()
         return tables is not None and base in tables[2]
+
+
+def _own_name(noun: Token | None) -> Token | None:
+    """The proper name a possessed common noun is given beside it ("my dog Biscuit", "Beatriz's
+    cat Sultan": an appositive, or a name the parser made a second subject right after it)."""
+    if noun is None or noun.pos_ != "NOUN" or not any(c.dep_ == "poss" for c in noun.children):
+        return None
+    for c in noun.children:
+        if c.dep_ == "appos" and c.pos_ == "PROPN" and c.i == noun.i + 1 and not any(
+                c.children):
+            return c
+    nxt = noun.nbor(1) if noun.i + 1 < len(noun.doc) else None
+    if nxt is not None and nxt.pos_ == "PROPN" and nxt.dep_ == "nsubj" and \
+            nxt.head == noun.head and not any(nxt.children):
+        return nxt
+    return None

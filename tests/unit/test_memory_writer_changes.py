@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a possessed animal named beside its noun ends when it dies, by its name as by its noun
+    ("Beatriz has an elderly tabby named Sultan.", "Beatriz's cat Sultan died last week at 18."),
+    ("I have a dog named Biscuit.", "My dog Biscuit passed away."),
     # one situation, fronted or trailing, is one situation
     ("In summer the budget is $500.", "The budget is $700 in summer."),
     ("Every summer the budget is $500.", "Every summer the budget is now $650."),
@@ -158,6 +161,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # another owner's animal of the same name
+    ("I have a dog named Max.", "My friend's dog Max died."),
     # one number or range, grouped or written two ways
     ("My phone number is 555-123-4567.", "My phone number is 555 123 4567."),
     ("My calorie goal is 1200-1500 calories.", "My calorie goal is 1200 to 1500 calories."),
