@@ -6,6 +6,11 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a switch away from a value ends the setting that held it
+    ("The user's email provider is Gmail.",
+     "The user switched from Gmail to Proton Mail and closed the Gmail account."),
+    ("Email provider: Gmail", "Switched from Gmail to Fastmail."),
+    ("The user switched from Gmail to Proton Mail.", "The user's email provider is Gmail again."),
     # a possessed animal named beside its noun ends when it dies, by its name as by its noun
     ("Beatriz has an elderly tabby named Sultan.", "Beatriz's cat Sultan died last week at 18."),
     ("I have a dog named Biscuit.", "My dog Biscuit passed away."),
@@ -161,6 +166,9 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # someone else's switch, or a move away from a city, ends no setting of the user's
+    ("My email provider is Gmail.", "My sister switched from Gmail to Outlook."),
+    ("Hometown: Boston", "Moved from Boston to Denver in 2019."),
     # another owner's animal of the same name
     ("I have a dog named Max.", "My friend's dog Max died."),
     # one number or range, grouped or written two ways
