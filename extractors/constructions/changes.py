@@ -53,6 +53,21 @@ ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "seat", "r
 duty")."""
 
 
+OCCASION_NOUNS = frozenset({"meeting", "event", "party", "ceremony", "conference", "session",
+                            "gathering", "assembly", "agm", "retreat", "offsite", "election",
+                            "vote", "handover"})
+"""Nouns of an occasion at which something happened ("at the last meeting"): the phrase dates
+the event and names no place the role belongs to."""
+
+
+def _occasion(prep: Token) -> bool:
+    """Whether a preposition's phrase dates an event: a time or an occasion ("at the last
+    meeting", "in March")."""
+    pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
+    return pobj is not None and (_is_time(pobj) or prep.lower_ in ("at", "in") and
+                                 pobj.lemma_.lower() in OCCASION_NOUNS)
+
+
 class _Carried(NamedTuple):
     carrier: str
     """The carrier noun's value ("café job")."""
@@ -218,7 +233,7 @@ class ChangeRules:
         if not _event(verb) or _temporary(verb) or verb.dep_ in ("xcomp", "ccomp") or any(
                 c.dep_ == "advcl" for c in verb.children) or any(
                 c.dep_ == "prep" and c.lower_ in ("at", "of", "for", "in")
-                for h in (verb, obj) for c in h.children):
+                and not _occasion(c) for h in (verb, obj) for c in h.children):
             # only a handover that happened, for good, of a role held nowhere in particular:
             # not "offered to hand …", "for a week", "while I'm on leave", nor "at the
             # tennis club" (which club's role the old memory held is not said)

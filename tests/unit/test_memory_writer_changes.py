@@ -6,6 +6,8 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a handover dated by an occasion happened, and ends the giver's role
+    ("Marcus is the treasurer.", "At the last meeting Marcus handed the treasurer role over to Ingrid."),
     # a switch away from a value ends the setting that held it
     ("The user's email provider is Gmail.",
      "The user switched from Gmail to Proton Mail and closed the Gmail account."),
