@@ -420,9 +420,10 @@ two groups are a code only as a local telephone number is written, three digits 
 (ITU-T E.123 §7.2 groups a national number's digits with spaces or hyphens)."""
 
 _RANGE = re.compile(r"(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:-|\u2013|\u2014|to)\s*"
-                    r"(?P<high>\d[\d,]*(?:\.\d+)?)(?P<unit>(?:\s*[^\d\s].*)?)$")
+                    r"(?P<high>\d[\d,]*(?:\.\d+)?)(?P<unit>(?:\s*(?:[^\W\d_]|[%\u00b0]).*)?)$")
 """A range of two numbers with one unit after the second ("1200-1500 calories", "10 to 15
-minutes", "3-4 times"): the unit belongs to both ends."""
+minutes", "3-4 times"): the unit, a word, belongs to both ends. Read as a range only when the
+first end is not above the second ("12345-6789" is a ZIP+4 code, "3-1" a score)."""
 
 _DIGIT_GROUPS = re.compile(r"\d{2,4}(?:([ .\-])\d{2,4})(?:\1\d{2,4})+|\d{3}-\d{4}")
 """A number in groups of digits with one separator throughout ("555-123-4567",
@@ -440,7 +441,7 @@ def _canonical(text: str) -> tuple[str, bool]:
         return re.sub(r"\D", "", folded), True
     value = _digits(folded)
     ranged = _RANGE.match(value) if _date(value) is None else None
-    if ranged is not None:
+    if ranged is not None and _ascending(ranged["low"], ranged["high"]):
         # "1200-1500 calories" == "1200 to 1500 calories": each end read with the unit
         ends = [_canonical(ranged[end] + ranged["unit"]) for end in ("low", "high")]
         if all(quantity for _, quantity in ends):
@@ -467,6 +468,14 @@ def normalize_value(text: str) -> str:
         Never raises on any string.
     """
     return _canonical(text)[0]
+
+
+def _ascending(low: str, high: str) -> bool:
+    """Whether two numerals read as a range's ends: the first is not above the second."""
+    try:
+        return Decimal(low.replace(",", "")) <= Decimal(high.replace(",", ""))
+    except ArithmeticError:
+        return False
 
 
 def is_number_code(text: str) -> bool:

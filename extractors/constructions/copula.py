@@ -248,8 +248,14 @@ class CopulaRules:
             # uploads the timeout is 30 seconds in production")
             restricting = self._restrictions(cop, complements)
             # (a topic that became the subject is no situation of it: "On rack 4 the glaze
-            # is celadon for everyday bowls" is rack 4's glaze, for everyday bowls)
+            # is celadon for everyday bowls" is rack 4's glaze, for everyday bowls; one that
+            # did not is a situation with its preposition: "At work the grocery budget is
+            # $450" -> "at work")
             places = [q for q in places if q != ("place", subject)]
+            fronted = next((c for c in cop.children if c.dep_ == "prep" and c.i < subj.i),
+                           None)
+            if topic and places == [("place", topic)] and fronted is not None:
+                places = [("place", f"{fronted.lower_} {topic}")]
             if restricting:
                 places = places + [("place", " ".join(text for _, text in restricting))]
                 preps = [p for p in preps if p not in {prep for prep, _ in restricting}]

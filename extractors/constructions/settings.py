@@ -67,6 +67,15 @@ class SettingRules:
             owner = self._situation(prep, pobj)
             if owner:
                 out.append((prep, f"{prep.lower_} {owner}"))
+        # (a situation of the attribute noun restricts it as one of its value does: "My wifi
+        # password at home is hunter2", "My commute in winter is 40 minutes")
+        for subj in (c for c in cop.children if c.dep_ in ("nsubj", "nsubjpass")):
+            for prep in (c for c in subj.children if c.dep_ == "prep" and c.lower_ != "for"):
+                pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
+                if pobj is not None and (prep.lower_ == "at" or _is_time(pobj)):
+                    owner = self._situation(prep, pobj)
+                    if owner:
+                        out.append((prep, f"{prep.lower_} {owner}"))
         # (a fronted time restricts as a trailing one does, beside it: "In summer the budget
         # is $500 for groceries"; a fronted place or thing is the attribute's topic,
         # ``_topic``, and a fronted pronoun whom it is for: "For us the budget is $500")

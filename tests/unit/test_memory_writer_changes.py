@@ -168,6 +168,26 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a switch that did not happen, is undone, dated, someone else's or restricted to one
+    # situation ends no setting (a reviewer's attack on scanner.core.value_endings)
+    ("The user's email provider is Gmail.", 'The user refused to switch from Gmail.'),
+    ("The user's email provider is Gmail.", 'The user will switch from Gmail to Proton Mail.'),
+    ("The user's email provider is Gmail.", 'The user is switching from Gmail to Proton Mail next month.'),
+    ("The user's email provider is Gmail.", 'The user switched from Gmail to Proton Mail last year but switched back.'),
+    ("The user's email provider is Gmail.", 'The user switched his dad from Gmail to Yahoo.'),
+    ("The user's email provider is Gmail.", 'The user tried to switch from Gmail to Proton Mail but gave up.'),
+    ("The user's email provider is Gmail.", 'The user switched from Gmail to Proton Mail in his novel.'),
+    ("The user's email provider is Gmail.", 'The user switched from Gmail to Proton Mail 10 years ago.'),
+    ("The user's work email is Gmail.", 'The user switched from Gmail to Proton Mail for personal email.'),
+    ("The user's email provider is Gmail.", 'The user switched from Gmail to Proton Mail at work.'),
+    ("The user's favorite color is blue.", 'The user switched from blue to green for the kitchen walls.'),
+    ("The user's email provider is Gmail.", 'The user switched from Gmail to Proton Mail for newsletters only.'),
+    # a pet's name is a person's too; a situation of the attribute noun restricts it
+    ("Beatriz has a cat named Sultan.", "Beatriz's friend Sultan died."),
+    ("The user has a cat named Lily.", "The user's daughter Lily died."),
+    ("My wifi password at home is hunter2.", "My wifi password at work is swordfish."),
+    ("My laptop at work is a ThinkPad.", "My laptop at home is a MacBook."),
+    ("The grocery budget is $500.", "At work the grocery budget is $450."),
     # someone else's switch, or a move away from a city, ends no setting of the user's
     ("My email provider is Gmail.", "My sister switched from Gmail to Outlook."),
     ("Hometown: Boston", "Moved from Boston to Denver in 2019."),
