@@ -52,6 +52,7 @@ from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.stranded_objects import StrandedObjectRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
+from extractors.constructions.passives import PassiveRules
 from extractors.lexicon import (
     compile_patterns,
     instantiations,
@@ -111,7 +112,7 @@ on a clause: the statistical parser can produce a tree no rule foresaw, and one 
 cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, VerbRules,
-                      KeyValueRules, PatternRules, AlternativeRules, DecisionRules,
+                      PassiveRules, KeyValueRules, PatternRules, AlternativeRules, DecisionRules,
                       NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,

@@ -1,7 +1,6 @@
-"""Verbal clauses: active and passive predicates, aspect.
+"""Verbal clauses: active predicates, aspect.
 
-Subject–verb–object and prepositional objects (``svo``, ``prep_object``), passives turned
-active (``passive``), aspect verbs ("stopped drinking tea"), light-verb idioms ("found a new
+Subject–verb–object and prepositional objects (``svo``, ``prep_object``), aspect verbs ("stopped drinking tea"), light-verb idioms ("found a new
 home for"); the changes they state are read by :mod:`extractors.constructions.changes`.
 """
 
@@ -9,7 +8,6 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.relations import HYPERNYMS
 from extractors.syntax import (
     _temporary,
     _CONTAINER_NOUNS,
@@ -26,7 +24,6 @@ from extractors.syntax import (
     _DESIRE_VERBS,
     _FIRST_PERSON,
     _FORGET,
-    _fronted_gerund,
     _habitual_past,
     _imperative,
     _is_time,
@@ -50,8 +47,8 @@ from extractors.syntax import (
 from extractors.constructions.descriptions import _names_role_holder
 from extractors.constructions.alternatives import after_marker
 from extractors.constructions.objects import one_antecedent
+from extractors.constructions.pets import _own_name
 from extractors.constructions.verb_words import (
-    _AGENT_ROLES,
     _CONTINUATION,
     _DURATION_PREPS,
     _extent,
@@ -333,109 +330,6 @@ class VerbRules:
                                       qualifiers=times))
         return out
 
-    def _passive(self, verb: Token) -> list[Triple]:
-        patient = next((c for c in verb.children if c.dep_ in ("nsubjpass", "csubjpass")), None)
-        if patient is None:  # "i am married": the parser sometimes labels the patient nsubj,
-            # attached to the verb or to its passive auxiliary
-            patient = next((c for c in verb.children if c.dep_ == "nsubj"), None) or next(
-                (g for c in verb.children if c.dep_ == "auxpass" for g in c.children
-                 if g.dep_ in ("nsubj", "nsubjpass")), None)
-        if patient is None:
-            patient = _fronted_gerund(verb)
-        if patient is None:
-            return []
-        neg = _negated(verb)
-        times = self._time_qualifiers(verb)
-        agent_prep = next((c for c in verb.children if c.dep_ == "agent"), None)
-        agent = next((c for c in agent_prep.children if c.dep_ == "pobj"), None) \
-            if agent_prep is not None else None
-        out: list[Triple] = []
-        passive_phrase = f"be {verb.lower_} by"
-        if agent is not None and passive_phrase in self.table.synonyms:
-            # "I am employed by Acme" keeps its patient as subject: (user, work at, acme)
-            subject = self._entity(patient)
-            if subject is None:
-                return []
-            for obj in self._objects(agent):
-                value, surface = self._value(obj)
-                out.append(self._make(subject, passive_phrase, value, surface, negated=neg,
-                                      clause=verb, rule="passive", qualifiers=times))
-            return out
-        if agent is not None:
-            for doer in self._objects(agent):  # "by Acme and Globex": each is a subject
-                subject = self._entity(doer)
-                if subject is None:
-                    continue
-                for obj in self._objects(patient):
-                    if obj.lower_ in _FIRST_PERSON | _UNRESOLVED_PRONOUNS:
-                        value, surface = ((USER, obj.text) if obj.lower_ in _FIRST_PERSON
-                                          else ("", ""))
-                        if not value:
-                            continue
-                    else:
-                        value, surface = self._value(obj)
-                    out.append(self._make(subject, _lemma(verb), value, surface, negated=neg,
-                                          clause=verb, rule="passive", qualifiers=times))
-            role = _AGENT_ROLES.get(_lemma(verb))
-            # (a named patient only: "the company was founded by …" names no one company)
-            patient_entity = self._entity(patient) if role and patient.pos_ == "PROPN" \
-                else None
-            if patient_entity:
-                # "Turner Entertainment was founded by Ted Turner": a work or organisation has
-                # one founder, maker, developer: keyed on the patient, as "its founder is …"
-                for doer in self._objects(agent):
-                    value, surface = self._value(doer)
-                    if value:
-                        out.append(self._make(patient_entity, role, value, surface,
-                                              negated=neg, clause=verb, rule="passive",
-                                              qualifiers=times))
-            return out
-        setting = self._setting_change(verb, patient, neg) or self._renaming(verb, patient, neg)
-        if setting:
-            return setting
-        owned = self._owned_attribute(patient)
-        if owned is not None:
-            # "The headquarters of University of Michigan is located in Ann Arbor": the
-            # relational noun's owner is the subject, the noun the relation
-            owner, noun_phrase = owned
-            out = []
-            for prep in (c for c in verb.children if c.dep_ == "prep"
-                         and c.lower_ in _OBJECT_PREPS):
-                for pobj in (c for c in prep.children if c.dep_ == "pobj"
-                             and not _no_value(c)):
-                    for obj in self._objects(pobj):
-                        value, surface = self._value(obj)
-                        out.append(self._make(owner, noun_phrase, value, surface,
-                                              negated=neg, clause=verb, rule="attribute",
-                                              qualifiers=times))
-            if out:
-                return out
-        subject = self._entity(patient)
-        if subject is None:
-            return []
-        # (a phrasal verb keeps its particle: "was laid off from Northwind")
-        participle = " ".join(["be", verb.lower_, *(c.lower_ for c in verb.children
-                                                     if c.dep_ == "prt")])
-        # (with the role's place: "is employed as a data analyst at Maersk", as the active
-        # "works as a nurse at St. Mary's" is read)
-        preps = self._verb_preps(verb)
-        go = next((c for c in verb.children if c.dep_ == "xcomp" and c.lower_ == "go"), None)
-        if verb.lower_ == "let" and go is not None:
-            # "was let go from Kettle & Crumb": the idiom's phrases hang on "go"
-            participle, preps = "be let go", preps + self._verb_preps(go)
-        for prep in preps:
-            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
-                if _is_time(pobj):
-                    continue
-                for obj in self._objects(pobj):
-                    value, surface = self._value(obj)
-                    out.append(self._make(subject, f"{participle} {prep.lower_}", value,
-                                          surface, negated=neg, clause=verb,
-                                          rule="prep_object", qualifiers=times))
-        if not out:
-            out.append(self._state(subject, verb, negated=neg, clause=verb, qualifiers=times))
-        return out
-
     def _named_setting(self, verb: Token, base: str, subject: str,
                        times: list[tuple[str, str]]) -> list[Triple]:
         """"teaches ceramics at the Harbourside Arts Centre": besides what is taught, where,
@@ -590,31 +484,3 @@ class VerbRules:
     def _is_verb(self, base: str) -> bool:
         tables = self._verb_tables()
         return tables is not None and base in tables[2]
-
-
-PET_NOUNS = frozenset("""
-    dog cat puppy pup kitten horse pony rabbit bunny hamster guinea-pig parrot budgie bird
-    canary cockatiel fish goldfish turtle tortoise snake lizard gecko ferret rat mouse chicken
-    hen goat
-    """.split()) | frozenset(k for k, v in HYPERNYMS.items() if v in ("dog", "cat"))
-"""Animals kept as pets, which their owners name ("my dog Biscuit"); a person named beside a
-kinship or social noun ("my friend Sultan") is left out, as one name may be a pet's and a
-person's."""
-
-
-def _own_name(noun: Token | None) -> Token | None:
-    """The proper name a possessed pet is given beside it ("my dog Biscuit", "Beatriz's cat
-    Sultan": an appositive, or a name the parser made a second subject right after it);
-    None for any other noun (:data:`PET_NOUNS`)."""
-    if noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in PET_NOUNS or not any(
-            c.dep_ == "poss" for c in noun.children):
-        return None
-    for c in noun.children:
-        if c.dep_ == "appos" and c.pos_ == "PROPN" and c.i == noun.i + 1 and not any(
-                c.children):
-            return c
-    nxt = noun.nbor(1) if noun.i + 1 < len(noun.doc) else None
-    if nxt is not None and nxt.pos_ == "PROPN" and nxt.dep_ == "nsubj" and \
-            nxt.head == noun.head and not any(nxt.children):
-        return nxt
-    return None
