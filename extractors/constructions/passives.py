@@ -18,6 +18,8 @@ from extractors.syntax import (
     _lemma,
     _negated,
     _no_value,
+    _phrase,
+    _surface,
 )
 from extractors.types import Triple
 
@@ -40,6 +42,9 @@ class PassiveRules:
         if patient is None:
             return []
         neg = _negated(verb)
+        accustomed = self._accustomed(verb, patient, neg)
+        if accustomed is not None:
+            return accustomed
         times = self._time_qualifiers(verb)
         agent_prep = next((c for c in verb.children if c.dep_ == "agent"), None)
         agent = next((c for c in agent_prep.children if c.dep_ == "pobj"), None) \
@@ -130,3 +135,24 @@ class PassiveRules:
         if not out:
             out.append(self._state(subject, verb, negated=neg, clause=verb, qualifiers=times))
         return out
+
+    def _accustomed(self, verb: Token, patient: Token, neg: bool) -> list[Triple] | None:
+        """"The user is (not) used to early mornings": the idiom "be used to" (accustomed to,
+        an attitude to each thing: many-valued), never a passive of "use" nor a time; its
+        object is what follows "to" in the clause, whatever the parser made of it ("to
+        spicy food" read as an infinitive). None when the clause is no such idiom."""
+        doc = verb.doc
+        to = doc[verb.i + 1] if verb.i + 1 < len(doc) else None
+        if verb.lower_ != "used" or to is None or to.lower_ != "to":
+            return None
+        subject = self._entity(patient)
+        words = []
+        for t in doc[to.i + 1: verb.sent.end]:
+            if t.is_punct or t.pos_ == "CCONJ":
+                break
+            words.append(t)
+        value = _phrase(words)
+        if subject is None or not value:
+            return []
+        return [self._make(subject, "be used to", value, _surface(words), negated=neg,
+                           clause=verb, rule="prep_object")]

@@ -19,9 +19,22 @@ _SPAN_PREPS = ("before", "after", "until")
 object may be a bare number; after a value they more often date an event ("was raised to 8
 after the incident")."""
 
-RESTRICTION_OPENINGS = (*RESTRICTING_PREPS, *_SPAN_PREPS, "at")
+RESTRICTION_OPENINGS = (*RESTRICTING_PREPS, *_SPAN_PREPS, "at", "by")
 """The words a restricting qualifier opens with (:meth:`SettingRules._restrictions`; a
 fronted time without a preposition is written "during …")."""
+
+MEANS_OF_TRAVEL = frozenset({"car", "bus", "train", "bike", "bicycle", "foot", "plane", "air",
+                             "boat", "ferry", "subway", "metro", "tube", "tram", "taxi",
+                             "scooter", "motorbike", "motorcycle", "rail", "road", "sea"})
+"""Nouns after "by" that name how one travels ("40 minutes by car", "90 minutes by bus"): a
+situation of the value, as "by" + a person ("by Amy Ellis Nutt") never is."""
+
+_AT_NOT_A_PLACE = frozenset({"request", "suggestion", "insistence", "urging", "behest",
+                             "recommendation", "invitation", "discretion", "expense", "cost",
+                             "rate", "price", "time", "moment", "age", "point", "least", "most",
+                             "best", "worst", "first", "last", "once", "peak"})
+"""Nouns after "at" that give a reason, a rate or a degree, no situation ("at the user's
+request", "at a discount", "at least")."""
 
 AT_SITUATIONS = frozenset({"home", "work", "school", "office", "night", "weekend", "weekends",
                            "weekday", "weekdays", "lunch", "dinner", "breakfast"})
@@ -44,8 +57,9 @@ class SettingRules:
         """``(preposition, "prep owner")`` for each phrase after an attribute's value that
         restricts it to a situation: what it is for, where, when or how ("is 30s for uploads"
         -> "for upload", "is $500 in January" -> "in january"), as "on rack 4" is (prepositions
-        :data:`RESTRICTING_PREPS`; "at" and "by" more often name a reason or an author: "at the
-        user's request", "by Amy Ellis Nutt"). Two values restricted to two situations are
+        :data:`RESTRICTING_PREPS`; "at" a place or :data:`AT_SITUATIONS`, never a reason:
+        "at the user's request"; "by" a :data:`MEANS_OF_TRAVEL`, never an author: "by Amy Ellis
+        Nutt"). Two values restricted to two situations are
         both true; a later value restricted to one leaves the general value standing, and a
         later general value replaces a restricted one
         (:func:`scanner.core.detect._later_exception`). The parser hangs them on the value or
@@ -105,6 +119,13 @@ class SettingRules:
         if fronted and word in _SPAN_PREPS and (_is_time(pobj) or pobj.pos_ == "NUM"):
             return _phrase(t for t in pobj.subtree)
         if word == "at" and pobj.lower_ in AT_SITUATIONS:
+            return pobj.lower_
+        if word == "at" and pobj.pos_ in ("NOUN", "PROPN") and \
+                pobj.lemma_.lower() not in _AT_NOT_A_PLACE and not any(
+                    c.dep_ == "poss" for c in pobj.children):
+            # "Coffee is $3 at the café" / "… $5 at the airport": where the value holds
+            return self._entity(pobj)
+        if word == "by" and pobj.lower_ in MEANS_OF_TRAVEL:
             return pobj.lower_
         if word not in RESTRICTING_PREPS:
             return None

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # one means of travel, one commute; a reason after "at" restricts nothing
+    ("My commute is 40 minutes by car", "My commute is now 30 minutes by car"),
+    ("The timeout is 30 seconds.", "The timeout was set to 60 seconds at the user's request."),
     # a handover dated by an occasion happened, and ends the giver's role
     ("Marcus is the treasurer.", "At the last meeting Marcus handed the treasurer role over to Ingrid."),
     # a switch away from a value ends the setting that held it
@@ -168,6 +171,10 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # "be used to" is an attitude to each thing; a means of travel or a place restricts
+    ("The user is used to early mornings.", "The user is not used to spicy food."),
+    ("My commute is 40 minutes by car", "My commute is 90 minutes by bus"),
+    ("Coffee is $3 at the café", "Coffee is $5 at the airport"),
     # a switch that did not happen, is undone, dated, someone else's or restricted to one
     # situation ends no setting (a reviewer's attack on scanner.core.value_endings)
     ("The user's email provider is Gmail.", 'The user refused to switch from Gmail.'),
