@@ -19,9 +19,10 @@ _SPAN_PREPS = ("before", "after", "until")
 object may be a bare number; after a value they more often date an event ("was raised to 8
 after the incident")."""
 
-RESTRICTION_OPENINGS = (*RESTRICTING_PREPS, *_SPAN_PREPS, "at", "by")
-"""The words a restricting qualifier opens with (:meth:`SettingRules._restrictions`; a
-fronted time without a preposition is written "during …")."""
+RESTRICTION_OPENINGS = (*RESTRICTING_PREPS, *_SPAN_PREPS, "at", "by", "to", "with")
+"""The words a restricting qualifier opens with (:meth:`SettingRules._restrictions`, and
+an ended activity's situation, ``VerbRules._ended_situation``: "to kids"; a fronted time
+without a preposition is written "during …")."""
 
 MEANS_OF_TRAVEL = frozenset({"car", "bus", "train", "bike", "bicycle", "foot", "plane", "air",
                              "boat", "ferry", "subway", "metro", "tube", "tram", "taxi",

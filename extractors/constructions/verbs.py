@@ -6,6 +6,8 @@ home for"); the changes they state are read by :mod:`extractors.constructions.ch
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from spacy.tokens import Token
 
 from extractors.syntax import (
@@ -145,6 +147,15 @@ class VerbRules:
                 c.dep_ in ("dobj", "obj") for c in verb.children):
             # (with an object, the infinitive is a purpose: "quit my job to go back to school")
             stated = self._active(xcomp, subject=subject, negated=neg != (base in _STOP_ASPECT))
+            situation = self._ended_situation(xcomp) if base in _STOP_ASPECT and not neg \
+                else None
+            if situation:
+                # "stopped watching films at the Curzon", "stopped teaching ceramics to kids":
+                # what ended is the activity there or for them, never every showing of it
+                stated = [replace(t, qualifiers=tuple(sorted({*t.qualifiers,
+                                                              ("place", situation)})))
+                          if t.rule == "svo" and t.negated and not t.qualifier("place") else t
+                          for t in stated]
             if base in _STOP_ASPECT and not neg and _lemma(xcomp) in _ATTENDING:
                 # "stopped going to pottery class" ends what quitting the class ends
                 stated += [t for s in stated if s.relation in ("go to", "attend") and s.object
@@ -329,6 +340,23 @@ class VerbRules:
                                       negated=neg, clause=verb, rule="state",
                                       qualifiers=times))
         return out
+
+    def _ended_situation(self, clause: Token) -> str | None:
+        """The phrases after an ended activity's object that say where, to whom or with
+        whom it was done ("at the Curzon", "to kids", "with Maria"), as a place qualifier
+        opening with its preposition; None without one (times and causes are no situation;
+        "for" more often names whom the work was for, the same in both memories: "stopped
+        writing articles for the online magazine")."""
+        found = []
+        for prep in (c for c in clause.children if c.dep_ in ("prep", "dative")
+                     and c.lower_ in ("at", "to", "with")):
+            pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
+            if pobj is None or _no_value(pobj) or pobj.pos_ not in ("NOUN", "PROPN"):
+                continue
+            owner = self._entity(pobj)
+            if owner:
+                found.append(f"{prep.lower_} {owner}")
+        return " ".join(found) or None
 
     def _named_setting(self, verb: Token, base: str, subject: str,
                        times: list[tuple[str, str]]) -> list[Triple]:

@@ -6,6 +6,8 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # an ending without a situation, or dated, ends the activity
+    ("I play tennis.", "Stopped playing tennis in 2023."),
     # one means of travel, one commute; a reason after "at" restricts nothing
     ("My commute is 40 minutes by car", "My commute is now 30 minutes by car"),
     ("The timeout is 30 seconds.", "The timeout was set to 60 seconds at the user's request."),
@@ -171,6 +173,9 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # an ending restricted to where, to whom or with whom ends only that
+    ("The user watches films at the Rio.", "The user stopped watching films at the Curzon."),
+    ("I teach ceramics at the Harbourside Arts Centre.", "I stopped teaching ceramics to kids."),
     # "be used to" is an attitude to each thing; a means of travel or a place restricts
     ("The user is used to early mornings.", "The user is not used to spicy food."),
     ("My commute is 40 minutes by car", "My commute is 90 minutes by bus"),
