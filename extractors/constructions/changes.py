@@ -38,6 +38,16 @@ def _bare_setting(noun: Token) -> bool:
         c.dep_ in ("amod", "compound") and c.lower_ in SETTING_MODIFIERS for c in noun.children)
 
 
+def _definite_setting(noun: Token) -> bool:
+    """A setting named by a definite or bare compound ("switched the UI theme to light",
+    "Switched UI theme to light", "changed the Wi-Fi password to …"): the user's own, as the
+    owner-less "the preferred glaze" is."""
+    return not any(c.dep_ == "det" and c.lower_ != "the" for c in noun.children) and not any(
+        c.dep_ == "poss" for c in noun.children) and any(
+        c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") or c.dep_ == "amod"
+        and c.lower_ in SETTING_MODIFIERS for c in noun.children)
+
+
 _SPELL_BOUND = frozenset({"live in", *MOVE_RELATIONS, *_RECIPROCAL})
 """Relations of a change that a spell bounds to a stay ("moved to Bari for the summer",
 "separated for the summer"); a state's own duration bounds nothing ("has been married for
@@ -189,7 +199,7 @@ class ChangeRules:
         obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
         if obj is None or neg or obj.pos_ != "NOUN" or not (any(
                 c.dep_ == "poss" and c.lower_ in _POSSESSIVE_PRONOUNS | {"my"} for c in obj.children)
-                or _bare_setting(obj)):
+                or _bare_setting(obj) or subject == USER and _definite_setting(obj)):
             return []
         preps = [c for c in [*verb.children, *obj.children] if c.dep_ == "prep"]
         for prep in preps:  # "from A to B": the parser hangs "to" on "from" or on A
@@ -197,6 +207,12 @@ class ChangeRules:
                       for g in c.children if g.dep_ == "prep" and g not in preps]
         ends = {c.lower_: [o for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]
                 for c in preps if c.lower_ in ("from", "to")}
+        if not ends.get("to"):
+            # "switched UI theme to light": the tagger may read a bare value as an
+            # infinitive; after a setting's object, "to" + one word is its new value
+            ends["to"] = [c for c in verb.children if c.dep_ in ("advcl", "xcomp")
+                          and c.i > obj.i and [(d.dep_, d.lower_) for d in c.children]
+                          == [("aux", "to")]]
         if not ends.get("to"):
             return []
         relation = _phrase(sorted([obj] + [t for c in obj.children

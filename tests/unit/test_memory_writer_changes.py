@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a setting named by a definite or bare compound, its value read as written
+    ("UI theme = dark", "Switched UI theme to light"),
+    ("The default model is gpt-4.", "Changed the default model to gpt-4o."),
     # an ending without a situation, or dated, ends the activity
     ("I play tennis.", "Stopped playing tennis in 2023."),
     # one means of travel, one commute; a reason after "at" restricts nothing
@@ -173,6 +176,9 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # a mode of the phone is no new phone; a thing switched with no value names no setting
+    ("My phone is a Pixel 6.", "I switched my phone to silent."),
+    ("I work in the support team.", "I switched the team to Slack."),
     # an ending restricted to where, to whom or with whom ends only that
     ("The user watches films at the Rio.", "The user stopped watching films at the Curzon."),
     ("I teach ceramics at the Harbourside Arts Centre.", "I stopped teaching ceramics to kids."),
