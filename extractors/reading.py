@@ -69,7 +69,8 @@ class ReadingRules:
         text (:func:`shifted` maps offsets back): a subject-less memory-writer fact is read
         in the first person (:mod:`extractors.memory_forms`); a labelled line without its
         label (and see :meth:`_repaired`)."""
-        text = truecase(visible_text(text))
+        text = _parenthetical_sentence(truecase(visible_text(text)), self._is_verb,
+                                       self._irregular_past())
         label = _LABEL.match(text)
         if label is not None and (_CLAUSE_AFTER_LABEL.search(text, label.end()) or (
                 _REPORTING_LABEL.search(label[0]) and _CLAUSE_OPENING.match(text, label.end()))):
@@ -253,6 +254,27 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
             token.tag_, token.pos_, token.dep_ = "NN", "NOUN", "pobj"
             token.lemma_ = token.lower_
     return parsed
+
+
+_CLOSING_ASIDE = re.compile(r" \((?P<aside>[A-Z][\w'.-]*(?: [\w'.,-]+){1,12})\)(?P<end>\.?)\s*$")
+"""A sentence that closes with an aside in brackets opening with a capital letter."""
+
+
+def _parenthetical_sentence(text: str, is_verb, irregular) -> str:
+    """``text`` with a closing aside that is a clause of its own read as the next sentence,
+    in place (the same length, so offsets stand): "Release manager for v2 is now Ortega (Wei
+    stepped down)" -> "… is now Ortega. Wei stepped down." The aside must hold a past or
+    third-person verb after its first word (a name, a pronoun); "(since 2020)" or "(Netflix
+    only)" stay asides of the clause they follow."""
+    m = _CLOSING_ASIDE.search(text)
+    if m is None or _LABEL.match(text) or _KEY_VALUE.match(text):
+        return text  # (a labelled line reads its own comments: "Netflix (Spotify cancelled)")
+    words = [w.strip(".,").lower() for w in m["aside"].split()[1:]]
+    if not any(w in irregular or w.endswith("ed") and (is_verb(w[:-2]) or is_verb(w[:-1]))
+               or w.endswith("s") and len(w) > 3 and is_verb(w[:-1]) for w in words[:3]):
+        return text
+    sentence = ". " + m["aside"] + "."
+    return text[:m.start()] + sentence + " " * (m.end() - m.start() - len(sentence))
 
 
 def _copula_heads(token: Token) -> None:

@@ -71,6 +71,9 @@ U = "user"
     ("Aiko now teaches at a community college.", [("aiko", "teach at", "community college", False)]),
     # a name with an article after a verb without object is its object, not an adverbial
     ("I drive a 2011 Mazda 3.", [(U, "drive", "2011 mazda 3", False)]),
+    # an aside in brackets stays the clause's own unless it is a clause itself
+    ("I live in Lisbon (since 2020).", [(U, "live in", "lisbon", False)]),
+    ("Subscriptions: Netflix (Spotify cancelled)", [(U, "subscriptions", "netflix", False)]),
     # a number in digit groups is one value
     ("My phone number is 555-1234.", [(U, "phone", "5551234", False)]),
     # an -ing form with a noun modifier is a noun ("Marley flooring")

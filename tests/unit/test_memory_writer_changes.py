@@ -6,6 +6,8 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # a closing aside that is a clause of its own is read after the sentence it follows
+    ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
     ("UI theme = dark", "Switched UI theme to light"),
     ("The default model is gpt-4.", "Changed the default model to gpt-4o."),
