@@ -61,7 +61,8 @@ setting; a year after a hyphen stays apart ("mid-2020" is a time)."""
 def keep_iso_dates(nlp: Language) -> Language:
     """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`), names
     with a colon (:data:`COLON_NAME`), hyphenated codes and names (:data:`HYPHENATED_CODE`) and
-    numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) as one token, in place; returns ``nlp``.
+    numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) as one token, in place;
+    returns ``nlp``.
 
     The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
     and suffixes are stripped ("(2026-03-03)." still loses its brackets and full stop); a

@@ -106,7 +106,8 @@ class ReadingRules:
             return doc, edit
         verb = doc.char_span(m.start("verb"), m.end("verb"))
         name = doc.char_span(m.start("name"), m.end("name"))
-        if verb is None or verb[0].tag_ != "NNS" or name is None or name[0].pos_ not in ("PROPN", "NOUN"):
+        if verb is None or verb[0].tag_ != "NNS" or name is None or \
+                name[0].pos_ not in ("PROPN", "NOUN"):
             return doc, edit  # ("For uploads the timeout is …": no name, no verb)
         if not _retagged_verb(verb[0]):
             text = doc.text

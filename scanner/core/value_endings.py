@@ -41,8 +41,9 @@ right before "from" (not "to switch from", "will switch from", "switched his dad
 _UNDONE = re.compile(r"\b(?:switched|changed|went|moved)\s+back\b|\b(?:tried|attempted)\s+to\b",
                      re.IGNORECASE)
 """A switch undone or only attempted ("… but switched back", "tried to switch")."""
-_SITUATED = re.compile(r"\bfor\b(?!\s+(?:\w+\s+)?reasons?\b)|\b(?:at|in|on|during|inside|within|ago|since|last|when|while|"
-                       r"until|before|after|yesterday)\b", re.IGNORECASE)
+_SITUATED = re.compile(r"\bfor\b(?!\s+(?:\w+\s+)?reasons?\b)|\b(?:at|in|on|during|inside|"
+                       r"within|ago|since|last|when|while|until|before|after|yesterday)\b",
+                       re.IGNORECASE)
 """Words after the values of a switch that restrict or date it (its clause is then left
 alone: which situation, or whether before the attribute was stated, is not known); "for
 privacy reasons" gives a reason, no situation."""

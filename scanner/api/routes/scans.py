@@ -61,7 +61,8 @@ def scan(body: ScanRequest, request: Request) -> Response:
                                            time.perf_counter() - started)
     hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
             for h in result.hits]
-    return json_response(ScanResponse.model_construct(**dict(grouped_report(result.report)), hits=hits),
+    shown = grouped_report(result.report)
+    return json_response(ScanResponse.model_construct(**dict(shown), hits=hits),
                          headers={"Server-Timing": server_timing(result.timings)})
 
 
