@@ -58,10 +58,16 @@ infix rules split hyphens between letters, which leaves "eu" and "west-1" as two
 setting; a year after a hyphen stays apart ("mid-2020" is a time)."""
 
 
+CLOCK_TIME = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)", re.IGNORECASE)
+"""A time of day written with its "am"/"pm" ("6am", "10:30pm"): one word. spaCy's English
+suffix rules split "am" off, which leaves "am" read as the object of "wake up at"."""
+
+
 def keep_iso_dates(nlp: Language) -> Language:
     """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`), names
     with a colon (:data:`COLON_NAME`), hyphenated codes and names (:data:`HYPHENATED_CODE`) and
-    numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) as one token, in place;
+    numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) and times of day
+    (:data:`CLOCK_TIME`) as one token, in place;
     returns ``nlp``.
 
     The tokenizer's ``token_match`` is consulted before infixes are split and after prefixes
@@ -72,7 +78,8 @@ def keep_iso_dates(nlp: Language) -> Language:
     """
     tokenizer = nlp.tokenizer
     iso = (r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r"|"
-           + HYPHENATED_CODE.pattern + r"|" + NUMBER_CODE.pattern + r")$")
+           + HYPHENATED_CODE.pattern + r"|" + NUMBER_CODE.pattern + r"|" + CLOCK_TIME.pattern
+           + r")$")
     previous = tokenizer.token_match
     if previous is None:
         tokenizer.token_match = re.compile(iso, re.IGNORECASE).match
@@ -82,6 +89,10 @@ def keep_iso_dates(nlp: Language) -> Language:
     else:
         tokenizer.token_match = functools.partial(
             _either, re.compile(iso, re.IGNORECASE).match, previous)
+    # (spaCy's English exceptions split "6am" into "6" and "am" before token_match is read)
+    rules = tokenizer.rules
+    if rules and any(CLOCK_TIME.fullmatch(k) for k in rules):
+        tokenizer.rules = {k: v for k, v in rules.items() if not CLOCK_TIME.fullmatch(k)}
     suffix = tokenizer.suffix_search
     if isinstance(getattr(suffix, "__self__", None), re.Pattern):
         old = suffix.__self__

@@ -116,6 +116,8 @@ _TIME_WORDS = frozenset("""
     weekend weekday weeknight month year quarter q1 q2 q3 q4 spring summer autumn fall winter
     holiday holidays
     """.split())
+_CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?(?:am|pm)$")
+"""A time of day kept as one token by the pipeline ("6am", "10:30pm")."""
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
 """A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
 as one token."""
@@ -217,7 +219,8 @@ def _is_time(token: Token) -> bool:
     A lexical test rather than the NER component, which the pipeline leaves out for speed.
     """
     low = token.lower_
-    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or low in _TIME_WORDS
+    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or _CLOCK.match(low)
+                or low in _TIME_WORDS
                 or token.lemma_.lower() in _TIME_WORDS
                 or (low.endswith("s") and low[:-1] in _TIME_WORDS))
 _VERB_FORMS: dict[str, str] = {}

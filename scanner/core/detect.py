@@ -350,7 +350,8 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
     """Groups of records, in one scope, that restate each other.
 
     Two records are duplicates when their normalised texts are equal, or when both carry
-    triples and their sets of ``(subject, relation, object, negated)`` facts are equal
+    triples and their sets of ``(subject, relation, object, negated)`` facts, with their
+    ``except`` and ``time`` qualifiers, are equal
     ("Acme acquired Beta" / "Beta was acquired by Acme"; "$2,000,000" / "2M USD").
 
     Returns:
@@ -388,9 +389,11 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
         first = by_text.setdefault(normalised_text(record.text), rid)
         if first != rid:
             union(rid, first)
-        if triples:  # Triple.fact plus the "except" qualifier, without the calls
+        if triples:  # Triple.fact plus the "except" and "time" qualifiers, without the calls
+            # ("I wake up at 6am" / "… at 9am" say two things, as "lived" / "live" do)
             facts = frozenset([(t.subject, t.relation, t.object, t.negated,
-                                t.qualifier("except") if t.qualifiers else None)
+                                t.qualifier("except") if t.qualifiers else None,
+                                t.qualifier("time") if t.qualifiers else None)
                                for t in triples])
             first = by_facts.setdefault(facts, rid)
             if first != rid:

@@ -622,3 +622,18 @@ def test_different_numbers_and_ranges_stay_different(one, other):
     from extractors.values import normalize_value
 
     assert normalize_value(one) != normalize_value(other)
+
+
+def test_a_time_of_day_is_one_word_and_keeps_two_statements_apart(extractor):
+    """extractors.pipeline.CLOCK_TIME: "6am" is one token (spaCy's exceptions split it, and
+    "am" was read as an object); two times of day are two statements, never duplicates."""
+    from scanner.core.detect import duplicate_groups
+    from scanner.models import MemoryRecord
+
+    assert "6am" in [t.text for t in extractor.nlp("I wake up at 6am.")]
+    texts = {"a": "I wake up at 6am.", "b": "I wake up at 9am.",
+             "c": "My wake-up time is 6am.", "d": "My wake-up time is 06:00."}
+    items = [(MemoryRecord(id=k, text=v, user_id="u"), extractor.extract(v))
+             for k, v in texts.items()]
+    assert all(t.object != "am" for _, ts in items for t in ts)
+    assert duplicate_groups(items) == [["c", "d"]]

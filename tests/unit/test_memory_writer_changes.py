@@ -178,6 +178,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # two times of day are two statements, never duplicates nor an object "am"
+    ("I wake up at 6am.", "I wake up at 9am."),
     # a mode of the phone is no new phone; a thing switched with no value names no setting
     ("My phone is a Pixel 6.", "I switched my phone to silent."),
     ("I work in the support team.", "I switched the team to Slack."),
