@@ -182,6 +182,12 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
             raw = raw.removeprefix("\ufeff")
         if not raw.strip():
             continue
+        raw = raw.rstrip("\r\n")  # (an error's column is then on the line as written)
+        if raw.lstrip().startswith("["):
+            yield RecordError(line=number, record_id=None, field="<line>",
+                              reason="the line is a JSON array, not one record: JSON Lines "
+                                     "holds one object per line (e.g. jq -c '.[]')")
+            continue
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as err:

@@ -95,7 +95,8 @@ def _store_options(func: Callable | None = None, *, port_flag: str = "--port",
 
 def _policy_options(func: Callable) -> Callable:
     func = click.option("--fail-on-conflict", is_flag=True,
-                        help="Exit with code 3 when any conflict is found.")(func)
+                        help="Exit with code 3 when a conflict has a verdict ('possible' "
+                             "flags do not count).")(func)
     func = click.option("--single-epoch", is_flag=True,
                         help="Declare that records without an epoch share one world state.")(func)
     func = click.option("--recency-override", is_flag=True,

@@ -166,3 +166,14 @@ def test_a_utf16_file_is_one_error_with_or_without_a_byte_order_mark(tmp_path, c
     records, rejected = read_jsonl(path)
     assert records == [] and [(b.line, b.field) for b in rejected] == [(1, "<file>")]
     assert "UTF-16" in rejected[0].reason
+
+
+def test_a_json_error_names_its_column_on_the_line_and_an_array_is_named(tmp_path):
+    path = tmp_path / "m.jsonl"
+    good = json.dumps(dict(GOOD, id="m2"))
+    path.write_text('[{"id": "m1"}]\n' + json.dumps(GOOD)[:-1] + "\n" + good + "\n")
+    records, rejected = read_jsonl(path)
+    assert [r.id for r in records] == ["m2"]
+    assert [(b.line, b.field) for b in rejected] == [(1, "<line>"), (2, "<line>")]
+    assert "JSON array" in rejected[0].reason
+    assert f"column {len(json.dumps(GOOD))}" in rejected[1].reason
