@@ -105,6 +105,21 @@ def test_scan_returns_the_report_and_the_hits_with_scores(client):
     assert {h["id"]: h["status"] for h in again["hits"]}["a1"] == "superseded"
 
 
+def test_a_scan_shows_one_change_as_one_conflict(client):
+    """docs/contract.md §5: the pairs one memory won against one subject are one conflict in
+    the response; the verdicts stay per pair, and the same memories are withheld."""
+    user = new_user("mover")
+    add(client, user, [rec("o1", "I live in Oslo.", user),
+                       rec("o2", "I still live in Oslo.", user, days=1),
+                       rec("o3", "I moved to Bergen.", user, days=5)])
+    scan = client.post("/v1/scan", json={"user_id": user, "query": "Where do I live?",
+                                          "apply": False}).json()
+    [conflict] = scan["conflicts"]
+    assert (conflict["members"], conflict["winner"], conflict["superseded"]) == (
+        ["o1", "o2", "o3"], "o3", ["o1", "o2"])
+    assert (scan["cite"], scan["withhold"]) == (["o3"], ["o1", "o2"])
+
+
 def test_a_scan_with_the_agents_query_vector_skips_embedding_and_finds_the_same_hits(
         client, service):
     user = new_user("vector")
