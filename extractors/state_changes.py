@@ -158,11 +158,6 @@ class StateChanges:
             return self._intransitive(triple, f"{triple.relation} {triple.object}")
         if triple.negated:
             return []
-        if triple.relation in _PLACE_OF_EVENT:
-            # "passed away at the care home" (read as the place of death): where it happened
-            # is no object; the subject's end is what the predicate says
-            return self._intransitive(replace(triple, object="", object_text=""),
-                                      _PLACE_OF_EVENT[triple.relation])
         verb, _, prep = triple.relation.rpartition(" ")
         if prep in _CAUSE_PREPS and (verb in self.possessed or verb in self.states):
             # "passed away last week from kidney failure": the cause is no object; the
@@ -214,10 +209,6 @@ class StateChanges:
 _CAUSE_PREPS = frozenset({"from", "of", "after", "following"})
 """Prepositions of a cause or occasion after an intransitive ending ("died of cancer", "passed
 away from kidney failure", "closed after the fire")."""
-
-_PLACE_OF_EVENT = {"place of death": "die"}
-"""Relations naming where an ending event happened (the extractor reads "died at / in X" and
-"passed away at X" as the place of death) -> the event's predicate."""
 
 _OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of",
                          "date", "be engaged to", "be married to", "be in relationship with"})

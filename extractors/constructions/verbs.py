@@ -326,8 +326,12 @@ class VerbRules:
                 out.append(self._make(subject, f"{base} {prep.lower_}", value, surface,
                                       negated=neg, clause=verb, rule="prep_object",
                                       qualifiers=times))
-        if not out and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis") or inherited
-                        or _truth_frame(verb) is not None):
+        # (an ending event said with where it happened is still the event: "passed away at
+        # the care home" ends what "passed away" ends)
+        ended = base in self.state_changes.possessed and not any(
+            c.dep_ in ("dobj", "obj") for c in verb.children)
+        if (not out or ended) and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis")
+                                   or inherited or _truth_frame(verb) is not None):
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
             name = None if inherited or "'s " not in subject else _own_name(

@@ -6,6 +6,9 @@ import pytest
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 RESOLVED = [
+    # an ending event said with where it happened ends what the event ends
+    ("Liam's grandfather lives in a care home in Cork.",
+     "Liam's grandfather passed away at the care home in February."),
     # a closing aside that is a clause of its own is read after the sentence it follows
     ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
@@ -178,6 +181,8 @@ RESOLVED = [
 """Pairs whose later memory ends the earlier one: resolved for the later memory."""
 
 LOOK_ALIKES = [
+    # losing a job "at" a place is no death ("lost their life at" is): other work stands
+    ("Jon is working on choreography for a nearby festival.", "Jon lost his job at Door Dash."),
     # two times of day are two statements, never duplicates nor an object "am"
     ("I wake up at 6am.", "I wake up at 9am."),
     # a mode of the phone is no new phone; a thing switched with no value names no setting
