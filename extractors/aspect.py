@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.syntax import _is_time
+from extractors.times import _is_time
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:

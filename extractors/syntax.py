@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Span, Token
 
-from extractors.pipeline import ISO_DATE
 from extractors.relations import NOUN_SYNONYMS, RELATIONSHIP_NOUNS, SETTING_VERBS, SPELLING
 from extractors.values import normalize_value
 
@@ -108,34 +107,16 @@ _KEY_VALUE = re.compile(
     r"\s*(?P<value>\S[^\n]{0,80}?)\s*[.;]?\s*$")
 """A "key: value" or "key = value" line; the colon is followed by a space (a colon inside a
 word or between digits is a name's or a time's: "CS:GO", "10:00Z")."""
-_YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
-_TIME_WORDS = frozenset("""
-    january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
-    saturday sunday today yesterday tomorrow tonight morning evening afternoon night day week
-    weekend weekday weeknight month year quarter q1 q2 q3 q4 spring summer autumn fall winter
-    holiday holidays
-    """.split())
-_CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?(?:am|pm)$")
-"""A time of day kept as one token by the pipeline ("6am", "10:30pm")."""
-_ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)
-"""A year and month, or a whole ISO 8601 date or date-time, which the pipeline's tokenizer keeps
-as one token."""
-
-
-_WHEN_NOUNS = frozenset("""
-    age time moment point stage period while decade century childhood youth adulthood
-    beginning start end
-    """.split())
-"""Nouns whose phrase says when, not what: "at the age of ten", "at that point"."""
-
-
-def _no_value(pobj: Token) -> bool:
-    """True for a prepositional object that is a time, an age, a duration or a bare number:
-    it qualifies the predicate and is never the value of an entity-valued relation ("started
-    working on cars at the age of ten" names no employer)."""
-    return (_is_time(pobj) or pobj.lemma_.lower() in _WHEN_NOUNS or pobj.pos_ == "NUM"
-            or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
+# the time vocabulary (re-exported: the constructions import it from here)
+from extractors.times import (  # noqa: E402, F401
+    _CLOCK,
+    _ISO_DATE,
+    _TIME_WORDS,
+    _WHEN_NOUNS,
+    _YEAR,
+    _is_time,
+    _no_value,
+)
 
 
 def _misread_subject(head: Token) -> Token | None:
@@ -213,16 +194,6 @@ no conjunction or plural verb ("Maria volunteers at", "Fatima volunteers every S
 where the small tagger often reads the verb as a plural noun compounded with the name."""
 
 
-def _is_time(token: Token) -> bool:
-    """True for a date or time expression head ("2021", "March", "2026-03-02", "Monday").
-
-    A lexical test rather than the NER component, which the pipeline leaves out for speed.
-    """
-    low = token.lower_
-    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or _CLOCK.match(low)
-                or low in _TIME_WORDS
-                or token.lemma_.lower() in _TIME_WORDS
-                or (low.endswith("s") and low[:-1] in _TIME_WORDS))
 _VERB_FORMS: dict[str, str] = {}
 
 
@@ -595,7 +566,7 @@ def _fronted_gerund(head: Token) -> Token | None:
 
 
 # tense and aspect of a clause (re-exported: the constructions import them from here)
-from extractors.aspect import (  # noqa: E402, F401 - needs _is_time above
+from extractors.aspect import (  # noqa: E402, F401
     _clause_tokens,
     _completed_past,
     _habitual_past,
