@@ -68,16 +68,20 @@ def with_value_endings(groups: Mapping[GroupKey, list[Assertion]]
         A new mapping (the input is not changed); groups without such a value are the same
         lists. An attribute group gains at most one denial per ending record.
     """
+    switches = [(key, a) for key, assertions in groups.items()
+                if key.relation in LEFT_VALUE_RELATIONS for a in assertions]
+    if not switches:  # (most scans: one pass over the keys, nothing else)
+        return dict(groups)
+    ids = {a.record.id for _, a in switches}
     relations: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for key, assertions in groups.items():
         for a in assertions:
-            relations[a.record.id].add((key.relation, a.triple.object))
+            if a.record.id in ids:
+                relations[a.record.id].add((key.relation, a.triple.object))
     left: dict[tuple, list[Assertion]] = defaultdict(list)
-    for key, assertions in groups.items():
-        if key.relation in LEFT_VALUE_RELATIONS:
-            for a in assertions:
-                if _plain_switch(a, relations[a.record.id]):
-                    left[(key.scope, key.subject)].append(a)
+    for key, a in switches:
+        if _plain_switch(a, relations[a.record.id]):
+            left[(key.scope, key.subject)].append(a)
     if not left:
         return dict(groups)
     holders: dict[tuple, list[GroupKey]] = defaultdict(list)
