@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.times import _is_time
+from extractors.times import _is_time, calendar_date
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:
@@ -22,10 +22,16 @@ _LIFE_PERIODS = frozenset("""
 twenties"): a simple past within one is a completed past."""
 
 
+_DATING_PREPS = frozenset({"in", "on", "during", "from", "between", "through", "throughout"})
+"""Prepositions that place a situation at a date ("in 2015", "from 2015 to 2018"): a simple
+past of a state so placed is over (Quirk et al. 1985, §4.20: the simple past with a definite
+time adverbial)."""
+
+
 def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
     joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
-    "moved there two years ago", "ate meat as a child" (a duration, a "before"/"until" bound,
+    "moved there two years ago", "ate meat as a child", "worked at Amazon in 2015" (a duration, a calendar date, a "before"/"until" bound,
     a dated past time, a period of life or "back in" a place or time on a simple past; the perfect "has worked for three years" still holds, and what such an
     event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
     if head.tag_ != "VBD":
@@ -49,6 +55,9 @@ def _completed_past(head: Token) -> bool:
         if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
                                          for m in child.children):
             return True
+        if child.dep_ == "prep" and child.lower_ in _DATING_PREPS and any(
+                o.dep_ == "pobj" and calendar_date(o) for o in child.children):
+            return True  # "worked at Amazon in 2015", "from 2015 to 2018", "between 2015 and 2018"
         if child.dep_ == "prep" and child.lower_ == "for" and any(
                 p.dep_ == "pobj" and _is_time(p) and any(n.dep_ == "nummod" for n in p.children)
                 for p in child.children):

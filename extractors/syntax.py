@@ -145,9 +145,13 @@ def _misread_subject(head: Token) -> Token | None:
 _CHANGE_VERBS = frozenset("""
     move relocate marry divorce become join switch change start begin adopt buy get graduate
     retire settle transfer convert rename upgrade downgrade
+    acquire purchase sell inherit receive found establish launch create build hire appoint
+    elect name win
     """.split())
 """Verbs of a change whose result holds after the event ("moved to Zurich last month" still
-lives there; Vendler's 1957 achievements): a dated past of them is no completed past."""
+lives there; "Acme acquired Beta in 2021" still owns it; Vendler's 1957 achievements, with the
+transfers of possession and the creations, appointments and wins whose result is a state): a
+dated past of them is no completed past."""
 
 
 def _event(verb: Token) -> bool:

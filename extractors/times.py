@@ -39,13 +39,28 @@ def _no_value(pobj: Token) -> bool:
             or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
 
 
+_DECADE = re.compile(r"^(1[5-9]|20)\d0s$")
+_MONTHS = frozenset("""
+    january february march april june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    """.split())
+"""Month names and their abbreviations ("may" left out: it is a modal verb as often)."""
+
+
+def calendar_date(token: Token) -> bool:
+    """True for a phrase headed by ``token`` that names a calendar date: a year, a decade, a
+    month or an ISO 8601 date anywhere in it ("2015", "the 1990s", "March 2015", "2015-03")."""
+    return any(_YEAR.match(t.lower_) or _DECADE.match(t.lower_) or _ISO_DATE.match(t.lower_)
+               or t.lower_ in _MONTHS for t in token.subtree)
+
+
 def _is_time(token: Token) -> bool:
     """True for a date or time expression head ("2021", "March", "2026-03-02", "Monday").
 
     A lexical test rather than the NER component, which the pipeline leaves out for speed.
     """
     low = token.lower_
-    return bool(_YEAR.match(low) or _ISO_DATE.match(low) or _CLOCK.match(low)
+    return bool(_YEAR.match(low) or _DECADE.match(low) or _ISO_DATE.match(low) or _CLOCK.match(low)
                 or low in _TIME_WORDS
                 or token.lemma_.lower() in _TIME_WORDS
                 or (low.endswith("s") and low[:-1] in _TIME_WORDS))

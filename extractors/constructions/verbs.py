@@ -494,8 +494,17 @@ class VerbRules:
         return out
 
     def _time_qualifiers(self, head: Token) -> list[tuple[str, str]]:
-        quals = [("time", "past")] if _completed_past(head) and _lemma(
-            head) not in _CHANGE_VERBS else []
+        """The clause's times, each a ``("time", …)`` qualifier; a completed past is one
+        qualifier, ``"past"`` followed by the times that bound it ("worked at Amazon from 2015
+        to 2018" -> ``"past 2015 2018"``), so that it is told apart both from the present and
+        from another past (:func:`scanner.core.detect._comparable`)."""
+        quals = self._times(head)
+        if _completed_past(head) and _lemma(head) not in _CHANGE_VERBS:
+            return [("time", " ".join(["past", *(v for _, v in quals)]))]
+        return quals
+
+    def _times(self, head: Token) -> list[tuple[str, str]]:
+        quals = []
         for child in head.children:
             if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS:
                 # "for two years", "during the summer": how long, not when (a duration

@@ -59,7 +59,12 @@ class CandidatePair:
 
 
 PAST = "past"
-"""The time qualifier of a completed past state ("worked at X for three years before ...")."""
+"""The time qualifier of a completed past state ("worked at X for three years before ..."); with
+the times that bound it, it is their prefix ("past 2015 2018")."""
+
+
+def _past(time: str | None) -> bool:
+    return time is not None and (time == PAST or time.startswith(PAST + " "))
 
 
 def _future(time: str | None) -> bool:
@@ -197,7 +202,7 @@ def _comparable(x: Stance, y: Stance) -> bool:
     p, q = x.time, y.time
     if p is not None and q is not None and p != q:
         return False
-    if (p == PAST) != (q == PAST):
+    if _past(p) != _past(q):
         return False  # "worked at Amazon for three years before joining Shopify"
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing

@@ -297,6 +297,40 @@ def test_completed_past_is_no_current_value(extractor):
     assert (("user", "work at", "amazon", False), "past") in facts
 
 
+@pytest.mark.parametrize(("sentence", "fact", "time"), [
+    # a simple past placed at a calendar date is over; the date stays with it
+    ("Worked at Amazon from 2015 to 2018.", (U, "work at", "amazon", False), "past 2015 2018"),
+    ("Bob worked at Amazon between 2015 and 2018.", ("bob", "work at", "amazon", False),
+     "past 2015 and 2018"),
+    ("I lived in Boston in the 1990s.", (U, "live in", "boston", False), "past 1990s"),
+    ("Nadia taught at Riverside High in March 2019.",
+     ("nadia", "teach at", "riverside high", False), "past march 2019"),
+    # a change whose result holds is no completed past, dated or not
+    ("I moved to Austin in 2015.", (U, "live in", "austin", False), "2015"),
+])
+def test_a_dated_simple_past_is_completed(extractor, sentence, fact, time):
+    facts = {(t.fact, t.qualifier("time")) for t in extractor.extract(sentence)}
+    assert (fact, time) in facts, sorted(facts, key=str)
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("Works at Microsoft.", "Worked at Amazon from 2015 to 2018.", []),
+    ("Bob works at Microsoft.", "Bob worked at Amazon in 2015.", []),
+    ("The user lives in Denver.", "The user lived in Boston in the 1990s.", []),
+    # two completed pasts at two dates are two facts
+    ("Worked at Google in 2019.", "Worked at Amazon in 2015.", []),
+    # a dated change still ends the state it replaces
+    ("The user lives in Denver.", "The user moved to Austin in March.", LATER_WINS),
+])
+def test_a_dated_past_leaves_the_present_standing(engine, old, new, expected):
+    assert outcome(engine, old, new) == expected
+
+
+def test_a_dated_acquisition_is_restated_by_its_passive(engine):
+    report = scan_pair(engine, "Acme acquired Beta in 2021.", "Beta was acquired by Acme in 2021.")
+    assert report.conflicts == [] and [sorted(d) for d in report.duplicates] == [["m1", "m2"]]
+
+
 @pytest.mark.parametrize(("old", "new", "ends"), [
     ("Elif plans to adopt a rescue greyhound once her lease allows pets.",
      "Elif has decided not to adopt the greyhound after all.", True),
