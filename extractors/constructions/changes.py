@@ -308,7 +308,7 @@ class ChangeRules:
         names an attribute of its owner, whose value is now the subject and no longer the
         object -> (gina, preferred dance style, salsa) and its negated old value; an agent's
         replacement names the new value with "with" ("replaced X with Y as her main
-        editor")."""
+        editor"). The new value is marked as a change (qualifier ``change``)."""
         role = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"
                      for p in c.children if p.dep_ == "pobj"), None)
         subj = self._subject_token(verb)
@@ -338,8 +338,11 @@ class ChangeRules:
         for token, negated in ((new, False), (old, True)):
             value, surface = self._value(token)
             if value:
+                # a replacement marks its value as a change, as "is now" does: it meets the
+                # generic reading of a more specific attribute ("favourite board game")
                 out.append(self._make(owner, phrase, value, surface, negated=negated,
-                                      clause=verb, rule="attribute"))
+                                      clause=verb, rule="attribute",
+                                      qualifiers=() if negated else (_CHANGED,)))
         return out
 
     def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:

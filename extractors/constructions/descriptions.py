@@ -12,6 +12,24 @@ from extractors.relations import CLASSIFIER_NOUNS
 from extractors.syntax import ADJECTIVE_INDEX
 
 
+_VALUE_PREMODIFIERS = frozenset({"amod", "compound", "det", "nummod"})
+"""Words before a noun that a setting's new value may carry ("dark mode", "a weekly summary")."""
+
+
+_AGENT_SUFFIXES = ("er", "or", "ist", "ant", "ent", "ian", "ee")
+"""Suffixes of English agent and personal nouns (Quirk et al. 1985, App. I.34-I.36:
+"manager", "editor", "pianist", "assistant", "student", "librarian", "trainee")."""
+_PERSON_HEADS = frozenset({"user", "coach", "lead", "head", "boss", "chair", "staff", "person",
+                           "friend", "partner", "parent", "child", "kid", "team", "owner"})
+"""Person nouns without an agent suffix, with "team" (a group acts as its people do)."""
+
+
+def _agent_noun(noun: Token) -> bool:
+    """Whether ``noun`` may name a person: an agent suffix or a person noun."""
+    low = noun.lemma_.lower()
+    return low in _PERSON_HEADS or low.endswith(_AGENT_SUFFIXES)
+
+
 def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool = False) -> bool:
     """A definite common noun ("the on-call engineer", no owner, no clause of its own) whose
     copula names a person or thing by a proper name ("… is Farida"): the definite article
@@ -34,7 +52,13 @@ def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool =
     # (a default names its one value, whatever word it is: "Default branch is master")
     default = any(t.lower_ == "default" for t in subj.subtree if t.i < subj.i)
     if changed:
-        return all(not c.n_lefts and not c.n_rights for c in complements)
+        # (a value with its own premodifiers, "switched to dark mode", "changed to a weekly
+        # summary", only for a noun that names no one: "the manager switched to a standing
+        # desk" is what a person did; a phrase or clause after the value is no setting value)
+        premodified = not _agent_noun(subj)
+        return all(not c.n_lefts and not c.n_rights or premodified and not c.n_rights and all(
+            d.dep_ in _VALUE_PREMODIFIERS and not d.n_lefts and not d.n_rights
+            for d in c.children) for c in complements)
     # (a capitalised word inside the sentence that English knows as no adjective is a name
     # whatever its tag, "the support tier is Platinum"; "the food is Italian" describes)
     # (a lone capitalised adjective is no name: "the project is Confidential")

@@ -111,7 +111,8 @@ class VerbRules:
                 c.dep_ in ("dobj", "obj") for c in verb.children) and (
                 _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None
                 or _names_role_holder(subj, self._change_values(verb),
-                                      changed=_lemma(verb) != "move")):
+                                      changed=_lemma(verb) != "move")
+                and subject != USER):  # "The user switched to …" is the user's own switch
             # "Nadia's work email changed to …", "Aisha's favourite colour has changed to
             # mustard yellow": an attribute that changes "to" a value (the ergative of "was
             # changed to") states that value, as the passive does

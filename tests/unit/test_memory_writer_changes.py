@@ -13,6 +13,12 @@ RESOLVED = [
     ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
     ("UI theme = dark", "Switched UI theme to light"),
+    # a setting changed to a value with its own premodifiers ("dark mode", "a weekly digest")
+    ("Editor colour scheme: light mode", "Editor colour scheme changed to dark mode"),
+    ("Invoice schedule: monthly batch", "The invoice schedule was changed to a weekly batch."),
+    # a replacement in a role marks a change, as "is now" does: it meets the generic reading
+    # of a more specific attribute
+    ("My favourite card game is Hanabi.", "Lately Skat has replaced Hanabi as my favourite game."),
     ("The default model is gpt-4.", "Changed the default model to gpt-4o."),
     # an ending without a situation, or dated, ends the activity
     ("I play tennis.", "Stopped playing tennis in 2023."),
@@ -409,6 +415,12 @@ LOOK_ALIKES = [
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
+    # a person who switched to something is no setting that changed
+    ("My supervisor is Ingrid Holm.", "The supervisor switched to a standing desk."),
+    ("The user's email provider is Fastmail.",
+     "The user switched from Outlook to Proton Mail for work email."),
+    # a past job placed at its dates is over; the present one stands
+    ("Teaches at Greenway Primary.", "Taught at Millbrook Academy from 2009 to 2014."),
 ]
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
