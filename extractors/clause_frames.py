@@ -7,6 +7,7 @@ from spacy.tokens import Doc, Token
 
 from extractors.syntax import _word
 from extractors.types import Triple
+from extractors.pipeline import doc_text
 
 _EXCEPT = {"except", "excluding", "unless", "save"}
 _MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
@@ -176,7 +177,7 @@ def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
     """Attach an ``except`` qualifier to the triples of a sentence that states an exception
     ("… within 30 days, except for enterprise plans"), so the rule with the exception stays
     distinct from the rule without it."""
-    low = doc.text.lower()
+    low = doc_text(doc).lower()
     if not any(word in low for word in _EXCEPT):
         return triples  # no exception word at all: skip the walk over every token
     spans = {}

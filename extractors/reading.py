@@ -31,6 +31,7 @@ from extractors.syntax import (
     truecase,
 )
 from extractors.types import Triple
+from extractors.pipeline import doc_text
 
 
 _REPORTING_LABEL = re.compile(
@@ -99,9 +100,9 @@ class ReadingRules:
         if fragment is not None:
             # "Marstrand, in Sweden.": a verbless fragment, its copula elided, read as
             # "Marstrand is in Sweden" (only a place phrase: "Sam, the piano." stays nothing)
-            return self.nlp(doc.text[:fragment] + " is" + doc.text[fragment + 1:]), \
+            return self.nlp(doc_text(doc)[:fragment] + " is" + doc_text(doc)[fragment + 1:]), \
                 (fragment, len(" is") - 1)
-        m = _NAME_VERB_PREP.match(doc.text) if edit == (0, 0) else None
+        m = _NAME_VERB_PREP.match(doc_text(doc)) if edit == (0, 0) else None
         if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
             return doc, edit
         verb = doc.char_span(m.start("verb"), m.end("verb"))
@@ -110,7 +111,7 @@ class ReadingRules:
                 name[0].pos_ not in ("PROPN", "NOUN"):
             return doc, edit  # ("For uploads the timeout is …": no name, no verb)
         if not _retagged_verb(verb[0]):
-            text = doc.text
+            text = doc_text(doc)
             # "now"/"also" give way to "regularly"; a negating or frequency adverb stays
             kept = m["adverb"] in (None, "no longer", "never", "always", "rarely")
             at = m.start("verb") if kept else m.start("adverb")

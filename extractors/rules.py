@@ -62,7 +62,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
-from extractors.pipeline import load_pipeline
+from extractors.pipeline import doc_text, load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.clause_frames import (
@@ -269,7 +269,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
         placed = named_values(placed)  # "the organization of OPEC" is OPEC
-        text = doc.text  # built from the tokens on every access
+        text = doc_text(doc)
         placed += implied(placed, text)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(text, t) for t in self._unique(_with_exceptions(doc, placed))]
         ended = {(t.subject, t.relation, t.object) for t in found if t.rule == ENDED_RULE}

@@ -11,6 +11,7 @@ from extractors.syntax import (
     _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, NOUN_INDEX, USER)
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
+from extractors.pipeline import doc_text
 
 
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
@@ -162,12 +163,12 @@ class KeyValueRules:
         key ("Languages", "Pets") holds a set (rule ``attribute_set``), unless it is a verb's
         key ("Likes: hiking" -> like)."""
         out: list[Triple] = []
-        heading = _HEADING.match(doc.text)
+        heading = _HEADING.match(doc_text(doc))
         if heading is not None and not _PROFILE_HEADINGS.fullmatch(heading["heading"].strip()):
             # "Trip plan:\n- City: Porto": the lines describe what the heading names (a trip,
             # an order, a ticket, a partner), not the user
             return []
-        segments = labelled_segments(doc.text)
+        segments = labelled_segments(doc_text(doc))
         person = block_person(segments)
         for start, line in segments:
             m = _KEY_VALUE.match(line)

@@ -71,9 +71,45 @@ REPLACING_VERBS = frozenset({"replace", "overtake", "supplant", "displace", "suc
 FrameNet Replacing and Take_place_of)."""
 _WHOLE_OBJECTS = frozenset({"everything", "all", "stuff"})
 """Objects that say "the whole of it" and carry no value of their own."""
+
+
+_CAUSED_MOTION = {"move to": "transfer to", "move into": "transfer to",
+                  "relocate to": "transfer to", "move back to": "transfer to"}
+"""A move with an object moves the object (FrameNet Cause_motion): its goal is where the thing
+went, never where the subject lives."""
+_TRANSFER_VERBS = frozenset({"move", "migrate", "transfer", "port", "copy", "export", "import",
+                             "shift", "switch", "sync"})
+"""Verbs whose "all" object is the whole of one's things moving between places or tools."""
+
+
+def _whole_object(obj: Token) -> bool:
+    """An object that says "the whole of it": "everything", "all", or a plural noun under
+    "all" after a verb of transfer ("moved all my notes from Notion to Obsidian"; Quirk et
+    al. 1985, §5.15 on the universal "all"): where it went from and to is what the verb is
+    about."""
+    return obj.lower_ in _WHOLE_OBJECTS or obj.tag_ in ("NNS", "NNPS") and any(
+        c.dep_ in ("det", "predet") and c.lower_ == "all" for c in obj.children) and (
+        obj.head.lemma_.lower() in _TRANSFER_VERBS)
 _ATTENDING = frozenset({"go", "attend"})
 """Verbs of attending whose stopping is quitting what is attended ("stopped going to the
 gym" / "has a gym membership")."""
+
+
+_SHIFTED_PARTICLES = frozenset({"away", "off", "out", "back", "up", "down", "over", "in"})
+"""Particles that may follow the object of a phrasal verb ("gave the sofa away", "called
+the wedding off"; Quirk et al. 1985, §16.4), where the tagger often reads an adverb."""
+
+
+def _adjacent(verb: Token, particle: Token) -> bool:
+    """Whether a particle the parser hung on ``verb`` stands where a particle can: right
+    after the verb or after its object ("sold the car off"; Quirk et al. 1985, §16.4). One
+    after a comma or another clause belongs elsewhere ("sold the car, gonna bike from now
+    on": the "on" of "from now on")."""
+    if particle.i < verb.i:
+        return True
+    objects = {t.i for c in verb.children if c.dep_ in ("dobj", "obj", "dative")
+               for t in c.subtree}
+    return all(i in objects for i in range(verb.i + 1, particle.i))
 
 
 class VerbRules:
@@ -95,7 +131,11 @@ class VerbRules:
                 return []
         neg = negated != _negated(verb)
         lemma = _lemma(verb)
-        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt" or (
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt" and _adjacent(
+            verb, c) or (
+            # "gave the old sofa away": the tagger's adverb right after the object
+            c.dep_ == "advmod" and c.lower_ in _SHIFTED_PARTICLES and c.i > verb.i + 1
+            and _adjacent(verb, c)) or (
             c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1) or (
             # "stepped down as treasurer": the tagger's adverb before the verb's own
             # preposition is the verb's particle
@@ -232,7 +272,7 @@ class VerbRules:
             objects = [o for o in objects if not _is_time(o)]
         # "migrated everything from Todoist": a whole-of-it object says nothing; the
         # prepositional phrase is what the verb is about
-        objects = [o for o in objects if o.lower_ not in _WHOLE_OBJECTS]
+        objects = [o for o in objects if not _whole_object(o)]
         if objects and _truth_frame(verb) is not None:
             # "It is false that I live in Lyon": the parser reads "that" as the object
             objects = [o for o in objects if not (o.lower_ == "that" and o.i < verb.i)]
@@ -310,6 +350,10 @@ class VerbRules:
                     # "belongs to a book club": a person's membership, never a location
                     relation = "member of" if f"{base} {words}" == "belong to" and \
                         obj.lemma_.lower() in _GROUP_NOUNS else f"{base} {words}"
+                    if words != "from" and any(c.dep_ in ("dobj", "obj") for c in verb.children):
+                        # "moved everything to Things 3": a thing moved, not the mover
+                        # (FrameNet Cause_motion, not Motion): no residence
+                        relation = _CAUSED_MOTION.get(relation, relation)
                     out.append(self._make(subject, relation, value, surface,
                                           negated=neg, clause=verb, rule="prep_object",
                                           qualifiers=times))
@@ -440,7 +484,7 @@ class VerbRules:
         preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
         # "migrated everything from Todoist": the parser hangs the verb's phrase on a
         # quantifier object
-        preps += [c for o in verb.children if o.dep_ == "dobj" and o.lower_ in _WHOLE_OBJECTS
+        preps += [c for o in verb.children if o.dep_ == "dobj" and _whole_object(o)
                   for c in o.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
         # a compound preposition: "dropped out of the class" (prep "out" over prep "of"),
         # "stepped away from volunteering" (adverb "away" over prep "from")

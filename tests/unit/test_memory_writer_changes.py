@@ -13,6 +13,8 @@ RESOLVED = [
     ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
     ("UI theme = dark", "Switched UI theme to light"),
+    # moving all of one's things from one tool to another ends using the first
+    ("Uses Trello for planning.", "Moved all my boards from Trello to Linear last week."),
     # a setting changed to a value with its own premodifiers ("dark mode", "a weekly digest")
     ("Editor colour scheme: light mode", "Editor colour scheme changed to dark mode"),
     ("Invoice schedule: monthly batch", "The invoice schedule was changed to a weekly batch."),
@@ -415,6 +417,9 @@ LOOK_ALIKES = [
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
+    # things moved somewhere are no move of the mover's home
+    ("Lives in Porto.", "Moved all my files from Dropbox to iCloud."),
+    ("The user lives in Denver.", "The user moved everything from the old laptop to Sync Drive."),
     # a person who switched to something is no setting that changed
     ("My supervisor is Ingrid Holm.", "The supervisor switched to a standing desk."),
     ("The user's email provider is Fastmail.",
@@ -433,3 +438,14 @@ def test_later_memory_resolves(engine, old, new):
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alike_decides_nothing(engine, old, new):
     assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+
+
+@pytest.mark.parametrize(("sentence", "relation"), [
+    # a particle after a comma belongs to another phrase ("from now on"), not to the verb
+    ("sold the kayak yesterday, gonna just swim from now on", "sell"),
+    # a particle after the verb's object is the verb's
+    ("The user gave the old sofa away.", "give away"),
+])
+def test_a_particle_stands_by_its_verb(extractor, sentence, relation):
+    relations = {t.relation for t in extractor.extract(sentence) if t.rule == "svo"}
+    assert relation in relations, sorted(relations)
