@@ -1,6 +1,7 @@
 """Word tables and token tests of the verb rules (:mod:`extractors.constructions.verbs`):
 roles a passive's agent holds, aspectual verbs that presuppose their complement, durations,
-and objects the parser misreads (extents, participle clauses)."""
+objects the parser misreads (extents, participle clauses), whole-of-it objects and where a
+phrasal verb's particle may stand."""
 
 from __future__ import annotations
 
@@ -38,3 +39,56 @@ def _extent(token: Token) -> bool:
     reads as an object ("works full-time for the fire department")."""
     return token.lemma_.lower() == "time" and any(
         c.lower_ in ("full", "part", "over") for c in token.children)
+
+
+_WHOLE_OBJECTS = frozenset({"everything", "all", "stuff"})
+"""Objects that say "the whole of it" and carry no value of their own."""
+
+
+_CAUSED_MOTION = {"move to": "transfer to", "move into": "transfer to",
+                  "relocate to": "transfer to", "move back to": "transfer to"}
+"""A move with an object moves the object (FrameNet Cause_motion): its goal is where the thing
+went, never where the subject lives."""
+_TRANSFER_VERBS = frozenset({"move", "migrate", "transfer", "port", "copy", "export", "import",
+                             "shift", "switch", "sync"})
+"""Verbs whose "all" object is the whole of one's things moving between places or tools."""
+
+
+def _whole_object(obj: Token) -> bool:
+    """An object that says "the whole of it": "everything", "all", or a plural noun under
+    "all" after a verb of transfer ("moved all my notes from Notion to Obsidian"; Quirk et
+    al. 1985, §5.15 on the universal "all"): where it went from and to is what the verb is
+    about."""
+    return obj.lower_ in _WHOLE_OBJECTS or obj.tag_ in ("NNS", "NNPS") and any(
+        c.dep_ in ("det", "predet") and c.lower_ == "all" for c in obj.children) and (
+        obj.head.lemma_.lower() in _TRANSFER_VERBS)
+_ATTENDING = frozenset({"go", "attend"})
+"""Verbs of attending whose stopping is quitting what is attended ("stopped going to the
+gym" / "has a gym membership")."""
+
+
+_SHIFTED_PARTICLES = frozenset({"away", "off", "out", "back", "up", "down", "over", "in"})
+"""Particles that may follow the object of a phrasal verb ("gave the sofa away", "called
+the wedding off"; Quirk et al. 1985, §16.4), where the tagger often reads an adverb."""
+
+
+def _adjacent(verb: Token, particle: Token) -> bool:
+    """Whether a particle the parser hung on ``verb`` stands where a particle can: right
+    after the verb or after its object ("sold the car off"; Quirk et al. 1985, §16.4). One
+    after a comma or another clause belongs elsewhere ("sold the car, gonna bike from now
+    on": the "on" of "from now on")."""
+    if particle.i < verb.i:
+        return True
+    objects = {t.i for c in verb.children if c.dep_ in ("dobj", "obj", "dative")
+               for t in c.subtree}
+    return all(i in objects for i in range(verb.i + 1, particle.i))
+
+
+_BOUNDARY_PREPS = frozenset({"until", "till", "after", "before", "since"})
+"""Prepositions that bound a time rather than name it; they stay in the time qualifier."""
+
+
+REPLACING_VERBS = frozenset({"replace", "overtake", "supplant", "displace", "succeed",
+                             "dethrone", "usurp"})
+"""Verbs whose subject takes its object's place ("Y has overtaken X as her favourite band";
+FrameNet Replacing and Take_place_of)."""
