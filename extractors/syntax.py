@@ -479,6 +479,14 @@ def _infinitive_complements(head: Token) -> list[Token]:
                                         for a in c.children)]
 
 
+PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "sober", "single",
+                           "married", "divorced", "widowed", "engaged", "pregnant", "retired",
+                           "unemployed", "gluten-free", "kosher", "halal"})
+"""Adjectives of a person's diet, abstinence, marital state or stage of working life
+(WordNet 3.1 adjective senses, e.g. vegan.a.01, single.s.05, retired.s.01): a description of
+the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
+
+
 def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
     """True when a copula with a possessed relationship noun as subject describes that
     person rather than naming them: an adjective or an indefinite noun phrase as complement
@@ -491,8 +499,8 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
     if not complements:
         return located
     for comp in complements:
-        if comp.dep_ == "acomp" or comp.pos_ == "ADJ":
-            continue
+        if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or comp.lower_ in PERSON_STATES:
+            continue  # (a capital letter makes no name of a state: "my partner is Vegan")
         det = next((c for c in comp.children if c.dep_ == "det"), None)
         # (a name after "a" is a kind: "my dog is a Labrador", not the dog's name)
         kind_name = comp.pos_ == "PROPN" and det is not None and det.lower_ in ("a", "an")

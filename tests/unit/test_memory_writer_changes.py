@@ -417,6 +417,9 @@ LOOK_ALIKES = [
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
+    # a state of a person written with a capital is no name ("Vegan", "Retired")
+    ("My husband is Idris.", "My husband is Pescatarian these days."),
+    ("My mother is Ruth.", "My mother is Retired."),
     # things moved somewhere are no move of the mover's home
     ("Lives in Porto.", "Moved all my files from Dropbox to iCloud."),
     ("The user lives in Denver.", "The user moved everything from the old laptop to Sync Drive."),
