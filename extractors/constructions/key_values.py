@@ -67,11 +67,14 @@ _RESTRICTED_VALUE = re.compile(
 ingest job", "DEBUG in production")."""
 
 
+_NAME_WORD = r"(?:[A-Z][\w.+#-]*|[a-z]+[A-Z][\w.+#-]*|\d[\w.-]*)"
+"""A word of a name or version: capitalised, a brand's inner capital ("macOS", "iPhone",
+"eBay") or a number."""
 _SITUATED_NAME = re.compile(
-    r"(?P<value>(?:[A-Z][\w.+#-]*|\d[\w.-]*)(?: (?:[A-Z][\w.+#-]*|\d[\w.-]*)){0,3})"
+    rf"(?P<value>{_NAME_WORD}(?: {_NAME_WORD}){{0,3}})"
     r"\s+(?P<prep>for|on|in|at)\s+(?:the\s+|my\s+|our\s+|a\s+|an\s+)?"
     r"(?P<where>[a-z](?:(?!\s(?:and|or|for|in|on|at)\s)[\w .'-]){0,40}?|[A-Z][\w.'-]{0,20})\s*$")
-"""A profile or setting value of capitalised or numbered words (a name, a version) followed by
+"""A profile or setting value of name words (a name, a version: :data:`_NAME_WORD`) followed by
 the lower-case situation it holds in ("Ubuntu 22.04 on my laptop", "Node 20 for the frontend")
 or the platform it runs on ("VS Code 1.85 on Windows"); "Lisbon in Portugal" names a place in
 a place and stays one value."""

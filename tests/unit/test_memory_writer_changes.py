@@ -420,6 +420,8 @@ LOOK_ALIKES = [
     # a state of a person written with a capital is no name ("Vegan", "Retired")
     ("My husband is Idris.", "My husband is Pescatarian these days."),
     ("My mother is Ruth.", "My mother is Retired."),
+    # a brand written with an inner capital is a name, restricted like any other
+    ("Phone OS: iOS 17 on my personal phone", "Phone OS: watchOS 10 on my watch"),
     # things moved somewhere are no move of the mover's home
     ("Lives in Porto.", "Moved all my files from Dropbox to iCloud."),
     ("The user lives in Denver.", "The user moved everything from the old laptop to Sync Drive."),
