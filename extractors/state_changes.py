@@ -148,21 +148,24 @@ class StateChanges:
             Negated ``state_change`` triples for every ended state (one per object variant,
             see :data:`CARRIER_NOUNS`), then affirmed ``state_result`` triples.
         """
+        # an ending that names the other party ("split up with Sam", "ended her relationship
+        # with Sam") ends the state with that party only, never every value of it
+        party = "with" in governed
         if not triple.object:
-            return self._intransitive(triple, triple.relation)
+            return self._intransitive(triple, triple.relation, party)
         if triple.rule == "state":  # "has been cancelled": (x, be, cancel)
-            return self._intransitive(triple, f"{triple.relation} {triple.object}")
+            return self._intransitive(triple, f"{triple.relation} {triple.object}", party)
         if not triple.negated and f"{triple.relation} {triple.object}" in self.states:
             # "finalised their divorce", "called off her engagement": the object names the
             # state that ends, as "they divorced" does
-            return self._intransitive(triple, f"{triple.relation} {triple.object}")
+            return self._intransitive(triple, f"{triple.relation} {triple.object}", party)
         if triple.negated:
             return []
         verb, _, prep = triple.relation.rpartition(" ")
         if prep in _CAUSE_PREPS and (verb in self.possessed or verb in self.states):
             # "passed away last week from kidney failure": the cause is no object; the
             # subject's end is what the predicate says
-            return self._intransitive(replace(triple, object="", object_text=""), verb)
+            return self._intransitive(replace(triple, object="", object_text=""), verb, party)
         out: list[Triple] = []
         rows = self.endings.get(triple.relation, ())
         if rows:
@@ -187,10 +190,11 @@ class StateChanges:
         return out
 
 
-    def _intransitive(self, triple: Triple, predicate: str) -> list[Triple]:
+    def _intransitive(self, triple: Triple, predicate: str, party: bool = False) -> list[Triple]:
         """Endings of a predicate without object: a possessed subject's end ("Melanie's dog
         passed away" -> (melanie, have, dog) negated), a subject's ended state ("they
-        separated" -> (they, be, marry) negated)."""
+        separated" -> (they, be, marry) negated), unless the clause names the other
+        ``party`` ("split up with Sam")."""
         out: list[Triple] = []
         if triple.negated:  # "the trip is off" is read as the antonym: not "be on"
             predicate = "not " + predicate
@@ -200,7 +204,7 @@ class StateChanges:
             for state in self.possessed.get(predicate, ()):
                 out.append(replace(triple, subject=owner, relation=state, object=thing,
                                    negated=True, rule=ENDED_RULE, qualifiers=_now(triple)))
-        for relation, obj in self.states.get(predicate, ()):
+        for relation, obj in () if party else self.states.get(predicate, ()):
             out.append(replace(triple, relation=relation, object=obj, negated=True,
                                rule=ENDED_RULE, qualifiers=_now(triple)))
         return out

@@ -360,6 +360,9 @@ class ChangeRules:
         if verb.pos_ == "VERB" and not _event(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
+        if any(c.dep_ == "prep" and c.lower_ == "with" for o in verb.children
+               if o.dep_ in ("dobj", "obj") for c in o.children):
+            governed.add("with")  # "ended my relationship with Sam": the other party
         carried = self._carried_places(verb, triples)
         # a carrier noun with a place names that place: "left the café job at Starbucks"
         # ends working at Starbucks, not at every café

@@ -13,6 +13,10 @@ RESOLVED = [
     ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
     ("UI theme = dark", "Switched UI theme to light"),
+    # ending things with someone, or a couple ending things, is a break-up
+    ("I'm seeing Jonah.", "I ended things with Jonah last week."),
+    ("I'm dating Priyanka.", "Priyanka and I ended things in the spring."),
+    ("Nora is engaged to Felix.", "Nora broke off her engagement with Felix."),
     # moving all of one's things from one tool to another ends using the first
     ("Uses Trello for planning.", "Moved all my boards from Trello to Linear last week."),
     # a setting changed to a value with its own premodifiers ("dark mode", "a weekly digest")
@@ -420,6 +424,11 @@ LOOK_ALIKES = [
     # a state of a person written with a capital is no name ("Vegan", "Retired")
     ("My husband is Idris.", "My husband is Pescatarian these days."),
     ("My mother is Ruth.", "My mother is Retired."),
+    # a break-up with someone else ends no other relationship
+    ("I'm dating Priyanka.", "I split up with Oskar years ago."),
+    ("I'm seeing Jonah.", "I ended my relationship with Teo."),
+    ("I'm seeing Jonah.", "I ended things with my old landlord."),
+    ("Nora is engaged to Felix.", "Nora's sister broke off her engagement with Arlo."),
     # a brand written with an inner capital is a name, restricted like any other
     ("Phone OS: iOS 17 on my personal phone", "Phone OS: watchOS 10 on my watch"),
     # things moved somewhere are no move of the mover's home
