@@ -53,6 +53,8 @@ from extractors.constructions.stranded_objects import StrandedObjectRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
 from extractors.constructions.passives import PassiveRules
+from extractors.constructions.pet_deaths import PetDeathRules
+from extractors.constructions.pets import BREED_NOUNS
 from extractors.lexicon import (
     compile_patterns,
     instantiations,
@@ -116,7 +118,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NominalEndingRules,
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
-                      NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules):
+                      NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
+                      PetDeathRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -293,6 +296,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                         # nor the other memories of a scan
                         _log.warning(RULE_FAILURE, type(err).__name__, err)
                 elif token.dep_ == "poss" and (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
+                                               or token.head.lemma_.lower() in BREED_NOUNS
                                                or _own_setting(token)):
                     found.extend(self._presupposed(token))
         return found
@@ -366,6 +370,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._noun_predicate(head, self._class_nouns(head, found))
         found = self._performed_genre(head, self._stranded_object(head, found))
         found = self._answer_to_question(head, found)
+        found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + (self._ensemble_membership(head) if found else []))
 

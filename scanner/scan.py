@@ -14,6 +14,7 @@ from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of
 from scanner.core.report import assemble_report
 from scanner.core.settlement import settle_conflicts
+from scanner.core.pet_endings import with_pet_endings
 from scanner.core.value_endings import with_value_endings
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
 
@@ -70,7 +71,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         config = replace(config, policy=config.policy.model_copy(
             update={"now": datetime.now(timezone.utc)}))
     items = list(zip(records, triples))
-    groups = with_value_endings(group_by_key(items, config.aliases))
+    groups = with_pet_endings(with_value_endings(group_by_key(items, config.aliases)))
 
     candidates = []
     for key in sorted(groups, key=lambda k: (k.scope.user_id, k.subject, k.relation)):
