@@ -111,13 +111,23 @@ def _temporary(verb: Token) -> bool:
         if token.dep_ == "prep" and token.lower_ == "for" and any(
                 p.dep_ == "pobj" and (p.pos_ == "NOUN" and _is_time(p)
                                       or p.lemma_.lower() in _SPELL_NOUNS)
-                for p in token.children):
+                and not _up_to_now(verb, p) for p in token.children):
             return True  # (a date is no spell: "shelved the cruise booked for June")
     return any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
         c.dep_ == "neg" or c.lower_ == "never" for c in t.children) and not any(
         c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
         and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")
                                                  for c in t.children)) for t in verb.sent)
+
+
+def _up_to_now(verb: Token, spell: Token) -> bool:
+    """Whether a spell after "for" reaches now: "has cut out soda for the past six weeks",
+    a present perfect with "the past"/"the last" and no "of" (a period leading up to the
+    present, Quirk et al. 1985 §4.22; "for the last week of the trip" is bounded)."""
+    return any(c.dep_ == "amod" and c.lower_ in ("past", "last") for c in spell.children) \
+        and not any(c.dep_ == "prep" and c.lower_ == "of" for c in spell.children) \
+        and any(c.dep_ == "aux" and c.lower_ in ("has", "have", "'ve", "'s")
+                for c in verb.children)
 
 
 _SHORT_FRAMES = frozenset({"today", "tonight", "week", "weekend", "morning", "afternoon",

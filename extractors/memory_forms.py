@@ -175,6 +175,8 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
         return False
     second = (m["rest"].lstrip().split(" ", 1)[0] if m["rest"][:1].isspace() else "")
     second = second.lower().strip(".,;:!")
+    if word in ("has", "hasn't", "had", "hadn't") and second == "been":
+        return True  # "Has been sober since March": a perfect opens the line, no subject
     if second in _AUX or second.startswith("'"):
         return False
     if word in _ADVERBIAL_TIMES and second in _NOT_NOMINAL:

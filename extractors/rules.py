@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
+from extractors.constructions.abstinence import AbstinenceRules
 from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.answers import AnswerRules
 from extractors.constructions.changes import ChangeRules
@@ -119,7 +120,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
-                      PetDeathRules):
+                      PetDeathRules, AbstinenceRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -372,6 +373,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._answer_to_question(head, found)
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
+                + self._abstinence(head)
                 + (self._ensemble_membership(head) if found else []))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
