@@ -64,9 +64,13 @@ def _past(head: Token) -> bool:
 
 def _milestone(sent) -> tuple[str, str] | None:
     """The habit of a line that opens with a spell and the habit's "-free" ("Two months
-    smoke-free today", "6 weeks alcohol free, …"): a milestone of abstinence counted up to
-    now, whatever the parser made of the rest; None otherwise."""
+    smoke-free today", "6 weeks alcohol free, …") or with "Sober since …" / "Sober for"
+    a spell: a milestone of abstinence counted up to now, whatever the parser made of the
+    rest; None otherwise."""
     words = [t for t in sent if not t.is_space]
+    if len(words) > 2 and words[0].lower_ == "sober" and (
+            words[1].lower_ == "since" or words[1].lower_ == "for" and _spell(words[2:5])):
+        return ("drink", "alcohol")  # "Sober since March; …", "Sober for a year now"
     if len(words) < 4 or not (words[0].like_num or words[0].lower_ in ("a", "one")):
         return None
     if words[1].lemma_.lower() not in _SPELL_UNITS:

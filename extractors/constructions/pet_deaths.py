@@ -17,7 +17,7 @@ from spacy.tokens import Token
 
 from extractors.clause_frames import _hypothetical
 from extractors.constructions.pets import PET_NOUNS, _own_name, named_before
-from extractors.syntax import _lemma, _negated
+from extractors.syntax import _NP_DROP, USER, _lemma, _negated, _phrase, _span_tokens
 from extractors.times import _is_time
 from extractors.types import Triple
 
@@ -29,6 +29,13 @@ EUTHANIZED = "be euthanize"
 """The state of an animal put down ("Rocket was put to sleep"), as the extractor spells it."""
 
 _EUTHANIZE_VERBS = frozenset({"euthanize", "euthanise"})
+
+_WHEN_PREPS = frozenset({"on", "in", "during", "after", "before", "over"})
+"""Prepositions that date an event ("on Thursday", "in March"): not "for" a spell ("put the
+puppy down for the night"), nor "at" a clock time, which says a bedtime."""
+
+_HABITUAL = frozenset({"always", "usually", "often", "sometimes", "never", "normally",
+                       "generally", "regularly"})
 
 
 def _death(head: Token) -> str | None:
@@ -48,6 +55,9 @@ def _happened(head: Token) -> bool:
     to sleep"); never negated, never a possibility or plan."""
     if _negated(head) or _hypothetical(head):
         return False
+    if any(c.dep_ == "advmod" and c.lower_ in _HABITUAL or c.dep_ == "npadvmod" and any(
+            d.lower_ in ("every", "each") for d in c.children) for c in head.children):
+        return False  # a routine ("puts the puppy down every night"), no event
     governor = head.head if head.dep_ in ("xcomp", "ccomp") and _lemma(head.head) == "have" \
         else None
     if governor is not None:
@@ -78,8 +88,9 @@ def _euthanasia_patient(head: Token) -> Token | None:
         objects = [p for p in prep.children if p.dep_ == "pobj"]
         if prep.lower_ == "to" and [p.lower_ for p in objects] == ["sleep"]:
             asleep = True
-        elif not objects or not all(_is_time(p) for p in objects):
-            return None
+        elif prep.lower_ not in _WHEN_PREPS or not objects or not all(
+                _is_time(p) for p in objects):
+            return None  # ("down for the night", "to sleep at 8pm": a bedtime)
     if lemma == "put" and down == asleep:  # neither, or both: no idiom
         return None
     passive = any(c.dep_ == "auxpass" for c in head.children)
@@ -138,12 +149,23 @@ class PetDeathRules:
             kind = _owned_kind(noun)
             if kind is not None:
                 # "The user's cat Tofu died": the parser made the noun a compound of the name
-                owned = self._entity(kind)
-                if owned and "'s " in owned:
+                owned = self._owned_pet(kind)
+                if owned:
                     wrong = self._entity(noun)
                     owner = owned.rpartition("'s ")[0]
                     found = [t for t in found if t.subject != wrong]
                     for subject in (owned, f"{owner}'s {noun.lower_}"):
+                        found = found + self._with_endings(self._make(
+                            subject, death, "", "", negated=False, clause=head, rule="state",
+                            qualifiers=self._time_qualifiers(head)))
+                return found
+            if noun is not None and noun.dep_ == "nsubj" and any(
+                    c.dep_ == "poss" and c.lower_ == "our" for c in noun.children):
+                owned = self._owned_pet(noun)  # "Our old dog died last week"
+                name = _own_name(noun)
+                if owned:
+                    owner = owned.rpartition("'s ")[0]
+                    for subject in (owned, *([f"{owner}'s {name.lower_}"] if name else [])):
                         found = found + self._with_endings(self._make(
                             subject, death, "", "", negated=False, clause=head, rule="state",
                             qualifiers=self._time_qualifiers(head)))
@@ -169,10 +191,9 @@ class PetDeathRules:
             # a name ("put Rocket down"; in chat also "put rocket down": a singular noun
             # with no determiner): whose pet, only the scan knows
             subjects.append(patient.lower_)
-        elif patient.pos_ == "NOUN" and patient.lemma_.lower() in PET_NOUNS and any(
-                c.dep_ == "poss" for c in patient.children):
-            owned = self._entity(patient)  # "my dog" -> "user's dog"
-            if owned and "'s " in owned:
+        elif patient.pos_ == "NOUN" and patient.lemma_.lower() in PET_NOUNS:
+            owned = self._owned_pet(patient)  # "my dog" -> "user's dog"
+            if owned:
                 subjects.append(owned)
                 name = _own_name(patient)
                 if name is not None:  # "put my dog Rocket down"
@@ -184,6 +205,21 @@ class PetDeathRules:
                 subject, EUTHANIZED, "", "", negated=False, clause=head, rule="state",
                 qualifiers=self._time_qualifiers(head)))
         return out
+
+    def _owned_pet(self, noun: Token) -> str | None:
+        """The possessed pet ``noun`` as a subject ("my dog" -> "user's dog"); "our dog" is
+        the user's too, the household's pet as "our default region" is the user's setting
+        (the extractor leaves "our" unresolved elsewhere); None for any other noun."""
+        if noun.pos_ != "NOUN" or noun.lemma_.lower() not in PET_NOUNS:
+            return None
+        poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+        if poss is None:
+            return None
+        if poss.lower_ == "our":
+            text = _phrase(_span_tokens(noun, drop=_NP_DROP))
+            return f"{USER}'s {text}" if text else None
+        owned = self._entity(noun)
+        return owned if owned and "'s " in owned else None
 
     def _with_endings(self, triple: Triple) -> list[Triple]:
         """``triple`` and the states its event ends (the state-change table)."""

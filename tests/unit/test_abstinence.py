@@ -19,6 +19,7 @@ HAS = [
     ("Has stayed sober for two years.", (U, "drink", "alcohol", True)),
     ("I have been sober since the spring.", (U, "drink", "alcohol", True)),
     ("Ten weeks without a drink now.", (U, "drink", "alcohol", True)),
+    ("Sober since the spring; no longer goes to the pub.", (U, "drink", "alcohol", True)),
     ("I've gone three months without a cigarette.", (U, "smoke", "", True)),
     # a memory writer's line may open with the perfect, its subject left out
     ("Has been vegetarian since 2019.", (U, "eat", "meat", True)),
@@ -35,6 +36,7 @@ NO_HABIT = [
     "I went six weeks without a cigarette last year.",
     "I am sober tonight because I'm driving.",
     "Two weeks without rain now.",
+    "Sober for the interview, then drinks at the party.",
     "The user gave up lemonade for the last week of the holiday.",
 ]
 """Sentences that deny no habit of the user's (a thing's "-free", one occasion, a moment's

@@ -29,6 +29,9 @@ HAS = [
     ("The vet euthanized Mango in May.", ("mango", "be euthanize", "", False)),
     ("I had to put my old beagle down.", (U, "have", "old beagle", True)),
     ("My hamster was put to sleep.", (U, "have", "hamster", True)),
+    # "our" pet is the household's, the user's too
+    ("Our old spaniel died last week.", (U, "have", "old spaniel", True)),
+    ("We had to put our cat to sleep.", (U, "have", "cat", True)),
 ]
 
 HAS_NOT = [
@@ -40,6 +43,9 @@ HAS_NOT = [
     ("I picked Mango up and put Mango down.", "mango"),
     ("We might have to put Mango down.", "mango"),
     ("I put the toddler to sleep.", "toddler"),
+    ("I put Mango down for the night.", "mango"),
+    ("I put Mango to sleep at 8pm.", "mango"),
+    ("I always put Mango down after dinner.", "mango"),
 ]
 """(sentence, subject that must have no death or euthanasia triple)."""
 
@@ -66,6 +72,7 @@ RESOLVED = [
     ("My beagle Mango is 13 and slowing down.", "had to put Mango down this morning, so quiet"),
     ("my beagle Mango is 13 and slowing down", "we had to put mango down on thursday."),
     ("The user has a cocker spaniel named Fern.", "The user's dog Fern died in the summer."),
+    ("I have a ginger cat.", "The vet put our cat down on Friday."),
 ]
 
 LOOK_ALIKES = [
@@ -76,6 +83,8 @@ LOOK_ALIKES = [
     ("I have a beagle named Mango.", "My boss always puts Mango down."),
     ("I have a beagle named Mango.", "We may have to put Mango down soon."),
     ("I have a phone.", "I put down the phone."),
+    ("I have a ginger cat.", "Our neighbour's cat died."),
+    ("I have a ginger cat.", "Our cat might have to be put down."),
 ]
 
 
