@@ -76,8 +76,8 @@ def _milestone(sent) -> tuple[str, str] | None:
     if words[1].lemma_.lower() not in _SPELL_UNITS:
         return None
     rest = words[3:] if words[3].tag_ != "HYPH" else words[4:]
-    if not rest or rest[0].lower_ != "free":
-        return None
+    if not rest or rest[0].lower_ != "free" or rest[0].head.i > rest[0].i:
+        return None  # ("six months alcohol-free challenge": the free of a thing)
     return _habit(words[2])
 
 
@@ -175,4 +175,6 @@ class AbstinenceRules:
         if prep is None or not _spell(spell):
             return None
         pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-        return _habit(pobj) if pobj is not None else None
+        if pobj is None or any(c.dep_ == "prep" for c in pobj.children):
+            return None  # ("without a drink of water": no alcohol)
+        return _habit(pobj)

@@ -36,6 +36,10 @@ NO_HABIT = [
     "I went six weeks without a cigarette last year.",
     "I am sober tonight because I'm driving.",
     "Two weeks without rain now.",
+    "I have gone three hours without a drink of water.",
+    "I've gone two weeks without a drink of water.",
+    "Six months alcohol-free challenge starts on Monday.",
+    "My dad has been sober for ten years.",
     "Sober for the interview, then drinks at the party.",
     "The user gave up lemonade for the last week of the holiday.",
 ]
