@@ -31,7 +31,7 @@ _FIRST_PERSON_FORMS = {
 
 _ADVERBS = ("now", "currently", "still", "also", "recently", "no longer", "never", "often",
             "usually", "actually", "just", "really", "always", "sometimes", "rarely", "once",
-            "finally", "already", "newly")
+            "finally", "already", "newly", "officially")
 _FINITE = frozenset("""
     is isn't was wasn't has hasn't had hadn't does doesn't did didn't can can't cannot could
     couldn't will won't would wouldn't should shouldn't must may might used
@@ -116,9 +116,12 @@ def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
     with no verb: an adjective or noun phrase ("No longer vegan"), or a participle used as
     one ("No longer married to Jo", "Still engaged")."""
     adverbs = " ".join(m["adverbs"].lower().split())
+    word = m["verb"].lower()
+    if word == "done" and re.match(r"\s+at\s", m["rest"]):
+        # "Finally done at Tellis": the adjective of having finished (WordNet done.s.01)
+        return True
     if not adverbs or not any(adverbs.startswith(a) for a in _STATE_ADVERBS):
         return False
-    word = m["verb"].lower()
     if word in _FINITE or word in _AUX or word in (irregular or {}) or word.endswith("ing"):
         return False
     after = m["rest"].lstrip().split(" ", 1)[0].lower().strip(".,;:!") if m["rest"][:1].isspace() \
@@ -184,7 +187,9 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     words = text.split()
     run = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
     after = words[run].lower().strip(".,;:!") if run < len(words) else ""
-    if word not in _FINITE and (run >= 3 or run > 1 and after and (
+    if word not in _FINITE and (run >= 3 and not _verb_before_name(word, words[run:], is_verb,
+                                                                  irregular)
+                                or run > 1 and after and (
             after in _AUX or after in (irregular or {}) or _finite_form(after, is_verb))):
         # a capitalised name before its verb: "Sports Unlimited was created", "James
         # Witherell lost …", "United Continental Holdings …" (but "Plays World of Warcraft")
@@ -199,12 +204,24 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
         return False  # "James likes tea": the first word is the subject
     if word in (irregular or {}):
         return True  # "Broke up with Tess", "Lost the Kindle on a train"
-    if word.endswith("ing") and len(word) > 5 and (
+    if word.endswith("ing") and len(word) >= 5 and (
             is_verb(word[:-3]) or is_verb(word[:-3] + "e") or is_verb(word[:-4])):
         # "Building a side project", "Planning a trip to Iceland"; a gerund before a finite
         # verb is a subject ("Deploying on Fridays is allowed")
         return not any(w.lower().strip(".,;:!") in _AUX for w in words[1:])
     return _finite_form(word, is_verb)
+
+
+def _verb_before_name(word: str, rest: list[str], is_verb: Callable[[str], bool],
+                      irregular: Mapping[str, str] | None) -> bool:
+    """Whether a present "-s" verb opens a run of capitalised words with no verb after the
+    run: "Attends Ridgeway High School, class of 2027" is a subject-less fact about a named
+    place, where "United Continental Holdings that was founded …" is a name before its verb."""
+    if not word.endswith("s") or not _finite_form(word, is_verb):
+        return False
+    later = [w.lower().strip(".,;:!()") for w in rest]
+    return not any(w in _AUX or w in _FINITE or w in (irregular or {})
+                   or _finite_form(w, is_verb) for w in later)
 
 
 def _finite_form(word: str, is_verb: Callable[[str], bool]) -> bool:

@@ -51,6 +51,7 @@ from extractors.constructions.patterns import PatternRules
 from extractors.constructions.repute import ReputeRules
 from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.stranded_objects import StrandedObjectRules
+from extractors.constructions.studies import StudyRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
 from extractors.constructions.passives import PassiveRules
@@ -120,7 +121,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
-                      PetDeathRules, AbstinenceRules):
+                      PetDeathRules, AbstinenceRules, StudyRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -373,7 +374,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._answer_to_question(head, found)
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
-                + self._abstinence(head)
+                + self._abstinence(head) + self._year_of_studies(head)
                 + (self._ensemble_membership(head) if found else []))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False

@@ -320,6 +320,63 @@ def same_group_name(x: str, y: str) -> bool:
     return head == b and last in GROUP_NOUNS
 
 
+FACULTY_WORDS = frozenset("""
+    law medicine medical nursing pharmacy dental dentistry veterinary vet business management
+    engineering architecture education divinity theology music art arts design journalism
+    """.split())
+"""Fields that name a school or faculty of an institution after its name ("Carrow Law",
+"UCSD pharmacy", "Brookfield Medical School"): the professional schools of a university,
+after the broad fields of UNESCO's ISCED-F 2013 (law; health: medicine, nursing, pharmacy,
+dentistry, veterinary; business; engineering; architecture; education; arts)."""
+
+_SCHOOL_HEADS = frozenset({"school", "faculty", "college", "program", "programme",
+                           "department"})
+INSTITUTION_WORDS = frozenset({"university", "uni", "univ", "institute", "polytechnic"})
+"""Words after an institution's name that name the whole of it ("Brookfield University"); a
+"college" or a "school" may be one of its schools ("Harvard College")."""
+SCHOOL_STATES = frozenset({"study at", "attend", "be enrolled at", "be enrolled in",
+                           "enroll at", "enroll in"})
+"""States whose object is a school: an acronym ends them as a name does ("done at EPFL" / "a
+PhD student at EPFL Lausanne"), as a school is often called by its initials."""
+INSTITUTION_HEADS = INSTITUTION_WORDS | {"school", "college", "academy", "conservatory"}
+"""Head nouns of a school's name, often left out ("Ridgeway High" for Ridgeway High School,
+"Ohio State" for Ohio State University)."""
+
+
+def institution_name(named: str) -> list[str]:
+    """The words of an institution's own name before the school or faculty it is named with
+    ("carrow law" -> ["carrow"], "ucsd pharmacy school" -> ["ucsd"]), else [] (no field
+    word after a name: :data:`FACULTY_WORDS`)."""
+    a = named.split()
+    while len(a) > 2 and a[-1] in _SCHOOL_HEADS and a[-2] in FACULTY_WORDS:
+        a = a[:-1]
+    field = 0
+    while len(a) - field > 1 and a[len(a) - 1 - field] in FACULTY_WORDS:
+        field += 1
+    return a[:len(a) - field] if field else []
+
+
+def same_institution(ended: str, stated: str) -> bool:
+    """Whether an ended institution named with one of its schools is the stated institution
+    named alone: "carrow law" / "carrow", "ucsd pharmacy" / "ucsd", "brookfield medical
+    school" / "brookfield university" (:func:`institution_name`), or the stated name is the
+    ended one with its head noun ("ridgeway high" / "ridgeway high school":
+    :data:`INSTITUTION_HEADS`). Only where that is safe: a
+    stated name of another school of it ("carrow medical school", "harvard college") is
+    another school."""
+    a, b = ended.split(), stated.split()
+    heads = INSTITUTION_HEADS if len(a) > 1 else INSTITUTION_WORDS
+    if len(b) > len(a) and b[:len(a)] == a and all(w in heads for w in b[len(a):]):
+        # a school's name without its head: "ridgeway high" / "… high school", "halden" /
+        # "halden uni" (a one-word name only before a word of a whole institution: "law" /
+        # "law school" are a field and a school)
+        return True
+    name = institution_name(ended)
+    if not name or set(b) & (FACULTY_WORDS | _SCHOOL_HEADS - INSTITUTION_WORDS):
+        return False
+    return b[:len(name)] == name and all(w in INSTITUTION_WORDS for w in b[len(name):])
+
+
 NAME_ADJECTIVES = frozenset({"old", "new", "little", "big", "trusty", "beloved", "beat-up"})
 """Adjectives that describe a named thing without picking another one out ("the old Honda"
 is the Honda): an ended name may carry them."""
@@ -360,6 +417,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
         # several words, scanner.core.stances._named marks only a local genitive)
         return True
     if same_group_name(ended, stated):
+        return True
+    if same_institution(ended, stated):
         return True
     if len(b) > 1 and b[-1] in CARRIER_NOUNS and ended != stated:
         # "dropped out of pottery" / "goes to a weekly pottery class"

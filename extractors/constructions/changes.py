@@ -357,13 +357,16 @@ class ChangeRules:
             # where one lives; a separation for the summer ends no marriage
             return [with_time(t, f"{CONDITIONED} {_lemma(verb)}")
                     if t.relation in _SPELL_BOUND else t for t in triples]
-        if verb.pos_ == "VERB" and not _event(verb):
+        if verb.pos_ == "VERB" and not _event(verb) and not _done(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
         if any(c.dep_ == "prep" and c.lower_ == "with" for o in verb.children
                if o.dep_ in ("dobj", "obj") for c in o.children):
             governed.add("with")  # "ended my relationship with Sam": the other party
-        carried = self._carried_places(verb, triples)
+        # a thing finished at a place is no leaving of the place: "finished my Spanish course
+        # at the university", "finished my shift at the hospital" (FrameNet Activity_finish:
+        # the place is a circumstance of the activity, not what ends)
+        carried = [] if _lemma(verb) in _FINISHING else self._carried_places(verb, triples)
         # a carrier noun with a place names that place: "left the café job at Starbucks"
         # ends working at Starbucks, not at every café
         placed = {c.carrier for c in carried}
@@ -391,3 +394,15 @@ class ChangeRules:
                                                     "qualifiers": t.qualifiers}))
                         for t in triples if t.object == carried and not t.negated and value]
         return out
+
+
+_FINISHING = frozenset({"finish", "complete", "wrap"})
+"""Verbs of finishing an activity (FrameNet Activity_finish: finish, complete, wrap up)."""
+
+
+def _done(verb: Token) -> bool:
+    """"I'm done at Tellis": the participle of "do" after "be" is the adjective of having
+    finished (WordNet done.s.01), a state that, like a copula's, ends in any tense."""
+    return verb.lower_ == "done" and verb.tag_ == "VBN" and any(
+        c.dep_ in ("auxpass", "aux") and c.lemma_ == "be" for c in verb.children)
+

@@ -20,6 +20,13 @@ from extractors.constructions.preferences import (
     GENERIC_RULE,
     KIND_READING,
 )
+from extractors.constructions.studies import (  # student nouns: re-exported
+    _named_object,
+    _school_of,
+    CLASS_YEAR_NOUNS,
+    SCHOOL_WORDS,
+    STUDENT_NOUNS,
+)
 from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _age,
@@ -51,24 +58,12 @@ from extractors.types import Triple
 from extractors.values import is_number_code, is_quantity
 
 
-STUDENT_NOUNS = frozenset({"student", "pupil", "undergraduate", "postgraduate", "freshman",
-                           "sophomore", "fresher", "trainee", "apprentice"})
-"""Nouns of a person who studies where their "at"/"of" object names (:func:`_school_of`)."""
-
-
 OWNED_THINGS = frozenset("""
     car bike bicycle motorcycle scooter van truck phone laptop computer tablet camera watch
     guitar piano keyboard console boat
     """.split())
 """Things one owns: "my (current) car is X" also says the owner has X (whose sale then ends
 it); "my favourite / dream car" says nothing of owning one."""
-
-CLASS_YEAR_NOUNS = frozenset({"junior", "senior"})
-"""Student nouns only before a school's name ("a junior at Ohio State"; "a senior at Google"
-is no student): :data:`SCHOOL_WORDS`."""
-SCHOOL_WORDS = frozenset({"university", "college", "school", "state", "institute", "academy",
-                          "polytechnic", "conservatory", "seminary"})
-"""Words of a school's name ("Ohio State", "Dalton College")."""
 
 OCCUPATION_NOUNS = frozenset("""
     accountant actor administrator analyst architect assistant associate attorney baker
@@ -90,19 +85,6 @@ speaker at X") are left out."""
 def _group_of(noun: Token) -> Token | None:
     """The group of a membership noun ("a member / part of the hiking club"), else None."""
     return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
-
-
-def _school_of(noun: Token) -> Token | None:
-    """The named school of a student noun ("a student at the University of Bergen", "a
-    third-year student of Dalton College", "a junior at Ohio State"), else None."""
-    lemma = noun.lemma_.lower()
-    if lemma not in STUDENT_NOUNS | CLASS_YEAR_NOUNS:
-        return None
-    school = _named_object(noun, ("at", "of"))
-    if school is not None and lemma in CLASS_YEAR_NOUNS and not any(
-            t.lower_ in SCHOOL_WORDS for t in school.subtree):
-        return None
-    return school
 
 
 def _workplace_of(noun: Token) -> Token | None:
@@ -139,11 +121,6 @@ def _former(cop: Token, noun: Token) -> bool:
 
 
 _DURATION_PREPS = frozenset({"for", "since", "during", "until", "till"})
-
-
-def _named_object(noun: Token, preps: tuple[str, ...]) -> Token | None:
-    return next((p for c in noun.children if c.dep_ == "prep" and c.lower_ in preps
-                 for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN"), None)
 
 
 def _living(subj: Token) -> bool:

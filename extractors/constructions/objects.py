@@ -229,6 +229,8 @@ class ObjectRules:
         for child in head.children:
             if child.dep_ == "conj" and _ampersand_name(child):
                 continue  # "Olive & Thyme", "Hargreaves & Co": one name
+            if child.dep_ == "appos" and _cohort(child):
+                continue  # "Ridgeway High School, class of 2027": the year one leaves in
             if child.dep_ in ("conj", "appos"):
                 out.extend(self._objects(child))
             elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):
@@ -275,3 +277,12 @@ class ObjectRules:
             return []
         return [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
                            rule="presupposition")] if value else []
+
+
+def _cohort(noun: Token) -> bool:
+    """"class of 2027", "cohort of 2024": the students of one year, said of a school's student
+    (the year they leave in), no second thing."""
+    return noun.lemma_.lower() in ("class", "cohort", "batch") and any(
+        c.dep_ == "prep" and c.lower_ == "of" and any(
+            p.dep_ == "pobj" and p.like_num for p in c.children) for c in noun.children)
+

@@ -50,6 +50,7 @@ from extractors.constructions.descriptions import _names_role_holder
 from extractors.constructions.alternatives import after_marker
 from extractors.constructions.objects import one_antecedent
 from extractors.constructions.pets import _own_name
+from extractors.constructions.studies import degree_idiom
 from extractors.constructions.verb_words import (
     _ATTENDING,
     _BOUNDARY_PREPS,
@@ -217,6 +218,7 @@ class VerbRules:
         if replaced:
             return replaced
         out.extend(self._idioms(verb, base, subject, neg))
+        out.extend(self._degree_from_named_school(verb, base, subject, neg))
         times = self._time_qualifiers(verb)
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c) if not _extent(o) and not after_marker(o)
@@ -373,7 +375,9 @@ class VerbRules:
         for prep in verb.children:
             if prep.dep_ != "prep" or prep.lower_ != "at":
                 continue
-            for pobj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "PROPN"
+            # (an acronym the tagger took for a common noun is a name: "at UCSD")
+            for pobj in (c for c in prep.children if c.dep_ == "pobj" and (
+                    c.pos_ == "PROPN" or len(c.text) > 1 and c.text.isupper() and c.text.isalpha())
                          and not _is_time(c)):
                 value, surface = self._value(pobj)
                 if value:
@@ -481,9 +485,15 @@ class VerbRules:
             within = [p for a in [*obj.children, *after] if a.dep_ == "prep" and a.lower_ == "as"
                       for r in a.children if r.dep_ == "pobj"
                       for p in r.children if p.dep_ == "prep"]
-            for prep in [c for c in obj.children if c.dep_ == "prep"] + after + within:
+            # "doing a master's in geology at Marlow", "found a job in sales at Acme": the
+            # parser hangs the place on the field
+            fields = [p for a in [*obj.children, *after] if a.dep_ == "prep" and a.lower_ == "in"
+                      for f in a.children if f.dep_ == "pobj"
+                      for p in f.children if p.dep_ == "prep" and p.lower_ == "at"]
+            for prep in [c for c in obj.children if c.dep_ == "prep"] + after + within + fields:
                 phrase = f"{base} {obj.lemma_.lower()} {prep.lower_}"
-                relation = self.state_changes.idioms.get(phrase)
+                relation = self.state_changes.idioms.get(phrase) or degree_idiom(
+                    base, obj, prep.lower_, verb)
                 if relation is None:
                     continue
                 for pobj in (c for c in prep.children if c.dep_ == "pobj"):

@@ -28,7 +28,9 @@ from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
 from extractors.constructions.settings import RESTRICTION_OPENINGS
 from extractors.relations import HYPERNYMS, is_kind_of
-from extractors.state_changes import CARRIER_NOUNS, GROUP_NOUNS, same_group_name, same_referent
+from extractors.state_changes import (CARRIER_NOUNS, GROUP_NOUNS, INSTITUTION_HEADS,
+                                      INSTITUTION_WORDS,
+                                      institution_name, same_group_name, same_referent)
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
@@ -298,6 +300,15 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
         candidates += by_head.get(words[-2], ())
     candidates += [h for noun in CARRIER_NOUNS for h in by_head.get(noun, ())
                    if h.split()[-2:-1] == words[-1:]]
+    name = institution_name(obj)
+    if name:
+        # an institution named with its school: "graduated from Carrow Law" / "studies at
+        # Carrow", "… at Carrow University"
+        candidates += [h for w in (name[-1], *INSTITUTION_WORDS) for h in by_head.get(w, ())]
+    # a school's name without its head noun: "graduated from Ridgeway High" / "goes to
+    # Ridgeway High School"
+    candidates += [h for w in INSTITUTION_HEADS for h in by_head.get(w, ())
+                   if h.startswith(obj + " ")]
     if obj in denier.named:
         # (the name is the last word: "sold the old Honda" / "drives a 2009 Honda Civic")
         candidates += [h for h in asserting if words[-1] in h.split()[:-1]]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from extractors import Triple
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
-from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES
+from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES, SCHOOL_STATES
 from scanner.core.keys import Assertion
 from scanner.core.names import written_name
 from scanner.models import MemoryRecord
@@ -95,7 +95,8 @@ def _bare(triple: Triple) -> bool:
 
 
 def _named(triple: Triple) -> bool:
-    """An ended object written as one capitalised word ("Marley"), not an acronym, after
+    """An ended object written as one capitalised word ("Marley"), not an acronym (but a
+    school's: "done at EPFL" / "a PhD student at EPFL Lausanne", :data:`SCHOOL_STATES`), after
     any describing adjectives ("the old Honda": :data:`NAME_ADJECTIVES`) or other
     capitalised words of a local genitive ("St. Mary's")."""
     # (or a local genitive of several capitalised words, its head left out: "left St.
@@ -103,7 +104,8 @@ def _named(triple: Triple) -> bool:
     text = triple.object_text.removesuffix("'s").removesuffix("\u2019s")
     genitive = text != triple.object_text
     *before, written = text.split(" ") or [""]
-    return (triple.rule == ENDED_RULE and written[:1].isupper() and not written.isupper()
+    return (triple.rule == ENDED_RULE and written[:1].isupper()
+            and (not written.isupper() or triple.relation in SCHOOL_STATES)
             and (all(w in NAME_ADJECTIVES for w in before)
                  or genitive and all(w[:1].isupper() for w in before))
             and text.lower() == triple.object)

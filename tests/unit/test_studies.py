@@ -1,0 +1,149 @@
+"""Studies (extractors.constructions.studies): student states said with a degree pursued, a
+year of studies or a degree candidacy, and their end said with a degree finished, received or
+defended, or with being done at the school; an institution named with one of its schools."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.state_changes import same_institution, same_referent
+from tests.unit.test_state_changes import LATER_WINS, outcome
+
+U = "user"
+
+
+@pytest.mark.parametrize(("sentence", "fact"), [
+    # a degree pursued in the present, a year of studies, a degree candidacy
+    ("Doing a master's in geology at Marlow University.", (U, "study at", "marlow university")),
+    ("I'm pursuing a doctorate at Ravel University.", (U, "study at", "ravel university")),
+    ("Nadia is doing her MSc at Halden.", ("nadia", "study at", "halden")),
+    ("Amara is in her third year of dental school at Brookfield.",
+     ("amara", "study at", "brookfield")),
+    ("Tomas is in his final year at Dunmore University.", ("tomas", "study at",
+                                                           "dunmore university")),
+    ("The user is a doctoral candidate at Vance University.", (U, "study at",
+                                                               "vance university")),
+    ("Oskar is a PhD candidate in botany at Lund.", ("oskar", "study at", "lund")),
+    # a present "-s" verb before a school's capitalised name; the class one leaves with
+    ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "pinecrest academy")),
+    # an acronym the tagger reads as a common noun is still a named school
+    ("Studying pharmacy at UCSD", (U, "study at", "ucsd")),
+])
+def test_student_states(extractor, sentence, fact):
+    facts = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
+             if not t.negated}
+    assert fact in facts
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    # a past degree, a plan, a year of a job, a class of a year
+    ("I did my master's at Warwick.", (U, "study at", "warwick")),
+    ("I hope to do a PhD at Ravel University.", (U, "study at", "ravel university")),
+    ("Tomas is in his second year at Google.", ("tomas", "study at", "google")),
+    ("Tomas was in his final year of law school at Dunmore.", ("tomas", "study at", "dunmore")),
+    ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "class")),
+    ("Oskar is a candidate for mayor of Lund.", ("oskar", "study at", "lund")),
+])
+def test_no_student_state(extractor, sentence, unwanted):
+    facts = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
+             if not t.negated}
+    assert unwanted not in facts
+
+
+@pytest.mark.parametrize(("sentence", "ended"), [
+    ("Rosa finished her architecture degree at Delft in 2024.", ("rosa", "study at", "delft")),
+    ("I wrapped up my geology master's at Exeter in July.", (U, "study at", "exeter")),
+    ("Got my BSc from Halden University last spring.", (U, "study at", "halden university")),
+    ("Ines earned her doctorate from Lund in 2021.", ("ines", "study at", "lund")),
+    ("I defended my dissertation at Leuven last week.", (U, "study at", "leuven")),
+    ("The user defended their thesis at Vance and has started a job in Oslo.",
+     (U, "study at", "vance")),
+    ("Finished the Grantham nursing programme; working as a nurse now.",
+     (U, "study at", "grantham")),
+    ("I completed my Exeter MSc.", (U, "study at", "exeter")),
+    ("Finally done at Marlow as of last week.", (U, "study at", "marlow")),
+    ("I passed my viva in May, so I'm finally done at Leuven.", (U, "study at", "leuven")),
+    ("Completed my PhD in geology; now a lecturer.", (U, "pursue", "phd")),
+])
+def test_end_of_studies(extractor, sentence, ended):
+    facts = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
+             if t.negated}
+    assert ended in facts
+
+
+@pytest.mark.parametrize(("sentence", "unwanted"), [
+    # a course, a shift or a book finished at a school, a plan, a place of no degree
+    ("I finished my Spanish course at Tellis University.", (U, "attend", "tellis university")),
+    ("I finished my Spanish course at Tellis University.", (U, "study at", "tellis university")),
+    ("I finished my shift at the Marlow hospital.", (U, "go to", "marlow hospital")),
+    ("Nina finished reading a book at the Halden library.", ("nina", "go to", "halden library")),
+    ("I will finish my PhD at Ravel next year.", (U, "study at", "ravel")),
+    ("I hope to finish my PhD at Ravel next year.", (U, "study at", "ravel")),
+    ("I'm done at the gym for today.", (U, "study at", "gym")),
+    ("I'm almost done at Tellis.", (U, "study at", "tellis")),
+    ("Finished the Couch to 5K programme.", (U, "study at", "couch")),
+])
+def test_no_end_of_studies(extractor, sentence, unwanted):
+    ended = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
+             if t.negated}
+    assert unwanted not in ended
+
+
+@pytest.mark.parametrize(("ended", "stated", "same"), [
+    ("westbrook law", "westbrook", True),
+    ("ucsd pharmacy", "ucsd", True),
+    ("brookfield medical school", "brookfield university", True),
+    ("ridgeway high", "ridgeway high school", True),
+    ("corvin", "corvin uni", True),
+    ("ohio state", "ohio state university", True),
+    # another school of the institution, another institution
+    ("westbrook law", "westbrook medical school", False),
+    ("harvard law school", "harvard college", False),
+    ("boston college", "boston university", False),
+    ("law", "law school", False),
+    ("art", "art academy", False),
+])
+def test_an_institution_named_with_its_school(ended, stated, same):
+    assert same_institution(ended, stated) is same
+    assert same_referent(ended, stated) is same
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Amara is in her third year of dental school at Brookfield.",
+     "Amara graduated from Brookfield Dental and opened a practice."),
+    ("Studying pharmacy at UCSD", "Graduated from UCSD pharmacy; now at a clinic."),
+    ("Goes to Ridgeway High School.", "Graduated from Ridgeway High last spring."),
+    ("Doing a PhD in geology at Marlow University.", "Finished my PhD at Marlow in 2025."),
+    ("Doing a PhD in geology at Marlow University.", "Completed my PhD in geology; now a lecturer."),
+    ("currently doing my masters at Tellis Univ", "I'm all done at Tellis as of last week."),
+    ("The user is a PhD candidate in history at Vance University.",
+     "The user defended their dissertation at Vance in May."),
+    ("I'm a doctoral student at EPFL Lausanne.", "I passed my viva in May and I'm done at EPFL."),
+    ("Rosa is studying architecture at Delft.", "Rosa finished her architecture degree at Delft."),
+    ("I'm pursuing a PhD in botany at Ravel University.",
+     "I got my PhD from Ravel University in March."),
+    ("Attends Pinecrest Academy, class of 2028.", "Graduated from Pinecrest in June."),
+    ("Studying nursing at Ashgrove College.", "Finished the Ashgrove nursing programme."),
+    ("I'm a first-year student at Corvin Uni.", "graduated from corvin in june, so happy"),
+])
+def test_an_end_of_studies_ends_the_student_state(engine, old, new):
+    assert outcome(engine, old, new) == LATER_WINS
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm a PhD student at Marlow University.", "I finished my shift at the Marlow hospital."),
+    ("I'm a student at Tellis University.", "I finished my Spanish course at Tellis University."),
+    ("I attend Tellis University.", "I finished my Spanish course at Tellis University."),
+    ("I'm a PhD student at Ravel University.", "I completed my master's at Doran University."),
+    ("I'm a PhD student at Ravel University.", "I will graduate from Ravel University in May."),
+    ("I'm a PhD student at Ravel University.", "I hope to finish my PhD at Ravel next year."),
+    ("I'm a student at Lenox College.", "I'm done at the gym for today."),
+    ("Studying nursing at Ridgeway University.", "Graduated from Ridgeway High School in 2019."),
+    ("I'm a student at Boston University.", "I finished my degree at Boston College."),
+    ("Studying law at Westbrook Medical School.", "Graduated from Westbrook Law in 2020."),
+    ("I'm a PhD student at Ravel University.", "My sister graduated from Ravel University."),
+    ("Rosa is pursuing a PhD at Delft.", "Rosa did her master's at Delft."),
+])
+def test_no_end_of_these_studies(engine, old, new):
+    decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
+    assert decided == []
