@@ -51,6 +51,7 @@ from extractors.constructions.patterns import PatternRules
 from extractors.constructions.repute import ReputeRules
 from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.stranded_objects import StrandedObjectRules
+from extractors.constructions.education_lines import EducationLineRules
 from extractors.constructions.studies import StudyRules
 from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
@@ -121,7 +122,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
-                      PetDeathRules, AbstinenceRules, StudyRules):
+                      PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -257,6 +258,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         """Triples of a parsed document."""
         found: list[Triple] = []
         found.extend(self._key_values(doc))
+        found.extend(self._education_lines(doc))
         if self.patterns:
             found.extend(self._pattern_triples(doc))
         found.extend(self._rule_triples(doc))

@@ -41,8 +41,9 @@ SCHOOL_WORDS = frozenset({"university", "college", "school", "state", "institute
 """Words of a school's name ("Ohio State", "Dalton College")."""
 
 DEGREE_NOUNS = frozenset("""
-    degree diploma doctorate phd dphil md jd edd mbbs llb llm lld bachelor bachelors master
-    masters ba bs bsc beng bed bfa ma ms msc meng mfa mba mph mphil mres mst
+    degree diploma doctorate phd dphil md jd edd mbbs mbchb bmbs llb llm lld bachelor bachelors
+    master masters ba bs bsc beng bed bfa bba bcom bsn bds dds dmd dvm bvsc pharmd bpharm bsw
+    ma ms msc meng mfa mba mph mphil mres mst msn msw mcom
     studies study
     """.split())
 """Academic degrees (WordNet academic_degree.n.01: bachelor's, master's, doctor's degree and

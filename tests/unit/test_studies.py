@@ -147,3 +147,51 @@ def test_an_end_of_studies_ends_the_student_state(engine, old, new):
 def test_no_end_of_these_studies(engine, old, new):
     decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
     assert decided == []
+
+
+@pytest.mark.parametrize(("line", "fact"), [
+    # an education line's status says studies go on, or are over, at the school it names
+    ("Education: 2nd-year dental student, University of Halden",
+     (U, "study at", "university of halden", False)),
+    ("Education: currently enrolled, BA History, University of Oslo",
+     (U, "study at", "university of oslo", False)),
+    ("Education: MA History (in progress, UCL)", (U, "study at", "ucl", False)),
+    ("Education: PhD candidate, geology, EPFL Lausanne", (U, "study at", "epfl lausanne", False)),
+    ("- Education: final-year dental student at Marlow", (U, "study at", "marlow", False)),
+    ("Name: Ola Berg. Education: MSc Geology (in progress, Halden University)",
+     ("ola berg", "study at", "halden university", False)),
+    ("Education: BDS, Marlow (graduated 2024)", (U, "study at", "marlow", True)),
+    ("Education: PhD in geology, EPFL Lausanne (defended 2024)",
+     (U, "study at", "epfl lausanne", True)),
+    ("Education: BSc Physics, Corvin University (completed 2025)",
+     (U, "study at", "corvin university", True)),
+])
+def test_education_lines(extractor, line, fact):
+    facts = {(t.subject, t.relation, t.object, t.negated) for t in extractor.extract(line)}
+    assert fact in facts
+
+
+@pytest.mark.parametrize("line", [
+    "Education: BSc Physics, Corvin University",                  # no status
+    "Education: BSc Physics, Corvin University (expected 2026)",  # a plan
+    "Education: PhD, Chemistry, Oxford (defended 2020)",          # two names: a field or a school
+    "Education: BDS (graduated 2024)",                            # no school
+])
+def test_no_education_status(extractor, line):
+    assert not any(t.relation == "study at" for t in extractor.extract(line))
+
+
+@pytest.mark.parametrize(("old", "new", "ends"), [
+    ("Education: MA History (in progress, UCL)", "Education: MA History, UCL (graduated 2026)",
+     True),
+    ("Education: currently enrolled, BA History, University of Oslo",
+     "Education: BA History, University of Oslo (graduated Jan 2024)", True),
+    ("- Education: final-year dental student at Marlow", "- Education: BDS, Marlow (graduated 2024)",
+     True),
+    ("Education: MA History (in progress, UCL)", "Education: MA History, UCL (expected 2026)",
+     False),
+    ("Education: MA History (in progress, UCL)", "I graduated from Leeds in 2019.", False),
+])
+def test_education_line_changes(engine, old, new, ends):
+    decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
+    assert decided == (LATER_WINS if ends else [])
