@@ -13,7 +13,8 @@ import re
 
 from spacy.tokens import Doc, Token
 
-from extractors.memory_forms import in_first_person, subjectless
+from extractors.memory_forms import (
+    _LEAD, _STATE_PARTICIPLES, _verbless_predicate, in_first_person, subjectless)
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_OPENING,
@@ -32,6 +33,33 @@ from extractors.syntax import (
 )
 from extractors.types import Triple
 from extractors.pipeline import doc_text
+
+_LISTED_LABEL = re.compile(r"\s*(?:[-*+\u2022]\s+)?(?P<key>[A-Za-z][\w '\-]{0,40}):\s+(?=\S)")
+"""A label opening a line, after a list item's marker ("- Education: …")."""
+_EDUCATION_LABELS = frozenset({"education", "school", "university", "college", "studies",
+                               "degree", "schooling", "academics"})
+"""Labels of the user's own studies (as :data:`extractors.constructions.education_lines.
+EDUCATION_KEYS`), whose value may be a subject-less clause of the user."""
+
+
+def _education_clause(text: str, is_verb, irregular) -> tuple[str, tuple[int, int]] | None:
+    """"- Education: finished my BDS at Marlow in 2024": an education label's value that is a
+    subject-less fact (:func:`extractors.memory_forms.in_first_person`) is the user's clause,
+    read without its label ("I finished my BDS at Marlow in 2024"), never with the label as
+    its subject; None for any other text."""
+    label = _LISTED_LABEL.match(text)
+    if label is None or label["key"].strip().lower() not in _EDUCATION_LABELS \
+            or "\n" in text.strip():
+        return None
+    value = text[label.end():]
+    lead = _LEAD.match(value)
+    if lead is None or lead["verb"].lower() in _STATE_PARTICIPLES or _verbless_predicate(
+            lead, is_verb, irregular):
+        return None  # "currently enrolled, BA History, …": a status among listed pieces
+    first = in_first_person(value, is_verb, irregular)
+    if first is None:
+        return None
+    return first[0], (0, first[1] - label.end())
 
 
 _REPORTING_LABEL = re.compile(
@@ -82,6 +110,9 @@ class ReadingRules:
                     and _THEY.match(text, label.end())):
                 return text[label.end():], (0, -label.end())
             return text, (0, 0)
+        clause = _education_clause(text, self._is_verb, self._irregular_past())
+        if clause is not None:
+            return clause
         if _KEY_VALUE.match(text) and not _CLAUSE_OPENING.match(text):
             # "Billing plan: Pro", "Preferred reply language: Spanish": a label, never a
             # subject-less clause ("I am billing plan", "I preferred reply language")

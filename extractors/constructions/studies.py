@@ -147,7 +147,8 @@ def year_of_studies(year: Token) -> Token | None:
     schooled = any(p.lemma_.lower() in SCHOOL_NOUNS for p in of)
     places = [p for node in [year, *of] for c in node.children
               if c.dep_ == "prep" and c.lower_ == "at"
-              for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN" and not _is_time(p)]
+              for p in c.children if p.dep_ == "pobj" and not _is_time(p) and (
+                  p.pos_ == "PROPN" or p.pos_ == "NOUN" and p.text[:1].isupper())]
     for place in places:
         if schooled or any(t.lower_ in _INSTITUTION_WORDS for t in place.subtree):
             return place

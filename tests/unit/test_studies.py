@@ -24,6 +24,7 @@ U = "user"
     ("The user is a doctoral candidate at Vance University.", (U, "study at",
                                                                "vance university")),
     ("Oskar is a PhD candidate in botany at Lund.", ("oskar", "study at", "lund")),
+    ("Sven is in his final year of law school at Lund.", ("sven", "study at", "lund")),
     # a present "-s" verb before a school's capitalised name; the class one leaves with
     ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "pinecrest academy")),
     # an acronym the tagger reads as a common noun is still a named school
@@ -113,6 +114,9 @@ def test_an_institution_named_with_its_school(ended, stated, same):
      "Amara graduated from Brookfield Dental and opened a practice."),
     ("Studying pharmacy at UCSD", "Graduated from UCSD pharmacy; now at a clinic."),
     ("Goes to Ridgeway High School.", "Graduated from Ridgeway High last spring."),
+    ("Sven is in his final year of law school at Lund", "Sven graduated from Lund Law in June."),
+    ("- Education: final-year dental student at Marlow",
+     "- Education: finished my BDS at Marlow in 2024; now a dentist"),
     ("Doing a PhD in geology at Marlow University.", "Finished my PhD at Marlow in 2025."),
     ("Doing a PhD in geology at Marlow University.", "Completed my PhD in geology; now a lecturer."),
     ("currently doing my masters at Tellis Univ", "I'm all done at Tellis as of last week."),
@@ -165,6 +169,10 @@ def test_no_end_of_these_studies(engine, old, new):
      (U, "study at", "epfl lausanne", True)),
     ("Education: BSc Physics, Corvin University (completed 2025)",
      (U, "study at", "corvin university", True)),
+    # an education label's value that is a subject-less clause is the user's
+    ("- Education: finished my BDS at Marlow in 2024; now a dentist",
+     (U, "study at", "marlow", True)),
+    ("Education: studying law at Carrow", (U, "study at", "carrow", False)),
 ])
 def test_education_lines(extractor, line, fact):
     facts = {(t.subject, t.relation, t.object, t.negated) for t in extractor.extract(line)}
