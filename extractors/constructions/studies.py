@@ -150,7 +150,9 @@ def year_of_studies(year: Token) -> Token | None:
               for p in c.children if p.dep_ == "pobj" and not _is_time(p) and (
                   p.pos_ == "PROPN" or p.pos_ == "NOUN" and p.text[:1].isupper())]
     for place in places:
-        if schooled or any(t.lower_ in _INSTITUTION_WORDS for t in place.subtree):
+        # (the name's head names a school: "Dunmore University", "the University of Oslo";
+        # not "Lund University Hospital")
+        if schooled or place.lower_ in _INSTITUTION_WORDS:
             return place
     return None
 

@@ -41,6 +41,8 @@ def test_student_states(extractor, sentence, fact):
     ("I did my master's at Warwick.", (U, "study at", "warwick")),
     ("I hope to do a PhD at Ravel University.", (U, "study at", "ravel university")),
     ("Tomas is in his second year at Google.", ("tomas", "study at", "google")),
+    ("Sven is in his second year at Lund University Hospital.",
+     ("sven", "study at", "lund university hospital")),
     ("Tomas was in his final year of law school at Dunmore.", ("tomas", "study at", "dunmore")),
     ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "class")),
     ("Oskar is a candidate for mayor of Lund.", ("oskar", "study at", "lund")),
@@ -147,6 +149,11 @@ def test_an_end_of_studies_ends_the_student_state(engine, old, new):
     ("Studying law at Westbrook Medical School.", "Graduated from Westbrook Law in 2020."),
     ("I'm a PhD student at Ravel University.", "My sister graduated from Ravel University."),
     ("Rosa is pursuing a PhD at Delft.", "Rosa did her master's at Delft."),
+    ("I'm a student at Ravel University.", "I'm done at Ravel for the summer."),
+    ("I'm a student at Ravel University.", "I didn't finish my degree at Ravel."),
+    ("I teach at Ravel University.", "I got my PhD from Ravel University years ago."),
+    ("Works at Halden Medical Center.", "Graduated from Halden Medical School in 2012."),
+    ("Priya studies at Ravel University.", "Priya's brother finished his MBA at Ravel University."),
 ])
 def test_no_end_of_these_studies(engine, old, new):
     decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
