@@ -373,6 +373,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._enclosure(head, self._repute(head, self._language_use(head, found)))
         found = self._noun_predicate(head, self._class_nouns(head, found))
         found = self._performed_genre(head, self._stranded_object(head, found))
+        found = self._degree_pursuit(head, found)
         found = self._answer_to_question(head, found)
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)

@@ -22,6 +22,8 @@ of study"), dissertation.n.01 ("usually a requirement for an advanced academic d
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from spacy.tokens import Token
 
 from extractors.clause_frames import _hypothetical
@@ -69,6 +71,8 @@ present they state studying at the institution (FrameNet Education_teaching, the
 studying toward a Qualification at an Institution)."""
 
 _INSTITUTION_PREPS = frozenset({"at", "from"})
+_PURSUIT_PREPS = frozenset({"toward", "towards", "on", "for"})
+"""Prepositions of a degree worked toward ("working towards a law degree")."""
 
 GRADUATION = "graduate from"
 """The predicate a completed degree at an institution is read as (the ``studies completed``
@@ -94,7 +98,8 @@ def degree_idiom(base: str, obj: Token, prep: str, verb: Token) -> str | None:
         return None
     noun = obj.lemma_.lower().replace("'", "").replace("’", "")
     if base in COMPLETION_VERBS and noun in DEGREE_NOUNS:
-        return GRADUATION
+        # ("is finishing her PhD at Carrow": a degree not yet finished is studied there)
+        return STUDYING if verb.tag_ == "VBG" and _in_progress(verb) else GRADUATION
     if base in DEFENDING_VERBS and noun in THESIS_NOUNS and prep == "at":
         return GRADUATION
     if base in PURSUIT_VERBS and noun in DEGREE_NOUNS - {"diploma", "study"} and prep == "at" \
@@ -203,6 +208,38 @@ class StudyRules:
                 value, surface = school.lower_, school.text
                 out.append(self._make(subject, GRADUATION, value, surface, negated=neg,
                                       clause=verb, rule="svo"))
+        return out
+
+    def _degree_pursuit(self, head: Token, found: list[Triple]) -> list[Triple]:
+        """"Lena is working towards a law degree at Carrow University", "working on her PhD
+        at Carrow": work toward a degree is study, and its "at" names where one studies,
+        never a workplace -> (lena, study at, carrow university) in place of "work at" (in
+        the present only: a past pursuit states neither)."""
+        if head.pos_ != "VERB" or head.lemma_.lower() != "work":
+            return found
+        degrees = [p for c in head.children if c.dep_ == "prep" and c.lower_ in _PURSUIT_PREPS
+                   for p in c.children if p.dep_ == "pobj"
+                   and p.lemma_.lower() in DEGREE_NOUNS - {"diploma", "study"}]
+        if not degrees:
+            return found
+        schools = [s for node in [head, *degrees] for s in [_named_object(node, ("at",))]
+                   if s is not None]
+        if not schools:
+            return found
+        named = {self._value(s)[0] for s in schools}
+        if not _in_progress(head):
+            # ("worked towards a degree at Carrow": over, and never a workplace)
+            return [t for t in found if not (t.relation == "work at" and t.object in named)]
+        out = [replace(t, relation=STUDYING) if t.relation == "work at" and t.object in named
+               else t for t in found]
+        subj = self._subject_token(head)
+        subject = self._entity(subj) if subj is not None else None
+        if subject and not any(t.relation == STUDYING for t in out):
+            for school in schools:
+                value, surface = self._value(school)
+                out.append(self._make(subject, STUDYING, value, surface,
+                                      negated=_negated(head), clause=head,
+                                      rule="prep_object"))
         return out
 
     def _year_of_studies(self, head: Token) -> list[Triple]:

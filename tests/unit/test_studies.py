@@ -25,6 +25,11 @@ U = "user"
                                                                "vance university")),
     ("Oskar is a PhD candidate in botany at Lund.", ("oskar", "study at", "lund")),
     ("Sven is in his final year of law school at Lund.", ("sven", "study at", "lund")),
+    # work toward a degree, a degree being finished: study, never a workplace
+    ("Lena is working towards a law degree at Carrow University.",
+     ("lena", "study at", "carrow university")),
+    ("Lena is working on her PhD at Carrow University.", ("lena", "study at", "carrow university")),
+    ("I'm finishing my degree at Carrow.", (U, "study at", "carrow")),
     # a present "-s" verb before a school's capitalised name; the class one leaves with
     ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "pinecrest academy")),
     # an acronym the tagger reads as a common noun is still a named school
@@ -46,6 +51,9 @@ def test_student_states(extractor, sentence, fact):
     ("Tomas was in his final year of law school at Dunmore.", ("tomas", "study at", "dunmore")),
     ("Attends Pinecrest Academy, class of 2028.", (U, "attend", "class")),
     ("Oskar is a candidate for mayor of Lund.", ("oskar", "study at", "lund")),
+    ("Lena is working towards a law degree at Carrow University.",
+     ("lena", "work at", "carrow university")),
+    ("Lena worked on her PhD at Carrow University.", ("lena", "study at", "carrow university")),
 ])
 def test_no_student_state(extractor, sentence, unwanted):
     facts = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
@@ -84,6 +92,7 @@ def test_end_of_studies(extractor, sentence, ended):
     ("I hope to finish my PhD at Ravel next year.", (U, "study at", "ravel")),
     ("I'm done at the gym for today.", (U, "study at", "gym")),
     ("I'm almost done at Tellis.", (U, "study at", "tellis")),
+    ("I'm finishing my degree at Carrow.", (U, "study at", "carrow")),
     ("Finished the Couch to 5K programme.", (U, "study at", "couch")),
 ])
 def test_no_end_of_studies(extractor, sentence, unwanted):
@@ -117,6 +126,8 @@ def test_an_institution_named_with_its_school(ended, stated, same):
     ("Studying pharmacy at UCSD", "Graduated from UCSD pharmacy; now at a clinic."),
     ("Goes to Ridgeway High School.", "Graduated from Ridgeway High last spring."),
     ("Sven is in his final year of law school at Lund", "Sven graduated from Lund Law in June."),
+    ("Lena is working towards a law degree at Carrow University.",
+     "Lena graduated from Carrow Law in May."),
     ("- Education: final-year dental student at Marlow",
      "- Education: finished my BDS at Marlow in 2024; now a dentist"),
     ("Doing a PhD in geology at Marlow University.", "Finished my PhD at Marlow in 2025."),
