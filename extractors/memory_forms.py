@@ -204,12 +204,17 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
         return False  # "James likes tea": the first word is the subject
     if word in (irregular or {}):
         return True  # "Broke up with Tess", "Lost the Kindle on a train"
-    if word.endswith("ing") and len(word) >= 5 and (
+    if word.endswith("ing") and (len(word) > 5 or word in _SHORT_GERUNDS) and (
             is_verb(word[:-3]) or is_verb(word[:-3] + "e") or is_verb(word[:-4])):
         # "Building a side project", "Planning a trip to Iceland"; a gerund before a finite
         # verb is a subject ("Deploying on Fridays is allowed")
         return not any(w.lower().strip(".,;:!") in _AUX for w in words[1:])
     return _finite_form(word, is_verb)
+
+
+_SHORT_GERUNDS = frozenset({"doing", "using"})
+"""Five-letter gerunds that open a memory writer's fact ("Doing a PhD at …", "Using Vim"); the
+others are idioms or other words ("dying to", "going to" of a plan, "thing")."""
 
 
 def _verb_before_name(word: str, rest: list[str], is_verb: Callable[[str], bool],
