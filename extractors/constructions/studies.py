@@ -62,6 +62,12 @@ COMPLETION_VERBS = frozenset({"finish", "complete", "wrap up", "finish up", "get
 (FrameNet Activity_finish: finish, complete, wrap up; Getting, Receiving: get, receive, earn,
 obtain)."""
 
+_FINISHING_VERBS = COMPLETION_VERBS - {"get", "receive", "earn", "obtain"}
+SCHOOLING_NOUNS = frozenset({"school", "uni", "university", "college", "schooling",
+                             "education", "studies", "study"})
+"""What one finishes "at" a school when studies end ("finished uni at Carrow", "completed my
+education at Pinecrest"; WordNet schooling.n.01, education.n.02)."""
+
 DEFENDING_VERBS = frozenset({"defend", "pass"})
 """Verbs of the final examination of a research degree ("defended my dissertation at X")."""
 
@@ -97,6 +103,10 @@ def degree_idiom(base: str, obj: Token, prep: str, verb: Token) -> str | None:
     if prep not in _INSTITUTION_PREPS:
         return None
     noun = obj.lemma_.lower().replace("'", "").replace("’", "")
+    if base in _FINISHING_VERBS and noun in SCHOOLING_NOUNS and prep == "at" and not any(
+            c.dep_ == "det" and c.lower_ in ("a", "an") for c in obj.children):
+        # "finished uni at Carrow", "completed my schooling at Pinecrest" (not "a school")
+        return STUDYING if verb.tag_ == "VBG" and _in_progress(verb) else GRADUATION
     if base in COMPLETION_VERBS and noun in DEGREE_NOUNS:
         # ("is finishing her PhD at Carrow": a degree not yet finished is studied there)
         return STUDYING if verb.tag_ == "VBG" and _in_progress(verb) else GRADUATION

@@ -496,7 +496,7 @@ class VerbRules:
                     base, obj, prep.lower_, verb)
                 if relation is None:
                     continue
-                for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                for pobj in (c for c in prep.children if c.dep_ == "pobj" and not _is_time(c)):
                     for token in self._objects(pobj):
                         value, surface = self._value(token)
                         if value:

@@ -72,6 +72,8 @@ def test_no_student_state(extractor, sentence, unwanted):
     ("Finished the Grantham nursing programme; working as a nurse now.",
      (U, "study at", "grantham")),
     ("I completed my Exeter MSc.", (U, "study at", "exeter")),
+    ("Finished uni at Carrow last year.", (U, "study at", "carrow")),
+    ("I completed my schooling at Pinecrest Academy.", (U, "study at", "pinecrest academy")),
     ("Finally done at Marlow as of last week.", (U, "study at", "marlow")),
     ("I passed my viva in May, so I'm finally done at Leuven.", (U, "study at", "leuven")),
     ("Completed my PhD in geology; now a lecturer.", (U, "pursue", "phd")),
@@ -94,6 +96,8 @@ def test_end_of_studies(extractor, sentence, ended):
     ("I'm almost done at Tellis.", (U, "study at", "tellis")),
     ("I'm finishing my degree at Carrow.", (U, "study at", "carrow")),
     ("Finished the Couch to 5K programme.", (U, "study at", "couch")),
+    ("Finished a school project at Carrow.", (U, "study at", "carrow")),
+    ("I finished school at 3pm.", (U, "study at", "15:00")),
 ])
 def test_no_end_of_studies(extractor, sentence, unwanted):
     ended = {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
