@@ -3,7 +3,12 @@ completed. Pure functions over a parsed clause (:mod:`extractors.syntax` re-expo
 
 from __future__ import annotations
 
+from collections.abc import Container
+from dataclasses import replace
+
 from spacy.tokens import Token
+
+from extractors.types import Triple
 
 from extractors.times import _is_time, calendar_date
 
@@ -28,13 +33,65 @@ past of a state so placed is over (Quirk et al. 1985, §4.20: the simple past wi
 time adverbial)."""
 
 
+def _past_auxiliary(head: Token) -> bool:
+    """A predicate whose past tense is on its auxiliary "was"/"were" ("was married to Alex",
+    "was working at Acme")."""
+    return any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" and c.lemma_ == "be"
+               for c in head.children)
+
+
+_DATED_STATE_RULES = frozenset({"copula", "attribute", "prep_object", "state"})
+"""Rules of a copular or passive clause's own triples (not what an event it states implies)."""
+
+
+def dated_state_past(head: Token, triples: list[Triple], change_verbs: frozenset[str],
+                     endings: Container[str]) -> list[Triple]:
+    """``triples`` of a copular or passive clause in a completed past ("I was married to Alex
+    from 2005 to 2011", "My husband was Rob until 2009") with the time ``past …``, as
+    :meth:`VerbRules._time_qualifiers` gives an active verb's: a state that held then is no
+    current value. Not a change whose result holds (``change_verbs``), nor an ending stated
+    as a passive ("was laid off in 2019": ``endings``, read as ``"be lay"``)."""
+    passive = any(c.dep_ == "auxpass" for c in head.children)
+    if not triples or not (head.lemma_ == "be" or passive):
+        return triples
+    # (the parser hangs a copula's dates on its complement: "was married to Alex from 2005")
+    complements = [c for c in head.children if c.dep_ in ("attr", "acomp")]
+    if not _completed_past(head) and not (head.tag_ == "VBD" and any(
+            p.dep_ == "prep" and (p.lower_ in ("before", "until", "till") or p.lower_ in
+                                  _DATING_PREPS and any(o.dep_ == "pobj" and calendar_date(o)
+                                                        for o in p.children))
+            or p.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
+                                         for m in p.children)
+            for c in complements for p in c.children)):
+        return triples
+    lemma = head.lemma_.lower()
+    if lemma in change_verbs or f"be {lemma}" in endings:
+        return triples
+    out = []
+    for t in triples:
+        times = [v for k, v in t.qualifiers if k == "time"]
+        if t.rule not in _DATED_STATE_RULES or any(v.split()[0] == "past" for v in times):
+            out.append(t)
+            continue
+        quals = tuple(q for q in t.qualifiers if q[0] != "time") + (
+            ("time", " ".join(["past", *times, *_dates(head, *complements)])),)
+        out.append(replace(t, qualifiers=quals))
+    return out
+
+
+def _dates(*heads: Token) -> list[str]:
+    """The calendar dates of the heads' prepositional phrases, lower-cased ("2005 to 2011")."""
+    return [" ".join(t.lower_ for t in o.subtree) for h in heads for c in h.children
+            if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj" and calendar_date(o)]
+
+
 def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
     joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
     "moved there two years ago", "ate meat as a child", "worked at Amazon in 2015" (a duration, a calendar date, a "before"/"until" bound,
     a dated past time, a period of life or "back in" a place or time on a simple past; the perfect "has worked for three years" still holds, and what such an
     event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
-    if head.tag_ != "VBD":
+    if head.tag_ != "VBD" and not _past_auxiliary(head):
         return False
     for child in head.children:
         if child.dep_ == "npadvmod" and _is_time(child) and any(

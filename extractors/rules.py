@@ -80,9 +80,10 @@ from extractors.clause_frames import (
     spent_in_past,
 )
 from extractors.state_changes import default_state_changes, ENDED_RULE, implied, StateChanges
-from extractors.aspect import _for_now_only
+from extractors.aspect import _for_now_only, dated_state_past
 from extractors.relations import dwelling_reading
 from extractors.syntax import (
+    _CHANGE_VERBS,
     _RECIPROCAL,
     ADJECTIVE_INDEX,
     NOUN_INDEX,
@@ -366,6 +367,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
         found = spent_in_past(head, conditioned(head, found))
+        found = dated_state_past(head, found, _CHANGE_VERBS, (
+            *self.state_changes.states, *self.state_changes.possessed))
         support, kind = self._support_verb(head)
         if support:
             # "spoke the language French": French is the value, never "language"

@@ -193,8 +193,9 @@ class StateChanges:
     def _intransitive(self, triple: Triple, predicate: str, party: bool = False) -> list[Triple]:
         """Endings of a predicate without object: a possessed subject's end ("Melanie's dog
         passed away" -> (melanie, have, dog) negated), a subject's ended state ("they
-        separated" -> (they, be, marry) negated), unless the clause names the other
-        ``party`` ("split up with Sam")."""
+        separated" -> (they, be, marry) negated); when the clause names the other ``party``
+        ("split up with Sam"), a state of every value ("date", "spouse") does not end: only
+        that party's does, by the transitive rows."""
         out: list[Triple] = []
         if triple.negated:  # "the trip is off" is read as the antonym: not "be on"
             predicate = "not " + predicate
@@ -204,7 +205,9 @@ class StateChanges:
             for state in self.possessed.get(predicate, ()):
                 out.append(replace(triple, subject=owner, relation=state, object=thing,
                                    negated=True, rule=ENDED_RULE, qualifiers=_now(triple)))
-        for relation, obj in () if party else self.states.get(predicate, ()):
+        for relation, obj in self.states.get(predicate, ()):
+            if party and not obj:
+                continue  # every value of a partnership, but the clause names one party
             out.append(replace(triple, relation=relation, object=obj, negated=True,
                                rule=ENDED_RULE, qualifiers=_now(triple)))
         return out

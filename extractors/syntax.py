@@ -487,6 +487,15 @@ PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "so
 the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
 
 
+def _described(comp: Token) -> bool:
+    """A complement of state or description words only, coordinated or not ("Vegan", "Deaf
+    and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives."""
+    words = [comp] + [c for c in comp.children if c.dep_ == "conj"]
+    return not comp.n_lefts and all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
+        and all((w.lower_ in PERSON_STATES or w.lower_ in ADJECTIVE_INDEX) and not w.n_lefts
+                for w in words)
+
+
 def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
     """True when a copula with a possessed relationship noun as subject describes that
     person rather than naming them: an adjective or an indefinite noun phrase as complement
@@ -499,8 +508,11 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
     if not complements:
         return located
     for comp in complements:
-        if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or comp.lower_ in PERSON_STATES:
-            continue  # (a capital letter makes no name of a state: "my partner is Vegan")
+        if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or _described(comp):
+            # (a capital letter makes no name of a state or a description: "my partner is
+            # Vegan", "my dad is Hindu"; a name English also knows as an adjective, "Frank",
+            # is read so too: precision first)
+            continue
         det = next((c for c in comp.children if c.dep_ == "det"), None)
         # (a name after "a" is a kind: "my dog is a Labrador", not the dog's name)
         kind_name = comp.pos_ == "PROPN" and det is not None and det.lower_ in ("a", "an")

@@ -32,6 +32,10 @@ _NAMING_VERBS = frozenset({"call", "name", "nickname", "dub"})
 
 
 
+_NO_ONE = frozenset({"nothing", "none", "nobody", "noone", "neither"})
+"""Negative pronouns: a replacement by none of them is no replacement (Quirk et al. §6.62)."""
+
+
 def _bare_setting(noun: Token) -> bool:
     """A setting noun written without a determiner: "switched default browser to Firefox"."""
     return not any(c.dep_ in ("det", "poss") for c in noun.children) and any(
@@ -313,7 +317,10 @@ class ChangeRules:
                      for p in c.children if p.dep_ == "pobj"), None)
         subj = self._subject_token(verb)
         old = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
-        if role is None or subj is None or old is None or neg:
+        if role is None or subj is None or old is None or neg or _temporary(verb) or \
+                subj.lower_ in _NO_ONE or any(c.dep_ == "det" and c.lower_ == "no"
+                                              for c in subj.children):
+            # ("Nothing has replaced X", "Y has almost / briefly replaced X": no change)
             return []
         split = self._split_attribute(role)
         if split is None:

@@ -6,9 +6,10 @@ import re
 
 from spacy.tokens import Doc
 
-from extractors.relations import SPELLING, Cardinality
+from extractors.relations import RELATIONSHIP_NOUNS, SPELLING, Cardinality
 from extractors.syntax import (
-    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, NOUN_INDEX, USER)
+    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, ADJECTIVE_INDEX, NOUN_INDEX,
+    PERSON_STATES, USER)
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.pipeline import doc_text
@@ -255,6 +256,10 @@ class KeyValueRules:
                         content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
                         or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
+                if len(content) == 1 and relation in RELATIONSHIP_NOUNS and (
+                        content[0].lower_ in PERSON_STATES or content[0].lower_ in ADJECTIVE_INDEX
+                        ) and content[0].lower_ not in _NONE | _EMPTY:
+                    continue  # "Partner: Vegan", "Spouse: Catholic": a description, no name
                 # (a participle that is the whole value is a state: "married to Daniel")
                 if len(span) == 1 and len(pieces) == 1 and (
                         span[0].lower_ in _EMPTY if plural_key else span[0].lower_ in _NONE):

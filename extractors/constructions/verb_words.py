@@ -46,9 +46,10 @@ _WHOLE_OBJECTS = frozenset({"everything", "all", "stuff"})
 
 
 _CAUSED_MOTION = {"move to": "transfer to", "move into": "transfer to",
-                  "relocate to": "transfer to", "move back to": "transfer to"}
-"""A move with an object moves the object (FrameNet Cause_motion): its goal is where the thing
-went, never where the subject lives."""
+                  "relocate to": "transfer to", "move back to": "transfer to",
+                  "move from": "transfer from", "move out of": "transfer from"}
+"""A move with an object moves the object (FrameNet Cause_motion): its goal and source are
+where the thing went and came from, never where the subject lives."""
 _TRANSFER_VERBS = frozenset({"move", "migrate", "transfer", "port", "copy", "export", "import",
                              "shift", "switch", "sync"})
 """Verbs whose "all" object is the whole of one's things moving between places or tools."""

@@ -308,7 +308,7 @@ class VerbRules:
                     # "belongs to a book club": a person's membership, never a location
                     relation = "member of" if f"{base} {words}" == "belong to" and \
                         obj.lemma_.lower() in _GROUP_NOUNS else f"{base} {words}"
-                    if words != "from" and any(c.dep_ in ("dobj", "obj") for c in verb.children):
+                    if any(c.dep_ in ("dobj", "obj") for c in verb.children):
                         # "moved everything to Things 3": a thing moved, not the mover
                         # (FrameNet Cause_motion, not Motion): no residence
                         relation = _CAUSED_MOTION.get(relation, relation)

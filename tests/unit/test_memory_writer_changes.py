@@ -13,9 +13,9 @@ RESOLVED = [
     ("The release manager for v2 is Wei", "Release manager for v2 is now Ortega (Wei stepped down)"),
     # a setting named by a definite or bare compound, its value read as written
     ("UI theme = dark", "Switched UI theme to light"),
-    # ending things with someone, or a couple ending things, is a break-up
+    # ending things with someone, or a couple breaking up, is a break-up
     ("I'm seeing Jonah.", "I ended things with Jonah last week."),
-    ("I'm dating Priyanka.", "Priyanka and I ended things in the spring."),
+    ("I'm dating Priyanka.", "Priyanka and I broke up in the spring."),
     ("Nora is engaged to Felix.", "Nora broke off her engagement with Felix."),
     # moving all of one's things from one tool to another ends using the first
     ("Uses Trello for planning.", "Moved all my boards from Trello to Linear last week."),
@@ -428,7 +428,25 @@ LOOK_ALIKES = [
     ("I'm dating Priyanka.", "I split up with Oskar years ago."),
     ("I'm seeing Jonah.", "I ended my relationship with Teo."),
     ("I'm seeing Jonah.", "I ended things with my old landlord."),
+    # a couple's "ended things" is no break-up read without its party
+    ("I'm dating Priyanka.", "Marlon and I ended things years ago."),
+    ("Ines is married to Bruno.", "My co-founder and I ended things amicably."),
     ("Nora is engaged to Felix.", "Nora's sister broke off her engagement with Arlo."),
+    # a copular or passive state placed at its dates is over
+    ("I'm married to Soren.", "I was married to Anil from 1998 to 2004."),
+    ("Beth is married to Kofi.", "Beth was married to Luis in the 1990s."),
+    ("My wife is Hana.", "My wife was Mirela until 2012."),
+    # no replacement, an almost-replacement or a brief one changes no favourite
+    ("My favourite card game is Skat.", "Nothing has replaced Skat as my favourite card game."),
+    ("My favourite card game is Skat.", "Hanabi has nearly replaced Skat as my favourite card game."),
+    ("My favourite card game is Skat.",
+     "Hanabi briefly replaced Skat as my favourite card game before I went back to Skat."),
+    # a faith, a description or a state written with a capital names no partner
+    ("My partner is Tomasz.", "My partner is Hindu."),
+    ("My partner is Tomasz.", "My partner is Deaf and Catholic."),
+    ("Partner: Tomasz", "Partner: Vegan"),
+    # one's things moved from a town is no move of one's home
+    ("Lives in Tromsø.", "Moved all my boxes from Tromsø to a storage unit in Bodø."),
     # a brand written with an inner capital is a name, restricted like any other
     ("Phone OS: iOS 17 on my personal phone", "Phone OS: watchOS 10 on my watch"),
     # things moved somewhere are no move of the mover's home
