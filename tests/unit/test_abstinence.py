@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.test_state_changes import LATER_WINS, outcome
+from tests.unit.test_state_changes import LATER_WINS, decided
 
 U = "user"
 
@@ -85,9 +85,9 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("old", "new"), RESOLVED)
 def test_later_memory_resolves(engine, old, new):
-    assert outcome(engine, old, new) == LATER_WINS
+    assert decided(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alike_decides_nothing(engine, old, new):
-    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+    assert decided(engine, old, new) == []

@@ -3,7 +3,7 @@ later a day after the earlier): each table row is a kind, in this project's own 
 
 import pytest
 
-from tests.unit.test_state_changes import LATER_WINS, outcome
+from tests.unit.test_state_changes import LATER_WINS, decided
 
 RESOLVED = [
     # an ending event said with where it happened ends what the event ends
@@ -464,12 +464,12 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("old", "new"), RESOLVED)
 def test_later_memory_resolves(engine, old, new):
-    assert outcome(engine, old, new) == LATER_WINS
+    assert decided(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alike_decides_nothing(engine, old, new):
-    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+    assert decided(engine, old, new) == []
 
 
 @pytest.mark.parametrize(("sentence", "relation"), [

@@ -9,7 +9,7 @@ from extractors import Triple
 from scanner.core.keys import group_by_key
 from scanner.core.pet_endings import with_pet_endings
 from scanner.models import MemoryRecord
-from tests.unit.test_state_changes import LATER_WINS, outcome
+from tests.unit.test_state_changes import LATER_WINS, decided
 
 U = "user"
 
@@ -90,12 +90,12 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("old", "new"), RESOLVED)
 def test_later_memory_resolves(engine, old, new):
-    assert outcome(engine, old, new) == LATER_WINS
+    assert decided(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alike_decides_nothing(engine, old, new):
-    assert [o for o in outcome(engine, old, new) if o[1] != "possible"] == []
+    assert decided(engine, old, new) == []
 
 
 def rec(rid: str, text: str, user: str = "u1") -> MemoryRecord:

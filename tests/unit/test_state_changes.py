@@ -33,6 +33,11 @@ def outcome(engine, old, new):
     return [(c.members, c.verdict, c.winner) for c in scan_pair(engine, old, new).conflicts]
 
 
+def decided(engine, old, new):
+    """:func:`outcome` without ``possible`` flags: what the pair decides."""
+    return [o for o in outcome(engine, old, new) if o[1] != "possible"]
+
+
 LATER_WINS = [(["m1", "m2"], "resolved", "m2")]
 """The outcome of a pair whose later memory ends the earlier one."""
 
