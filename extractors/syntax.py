@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Span, Token
 
-from extractors.relations import NOUN_SYNONYMS, RELATIONSHIP_NOUNS, SETTING_VERBS, SPELLING
+from extractors.relations import NOUN_SYNONYMS, SETTING_VERBS, SPELLING
 from extractors.values import normalize_value
 
 
@@ -477,50 +477,6 @@ def _infinitive_complements(head: Token) -> list[Token]:
     return [c for c in head.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
             and not _negated(c) and any(a.dep_ == "aux" and a.lower_ == "to"
                                         for a in c.children)]
-
-
-PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "sober", "single",
-                           "married", "divorced", "widowed", "engaged", "pregnant", "retired",
-                           "unemployed", "gluten-free", "kosher", "halal"})
-"""Adjectives of a person's diet, abstinence, marital state or stage of working life
-(WordNet 3.1 adjective senses, e.g. vegan.a.01, single.s.05, retired.s.01): a description of
-the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
-
-
-def _described(comp: Token) -> bool:
-    """A complement of state or description words only, coordinated or not ("Vegan", "Deaf
-    and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives."""
-    words = [comp] + [c for c in comp.children if c.dep_ == "conj"]
-    return not comp.n_lefts and all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
-        and all((w.lower_ in PERSON_STATES or w.lower_ in ADJECTIVE_INDEX) and not w.n_lefts
-                for w in words)
-
-
-def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
-    """True when a copula with a possessed relationship noun as subject describes that
-    person rather than naming them: an adjective or an indefinite noun phrase as complement
-    ("my father is a farmer", "my parents were very athletic"), or only a prepositional
-    phrase ("my father is in the army"); not a name or a definite description ("my father
-    is Tom"). See ``RELATIONSHIP_NOUNS``."""
-    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not any(
-            c.dep_ == "poss" for c in subject.children):
-        return False
-    if not complements:
-        return located
-    for comp in complements:
-        if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or _described(comp):
-            # (a capital letter makes no name of a state or a description: "my partner is
-            # Vegan", "my dad is Hindu"; a name English also knows as an adjective, "Frank",
-            # is read so too: precision first)
-            continue
-        det = next((c for c in comp.children if c.dep_ == "det"), None)
-        # (a name after "a" is a kind: "my dog is a Labrador", not the dog's name)
-        kind_name = comp.pos_ == "PROPN" and det is not None and det.lower_ in ("a", "an")
-        if (comp.pos_ != "NOUN" and not kind_name) or (
-                det is not None and det.lower_ not in ("a", "an")) or any(
-                c.dep_ == "poss" for c in comp.children):
-            return False
-    return True
 
 
 _ANAPHORS = {"it", "he", "she", "they"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.constructions.descriptions import (
-    _describes_thing, _names_role_holder, _premodified, _telegraphic, colour_of)
+    _describes_thing, _names_role_holder, _predicational, _premodified, _telegraphic, colour_of)
 from extractors.constructions.preferences import (
     _CHANGED,
     _marks_change,
@@ -47,7 +47,6 @@ from extractors.syntax import (
     _NP_DROP,
     _of_object,
     _phrase,
-    _predicational,
     _prep_objects,
     _span_tokens,
     _surface,

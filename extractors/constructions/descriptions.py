@@ -9,6 +9,7 @@ import re
 from spacy.tokens import Token
 
 from extractors.relations import CLASSIFIER_NOUNS
+from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import ADJECTIVE_INDEX
 
 
@@ -146,3 +147,47 @@ def _premodified(noun: Token) -> list[Token]:
     mods = [t for c in noun.children if c.dep_ in ("amod", "compound", "nmod") and c.i < noun.i
             for t in c.subtree]
     return sorted([noun, *mods], key=lambda t: t.i)
+
+
+PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "sober", "single",
+                           "married", "divorced", "widowed", "engaged", "pregnant", "retired",
+                           "unemployed", "gluten-free", "kosher", "halal"})
+"""Adjectives of a person's diet, abstinence, marital state or stage of working life
+(WordNet 3.1 adjective senses, e.g. vegan.a.01, single.s.05, retired.s.01): a description of
+the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
+
+
+def _described(comp: Token) -> bool:
+    """A complement of state or description words only, coordinated or not ("Vegan", "Deaf
+    and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives."""
+    words = [comp] + [c for c in comp.children if c.dep_ == "conj"]
+    return not comp.n_lefts and all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
+        and all((w.lower_ in PERSON_STATES or w.lower_ in ADJECTIVE_INDEX) and not w.n_lefts
+                for w in words)
+
+
+def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
+    """True when a copula with a possessed relationship noun as subject describes that
+    person rather than naming them: an adjective or an indefinite noun phrase as complement
+    ("my father is a farmer", "my parents were very athletic"), or only a prepositional
+    phrase ("my father is in the army"); not a name or a definite description ("my father
+    is Tom"). See ``RELATIONSHIP_NOUNS``."""
+    if subject.lemma_.lower() not in RELATIONSHIP_NOUNS or not any(
+            c.dep_ == "poss" for c in subject.children):
+        return False
+    if not complements:
+        return located
+    for comp in complements:
+        if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or _described(comp):
+            # (a capital letter makes no name of a state or a description: "my partner is
+            # Vegan", "my dad is Hindu"; a name English also knows as an adjective, "Frank",
+            # is read so too: precision first)
+            continue
+        det = next((c for c in comp.children if c.dep_ == "det"), None)
+        # (a name after "a" is a kind: "my dog is a Labrador", not the dog's name)
+        kind_name = comp.pos_ == "PROPN" and det is not None and det.lower_ in ("a", "an")
+        if (comp.pos_ != "NOUN" and not kind_name) or (
+                det is not None and det.lower_ not in ("a", "an")) or any(
+                c.dep_ == "poss" for c in comp.children):
+            return False
+    return True

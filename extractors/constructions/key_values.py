@@ -9,7 +9,8 @@ from spacy.tokens import Doc
 from extractors.relations import RELATIONSHIP_NOUNS, SPELLING, Cardinality
 from extractors.syntax import (
     _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, ADJECTIVE_INDEX, NOUN_INDEX,
-    PERSON_STATES, USER)
+    USER)
+from extractors.constructions.descriptions import PERSON_STATES
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.pipeline import doc_text
