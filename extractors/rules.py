@@ -79,7 +79,8 @@ from extractors.clause_frames import (
     in_future,
     spent_in_past,
 )
-from extractors.state_changes import default_state_changes, ENDED_RULE, implied, StateChanges
+from extractors.state_changes import (
+    default_state_changes, ENDED_RULE, implied, PARTY_QUALIFIER, StateChanges)
 from extractors.aspect import _for_now_only, dated_state_past
 from extractors.relations import dwelling_reading
 from extractors.syntax import (
@@ -116,6 +117,17 @@ RULE_FAILURE = "an extraction rule failed on one clause (%s: %s); that clause gi
 """Logged (warning, logger ``extractors.rules``, without the memory's text) when a rule raises
 on a clause: the statistical parser can produce a tree no rule foresaw, and one clause must not
 cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
+
+def _for_other(triple: Triple, first: str, other: str) -> Triple:
+    """``triple`` of the first of two coordinated subjects said of the other; an ending that
+    named the other as its party names the first for it ("Sam and I broke up")."""
+    swap = {other: first}
+    return Triple(**{**triple.to_dict(), "subject": other,
+                     "object": swap.get(triple.object, triple.object)
+                     if triple.rule == ENDED_RULE else triple.object,
+                     "qualifiers": tuple((k, swap.get(v, v) if k == PARTY_QUALIFIER else v)
+                                         for k, v in triple.qualifiers)})
+
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, VerbRules,
                       PassiveRules, KeyValueRules, PatternRules, AlternativeRules, DecisionRules,
@@ -339,8 +351,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         for other in others:
             who = self._entity(other)
             if who and first and who != first:
-                found += [Triple(**{**t.to_dict(), "subject": who, "qualifiers": t.qualifiers})
-                          for t in found if t.subject == first]
+                found += [_for_other(t, first, who) for t in found if t.subject == first]
         return found + reciprocal
 
     def _reciprocal(self, found: list[Triple], first: str, others: list[str | None]

@@ -28,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from extractors.errors import ExtractorError
-from extractors.relations import is_kind_of
+from extractors.relations import RELATIONSHIP_NOUNS, is_kind_of
 from extractors.types import Triple
 
 DATA_FILE = "state_changes.toml"
@@ -135,7 +135,8 @@ class StateChanges:
         return StateChanges(endings, results, possessed, ended_states,
                             {**self.idioms, **other.idioms}, nominals)
 
-    def derive(self, triple: Triple, governed: Iterable[str] = ()) -> list[Triple]:
+    def derive(self, triple: Triple, governed: Iterable[str] = (),
+               parties: Mapping[str, str] | None = None) -> list[Triple]:
         """The triples ``triple``'s predicate implies (empty when it implies none).
 
         Args:
@@ -143,14 +144,17 @@ class StateChanges:
                 implies nothing.
             governed: the prepositions and particles its verb governs, for rows that
                 ``require`` one ("give X *to* Y").
+            parties: subject -> the other party its clause names ("split up with Sam":
+                ``{"": "sam"}`` for any subject; "Jordan and I broke up": ``{"user":
+                "jordan", "jordan": "user"}``).
 
         Returns:
             Negated ``state_change`` triples for every ended state (one per object variant,
             see :data:`CARRIER_NOUNS`), then affirmed ``state_result`` triples.
         """
-        # an ending that names the other party ("split up with Sam", "ended her relationship
-        # with Sam") ends the state with that party only, never every value of it
-        party = "with" in governed
+        # an ending that names the other party ("split up with Sam", "Jordan and I broke
+        # up") ends the state with that party only, never every value of it
+        party = (parties or {}).get(triple.subject) or (parties or {}).get("")
         if not triple.object:
             return self._intransitive(triple, triple.relation, party)
         if triple.rule == "state":  # "has been cancelled": (x, be, cancel)
@@ -190,12 +194,15 @@ class StateChanges:
         return out
 
 
-    def _intransitive(self, triple: Triple, predicate: str, party: bool = False) -> list[Triple]:
+    def _intransitive(self, triple: Triple, predicate: str, party: str | None = None
+                      ) -> list[Triple]:
         """Endings of a predicate without object: a possessed subject's end ("Melanie's dog
         passed away" -> (melanie, have, dog) negated), a subject's ended state ("they
         separated" -> (they, be, marry) negated); when the clause names the other ``party``
-        ("split up with Sam"), a state of every value ("date", "spouse") does not end: only
-        that party's does, by the transitive rows."""
+        ("split up with Sam", "Jordan and I broke up"), a state of every value ("date",
+        "spouse") ends with that party, and an unspecified one ("is dating") ends, but no
+        other party's (qualifier ``party``: no outright denial,
+        :func:`scanner.core.stances._bare`)."""
         out: list[Triple] = []
         if triple.negated:  # "the trip is off" is read as the antonym: not "be on"
             predicate = "not " + predicate
@@ -207,7 +214,12 @@ class StateChanges:
                                    negated=True, rule=ENDED_RULE, qualifiers=_now(triple)))
         for relation, obj in self.states.get(predicate, ()):
             if party and not obj:
-                continue  # every value of a partnership, but the clause names one party
+                out.append(replace(triple, relation=relation, object=party, object_text=party,
+                                   negated=True, rule=ENDED_RULE, qualifiers=_now(triple)))
+                out.append(replace(triple, relation=relation, object="", negated=True,
+                                   rule=ENDED_RULE,
+                                   qualifiers=_now(triple) + ((PARTY_QUALIFIER, party),)))
+                continue
             out.append(replace(triple, relation=relation, object=obj, negated=True,
                                rule=ENDED_RULE, qualifiers=_now(triple)))
         return out
@@ -220,6 +232,11 @@ away from kidney failure", "closed after the fire")."""
 _OBJECTLESS = frozenset({"live in", "work at", "spouse", "partner", "member of", "part of",
                          "date", "be engaged to", "be married to", "be in relationship with"})
 """``[[ends_state]]`` states named by their relation alone: every value of it ends."""
+
+
+PARTY_QUALIFIER = "party"
+"""The qualifier of an ending that named its other party: it denies an unspecified state, never
+another party's."""
 
 
 def _now(triple: Triple) -> tuple[tuple[str, str], ...]:
@@ -385,6 +402,10 @@ NAME_ADJECTIVES = frozenset({"old", "new", "little", "big", "trusty", "beloved",
 is the Honda): an ended name may carry them."""
 
 
+_PEOPLE = RELATIONSHIP_NOUNS - {"dog", "cat", "pet", "horse"}
+"""Kinship and social nouns: a name beside one of them names a person."""
+
+
 def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
                   ended_plural: bool = False, ended_name: bool = False) -> bool:
     """Whether an ended object can name the thing a stated object names.
@@ -412,6 +433,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     if ended == stated:
         return True
     a, b = ended.split(), stated.split()
+    if _PEOPLE & set(a[:-1]) and not _PEOPLE & set(b):
+        return False  # "my aunt Juniper passed away" is no cat named Juniper
     if ended_name and len(b) > 1 and a and a[-1] in b[:-1] and all(
             w in NAME_ADJECTIVES for w in a[:-1]):
         return True  # ("sold the old Honda" / "drives a 2009 Honda Civic")

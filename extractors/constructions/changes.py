@@ -352,6 +352,32 @@ class ChangeRules:
                                       qualifiers=() if negated else (_CHANGED,)))
         return out
 
+    def _parties(self, verb: Token) -> dict[str, str]:
+        """The other party an ending's clause names, by subject: a "with" phrase of the verb
+        or its object ("split up with Sam", "ended my relationship with Sam": ``{"": "sam"}``),
+        or the other of two coordinated subjects ("Jordan and I broke up", a reciprocal,
+        Quirk et al. 1985 §6.30: ``{"user": "jordan", "jordan": "user"}``; the parser may
+        leave the first name outside the clause)."""
+        out: dict[str, str] = {}
+        for prep in (c for h in [verb, *(o for o in verb.children if o.dep_ in ("dobj", "obj"))]
+                     for c in h.children if c.dep_ == "prep" and c.lower_ == "with"):
+            for pobj in (c for c in prep.children if c.dep_ == "pobj"):
+                value = self._value(pobj)[0]
+                if value:
+                    out[""] = value
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None:
+            members = [subj, *(c for c in subj.children if c.dep_ == "conj")]
+            if subj.i >= 2 and subj.nbor(-1).lower_ == "and" and \
+                    subj.nbor(-2).pos_ in ("PROPN", "NOUN"):
+                members.append(subj.nbor(-2))
+            if len(members) == 2:
+                # (an unresolved party is still a party: "my co-founder and I")
+                a, b = (self._entity(m) or m.lemma_.lower() for m in members)
+                if a and b and a != b:
+                    out[a], out[b] = b, a
+        return out
+
     def _with_state_changes(self, verb: Token, triples: list[Triple]) -> list[Triple]:
         """``triples`` and what their predicates end or leave behind
         (:meth:`extractors.state_changes.StateChanges.derive`). A verb's change is an event:
@@ -367,9 +393,6 @@ class ChangeRules:
         if verb.pos_ == "VERB" and not _event(verb) and not _done(verb):
             return triples
         governed = {c.lower_ for c in verb.children if c.dep_ in ("prep", "dative", "prt")}
-        if any(c.dep_ == "prep" and c.lower_ == "with" for o in verb.children
-               if o.dep_ in ("dobj", "obj") for c in o.children):
-            governed.add("with")  # "ended my relationship with Sam": the other party
         # a thing finished at a place is no leaving of the place: "finished my Spanish course
         # at the university", "finished my shift at the hospital" (FrameNet Activity_finish:
         # the place is a circumstance of the activity, not what ends)
@@ -378,7 +401,8 @@ class ChangeRules:
         # ends working at Starbucks, not at every café
         placed = {c.carrier for c in carried}
         sources = [t for t in triples if t.object not in placed] + [c.triple for c in carried]
-        derived = [d for t in sources for d in self.state_changes.derive(t, governed)]
+        parties = self._parties(verb)
+        derived = [d for t in sources for d in self.state_changes.derive(t, governed, parties)]
         return triples + derived if derived else triples
 
     def _carried_places(self, verb: Token, triples: list[Triple]) -> list[_Carried]:

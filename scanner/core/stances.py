@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from extractors import Triple
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
-from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES, SCHOOL_STATES
+from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES, PARTY_QUALIFIER, SCHOOL_STATES
 from scanner.core.keys import Assertion
 from scanner.core.names import written_name
 from scanner.models import MemoryRecord
@@ -89,9 +89,11 @@ _LIGHT = frozenset({"be", "have", "do", "get", "make", "take", "go", "like", "us
 
 
 def _bare(triple: Triple) -> bool:
-    """A denial of an intransitive predicate outright: "doesn't smoke anymore"."""
+    """A denial of an intransitive predicate outright: "doesn't smoke anymore" (not an
+    ending that named its other party: "Jordan and I broke up")."""
     return (triple.negated and not triple.object and triple.rule in ("state", ENDED_RULE)
-            and triple.relation not in _LIGHT)
+            and triple.relation not in _LIGHT
+            and not (triple.qualifiers and triple.qualifier(PARTY_QUALIFIER)))
 
 
 def _named(triple: Triple) -> bool:

@@ -16,6 +16,9 @@ RESOLVED = [
     # ending things with someone, or a couple breaking up, is a break-up
     ("I'm seeing Jonah.", "I ended things with Jonah last week."),
     ("I'm dating Priyanka.", "Priyanka and I broke up in the spring."),
+    ("I'm dating Priyanka.", "Priyanka and I ended things in the spring."),
+    ("Tove and Anders are dating.", "Tove and Anders split up in May."),
+    ("Ines is engaged to Bruno.", "Ines and Bruno broke off their engagement."),
     ("Nora is engaged to Felix.", "Nora broke off her engagement with Felix."),
     # moving all of one's things from one tool to another ends using the first
     ("Uses Trello for planning.", "Moved all my boards from Trello to Linear last week."),
@@ -428,8 +431,9 @@ LOOK_ALIKES = [
     ("I'm dating Priyanka.", "I split up with Oskar years ago."),
     ("I'm seeing Jonah.", "I ended my relationship with Teo."),
     ("I'm seeing Jonah.", "I ended things with my old landlord."),
-    # a couple's "ended things" is no break-up read without its party
+    # a couple's ending names its other party: only that partnership ends
     ("I'm dating Priyanka.", "Marlon and I ended things years ago."),
+    ("I'm dating Priyanka.", "Marlon and I broke up."),
     ("Ines is married to Bruno.", "My co-founder and I ended things amicably."),
     ("Nora is engaged to Felix.", "Nora's sister broke off her engagement with Arlo."),
     # a copular or passive state placed at its dates is over
