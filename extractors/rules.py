@@ -118,6 +118,12 @@ RULE_FAILURE = "an extraction rule failed on one clause (%s: %s); that clause gi
 on a clause: the statistical parser can produce a tree no rule foresaw, and one clause must not
 cost the memory's other clauses or a scan's other memories. The test suite fails on it."""
 
+
+def _intransitive_endings(changes: StateChanges) -> frozenset[str]:
+    """The predicates that end a state without an object ("be lay", "pass away")."""
+    return frozenset({*changes.states, *changes.possessed})
+
+
 def _for_other(triple: Triple, first: str, other: str) -> Triple:
     """``triple`` of the first of two coordinated subjects said of the other; an ending that
     named the other as its party names the first for it ("Sam and I broke up")."""
@@ -169,6 +175,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         self.table = table
         self.state_changes = state_changes if state_changes is not None else \
             default_state_changes()
+        # (the rules run on the lexicon's patterns below, before the table is mapped)
+        self._intransitive_endings = _intransitive_endings(self.state_changes)
         self.use_lexicon = use_lexicon
         extra = compile_patterns(("extra", rel, text) for rel, text in extra_patterns)
         packs = list(dict.fromkeys(
@@ -183,6 +191,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         if use_lexicon:
             self._induced = self._induce_relations()
         self.state_changes = self.state_changes.mapped(self._canonical_relation)
+        self._intransitive_endings = _intransitive_endings(self.state_changes)
         if not NOUN_INDEX and self._is_noun("dog"):
             NOUN_INDEX.update(self._nouns)
             index = self.nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
@@ -378,8 +387,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
         found = spent_in_past(head, conditioned(head, found))
-        found = dated_state_past(head, found, _CHANGE_VERBS, (
-            *self.state_changes.states, *self.state_changes.possessed))
+        found = dated_state_past(head, found, _CHANGE_VERBS, self._intransitive_endings)
         support, kind = self._support_verb(head)
         if support:
             # "spoke the language French": French is the value, never "language"

@@ -154,7 +154,7 @@ class StateChanges:
         """
         # an ending that names the other party ("split up with Sam", "Jordan and I broke
         # up") ends the state with that party only, never every value of it
-        party = (parties or {}).get(triple.subject) or (parties or {}).get("")
+        party = (parties.get(triple.subject) or parties.get("")) if parties else None
         if not triple.object:
             return self._intransitive(triple, triple.relation, party)
         if triple.rule == "state":  # "has been cancelled": (x, be, cancel)

@@ -157,13 +157,18 @@ PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "so
 the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
 
 
+def describes_person(word: str) -> bool:
+    """Whether a lower-cased word is a state or description of a person rather than a name:
+    :data:`PERSON_STATES` or a word English knows as an adjective."""
+    return word in PERSON_STATES or word in ADJECTIVE_INDEX
+
+
 def _described(comp: Token) -> bool:
     """A complement of state or description words only, coordinated or not ("Vegan", "Deaf
     and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives."""
     words = [comp] + [c for c in comp.children if c.dep_ == "conj"]
     return not comp.n_lefts and all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
-        and all((w.lower_ in PERSON_STATES or w.lower_ in ADJECTIVE_INDEX) and not w.n_lefts
-                for w in words)
+        and all(describes_person(w.lower_) and not w.n_lefts for w in words)
 
 
 def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:

@@ -8,9 +8,8 @@ from spacy.tokens import Doc
 
 from extractors.relations import RELATIONSHIP_NOUNS, SPELLING, Cardinality
 from extractors.syntax import (
-    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, ADJECTIVE_INDEX, NOUN_INDEX,
-    USER)
-from extractors.constructions.descriptions import PERSON_STATES
+    _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, NOUN_INDEX, USER)
+from extractors.constructions.descriptions import describes_person
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.pipeline import doc_text
@@ -257,9 +256,8 @@ class KeyValueRules:
                         content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
                         or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
-                if len(content) == 1 and relation in RELATIONSHIP_NOUNS and (
-                        content[0].lower_ in PERSON_STATES or content[0].lower_ in ADJECTIVE_INDEX
-                        ) and content[0].lower_ not in _NONE | _EMPTY:
+                if len(content) == 1 and relation in RELATIONSHIP_NOUNS and describes_person(
+                        content[0].lower_) and content[0].lower_ not in _NONE | _EMPTY:
                     continue  # "Partner: Vegan", "Spouse: Catholic": a description, no name
                 # (a participle that is the whole value is a state: "married to Daniel")
                 if len(span) == 1 and len(pieces) == 1 and (

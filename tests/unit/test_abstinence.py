@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.test_state_changes import LATER_WINS, decided
+from tests.unit.test_state_changes import pair_tables
 
 U = "user"
 
@@ -83,11 +83,4 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new"), RESOLVED)
-def test_later_memory_resolves(engine, old, new):
-    assert decided(engine, old, new) == LATER_WINS
-
-
-@pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
-def test_look_alike_decides_nothing(engine, old, new):
-    assert decided(engine, old, new) == []
+test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)

@@ -3,7 +3,7 @@ later a day after the earlier): each table row is a kind, in this project's own 
 
 import pytest
 
-from tests.unit.test_state_changes import LATER_WINS, decided
+from tests.unit.test_state_changes import pair_tables
 
 RESOLVED = [
     # an ending event said with where it happened ends what the event ends
@@ -466,14 +466,7 @@ LOOK_ALIKES = [
 """Pairs that look like one of the readings above but can both be true: nothing decided."""
 
 
-@pytest.mark.parametrize(("old", "new"), RESOLVED)
-def test_later_memory_resolves(engine, old, new):
-    assert decided(engine, old, new) == LATER_WINS
-
-
-@pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
-def test_look_alike_decides_nothing(engine, old, new):
-    assert decided(engine, old, new) == []
+test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
 
 
 @pytest.mark.parametrize(("sentence", "relation"), [

@@ -9,7 +9,7 @@ from extractors import Triple
 from scanner.core.keys import group_by_key
 from scanner.core.pet_endings import with_pet_endings
 from scanner.models import MemoryRecord
-from tests.unit.test_state_changes import LATER_WINS, decided
+from tests.unit.test_state_changes import pair_tables
 
 U = "user"
 
@@ -88,14 +88,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new"), RESOLVED)
-def test_later_memory_resolves(engine, old, new):
-    assert decided(engine, old, new) == LATER_WINS
-
-
-@pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
-def test_look_alike_decides_nothing(engine, old, new):
-    assert decided(engine, old, new) == []
+test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
 
 
 def rec(rid: str, text: str, user: str = "u1") -> MemoryRecord:

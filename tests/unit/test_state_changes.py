@@ -41,6 +41,21 @@ def decided(engine, old, new):
 LATER_WINS = [(["m1", "m2"], "resolved", "m2")]
 """The outcome of a pair whose later memory ends the earlier one."""
 
+
+def pair_tables(resolved, look_alikes):
+    """The two tests of a table module: each ``resolved`` pair's later memory wins, and each
+    look-alike pair decides nothing (``possible`` flags allowed)."""
+
+    @pytest.mark.parametrize(("old", "new"), resolved)
+    def test_later_memory_resolves(engine, old, new):
+        assert decided(engine, old, new) == LATER_WINS
+
+    @pytest.mark.parametrize(("old", "new"), look_alikes)
+    def test_look_alike_decides_nothing(engine, old, new):
+        assert decided(engine, old, new) == []
+
+    return test_later_memory_resolves, test_look_alike_decides_nothing
+
 # (sentence, facts that must be among its triples): an ending is a negated triple of the
 # state it ends, a result an affirmed one
 ENDINGS = [
