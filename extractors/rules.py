@@ -70,6 +70,7 @@ from extractors.lexicon import (
 from extractors.pipeline import doc_text, load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
+from extractors.negation_focus import restricted_denials
 from extractors.clause_frames import (
     CONDITIONED,
     _hypothetical,
@@ -386,7 +387,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             # (a clause "rather than" rejects is not done: "walks rather than drive")
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
-        found = spent_in_past(head, conditioned(head, found))
+        found = restricted_denials(head, spent_in_past(head, conditioned(head, found)))
         found = dated_state_past(head, found, _CHANGE_VERBS, self._intransitive_endings)
         support, kind = self._support_verb(head)
         if support:

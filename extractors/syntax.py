@@ -395,6 +395,13 @@ def _phrase(tokens: Iterable[Token]) -> str:
     return " ".join(w for w in words if w)
 
 
+def time_words(tokens: Iterable[Token]) -> list[str]:
+    """The words of a time phrase, a plural time word in the singular ("Saturdays" ->
+    ``saturday``): "on Saturdays" and "every Saturday" name one time."""
+    return [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
+            for w in _phrase(tokens).split()]
+
+
 def _surface(tokens: list[Token]) -> str:
     if not tokens:
         return ""

@@ -35,12 +35,11 @@ from extractors.syntax import (
     _no_value,
     _OBJECT_PREPS,
     _PARTITIVE_NOUNS,
-    _phrase,
+    time_words,
     _prep_objects,
     _REMEMBER,
     _START_ASPECT,
     _STOP_ASPECT,
-    _TIME_WORDS,
     _truth_frame,
     _UNRESOLVED_PRONOUNS,
     USER,
@@ -66,8 +65,13 @@ from extractors.constructions.verb_words import (
 )
 from extractors.state_changes import GROUP_NOUNS
 from extractors.constructions.changes import HANDOVER_VERBS
+from extractors.negation_focus import present_phrase
 from extractors.types import Triple
 
+
+
+_RECURRENCE = frozenset({"every", "each"})
+"""Determiners of a recurring time ("every Saturday morning"; Quirk et al. 1985 §8.64)."""
 
 class VerbRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
@@ -517,20 +521,24 @@ class VerbRules:
     def _times(self, head: Token) -> list[tuple[str, str]]:
         quals = []
         for child in head.children:
-            if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS:
+            if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS and not (
+                    present_phrase(child)):  # "at all these days" is no time of its own
                 # "for two years", "during the summer": how long, not when (a duration
                 # never sets one statement apart from another about the same thing)
                 for pobj in child.children:
                     if pobj.dep_ == "pobj" and _is_time(pobj):
                         named = {t.i for c in pobj.children if c.dep_ in ("nmod", "compound")
                                  and c.pos_ == "PROPN" and not _is_time(c) for t in c.subtree}
-                        words = [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
-                                 for w in _phrase(t for t in pobj.subtree
-                                                  if t.i not in named).split()]
+                        words = time_words(t for t in pobj.subtree if t.i not in named)
                         if child.lower_ in _BOUNDARY_PREPS:
                             # "until June" and "after June" are two times, not one
                             words = [child.lower_] + words
                         quals.append(("time", " ".join(words)))
+            elif child.dep_ == "npadvmod" and _is_time(child) and any(
+                    c.dep_ == "det" and c.lower_ in _RECURRENCE for c in child.children):
+                # "every Saturday morning": a recurring time, as "on Saturday mornings" is
+                words = time_words(t for t in child.subtree if t.lower_ not in _RECURRENCE)
+                quals.append(("time", " ".join(words)))
         return quals
 
     def _is_verb(self, base: str) -> bool:

@@ -79,6 +79,18 @@ def _conditioned(time: str | None) -> bool:
     return time is not None and time.startswith(CONDITIONED + " ")
 
 
+def _one_circumstance(p: str, q: str) -> bool:
+    """Whether a restricted statement (``"when on saturdays"``: a "when" clause, or a denial
+    whose focus is a time, :mod:`extractors.negation_focus`) and a plain time (``"saturday
+    morning"``) name one circumstance: the words of one are among the other's ("no longer
+    volunteers there on Saturdays" / "volunteers there every Saturday morning")."""
+    if _conditioned(p) == _conditioned(q) or _past(p) or _past(q) or _future(p) or _future(q):
+        return False
+    a = set(p.removeprefix(CONDITIONED + " ").split())
+    b = set(q.removeprefix(CONDITIONED + " ").split())
+    return a <= b or b <= a
+
+
 def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
     """Whether ``denier``'s denial of ``obj`` denies ``holder``'s assertion of ``held``.
 
@@ -202,13 +214,13 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if (p is None) != (q is None) and _later_exception(x, y):
         return False
     p, q = x.time, y.time
-    if p is not None and q is not None and p != q:
+    if p is not None and q is not None and p != q and not _one_circumstance(p, q):
         return False
     if _past(p) != _past(q):
         return False  # "worked at Amazon for three years before joining Shopify"
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing
-    if _conditioned(p) != _conditioned(q):
+    if _conditioned(p) != _conditioned(q) and (p is None or q is None):
         return False  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
 

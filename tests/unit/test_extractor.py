@@ -443,8 +443,11 @@ def test_sentences_that_do_not_assert_a_fact(extractor, sentence, unwanted):
 
 
 def test_time_phrases_become_qualifiers(extractor):
-    (triple,) = extractor.extract("Never deploy on Fridays.")
+    (triple,) = extractor.extract("Deploy on Fridays.")
     assert triple.qualifier("time") == "friday"
+    # a denial whose focus is the time is restricted to it (extractors.negation_focus)
+    (triple,) = extractor.extract("Never deploy on Fridays.")
+    assert triple.qualifier("time") == "when friday"
 
 
 def test_triples_carry_span_and_roundtrip(extractor):

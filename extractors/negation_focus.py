@@ -1,0 +1,297 @@
+"""The focus of a clause's negation: what a denial denies.
+
+A clause negation normally has in its scope everything from the negative word to the end of the
+clause, and its focus is often the last adjunct or modifier in that scope rather than the
+predicate (Quirk et al. 1985, *A Comprehensive Grammar of the English Language*, §§10.64–10.66):
+"I don't eat meat on Fridays" denies eating meat on Fridays, and says nothing of the other days;
+"I'm not a teacher at that school" leaves "I am a teacher" standing. Such a denial is a
+restricted one: its triples are compared only with statements under the same restriction
+(time qualifier ``"when <restriction>"``, as a ``when`` clause gives:
+:func:`extractors.clause_frames.conditioned`).
+
+Two negations deny less still and give no denial at all:
+
+* a restrictive focusing subjunct in the scope ("not just vegetarian", "not only a runner":
+  Quirk et al. §8.116) denies that the value is all there is, and presupposes it;
+* a corrective negation ("I don't like coffee, I love it!"), whose next clause restates the
+  same thing with a stronger word, objects to the word, not to the fact (Horn 1985,
+  "Metalinguistic negation and pragmatic ambiguity", *Language* 61).
+
+Adverbials that leave the denial whole stay out of the restriction: aspect and time-of-change
+words ("anymore", "no longer", "these days", "since March", "for three years"), emphasis
+("at all", "really", "honestly"), and reasons ("because I'm vegan").
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from extractors.clause_frames import CONDITIONED, with_time
+from extractors.syntax import _is_negator, _no_longer, time_words
+from extractors.times import _is_time
+from extractors.types import Triple
+
+FOCUS_PARTICLES = frozenset({"just", "only", "merely", "simply", "solely", "purely",
+                             "exclusively"})
+"""Restrictive focusing subjuncts (Quirk et al. 1985 §8.116): after a negation they deny
+exclusiveness, not the value ("not just vegetarian")."""
+
+NEUTRAL_ADVERBS = frozenset("""
+    anymore more longer any now still yet ever even really actually currently nowadays
+    honestly definitely certainly seriously truly literally absolutely again either also too
+    though then there here together anyway lately recently personally obviously whatsoever
+    so already no
+    """.split())
+"""Adverbs in a negation's scope that leave the denial whole: aspect (Quirk et al. §8.88:
+"anymore", "still", "yet", "no longer"), time of the change ("now", "lately"), emphasis and
+stance (§8.99–8.103: "really", "honestly", "actually"), additive subjuncts ("either", "also",
+§8.116), and the deictic place that is itself the value ("there", "here")."""
+
+_NEUTRAL_PREPS = frozenset({"since", "as"})
+"""Prepositions of the time a denial holds from ("since March", "as of today")."""
+_DURATION_PREPS = frozenset({"for", "in"})
+"""Prepositions of a duration that measures the denial ("for three years", "in ages")."""
+_DURATION_NOUNS = frozenset("""
+    second minute hour day week month year decade century age while ever long time
+    """.split())
+_NOW_NOUNS = frozenset({"day", "nowadays", "moment", "point"})
+"""Heads of phrases that place a denial at the present ("these days", "at the moment")."""
+_SINCE_PREPS = frozenset({"after", "since", "following", "once"})
+"""Words that date a change of state by the event it followed."""
+_RESTRICTING_MARKS = frozenset({"when", "whenever", "while", "if", "unless"})
+_REASON_MARKS = frozenset({"because", "since", "as", "cause", "'cause", "cos", "though",
+                           "although", "so", "given", "now"})
+"""Subordinators of a reason or concession: the clause they open does not restrict."""
+_SKIP_DEPS = frozenset("""
+    nsubj nsubjpass csubj aux auxpass neg punct cc det predet case mark expl conj parataxis
+    ccomp intj discourse dep poss amod compound nummod quantmod nmod prt appos meta
+    """.split())
+"""Dependents that are no adjunct of the clause: its arguments' own parts, the clause's
+auxiliaries and negation, other clauses (a coordinated or paratactic clause has its own
+negation), and the value's own premodifiers (which :func:`scanner.core.detect.denies`
+compares)."""
+_ARGUMENT_DEPS = frozenset({"dobj", "attr", "acomp", "oprd", "pobj", "agent", "dative", "pcomp"})
+"""Arguments of the clause: never a restriction themselves, but their modifiers may be. A
+purpose infinitive ("doesn't drive a Tesla to work", ``xcomp``) is one unless the value is in
+it ("doesn't like to swim")."""
+_CORRECTIVE_OBJECTS = frozenset({"it", "them", "that", "those", "this", "these", "one"})
+"""Pronouns by which a corrective clause takes up the denied clause's object ("I love it")."""
+SCALES: tuple[tuple[str, ...], ...] = (
+    ("like", "enjoy", "love", "adore"),
+    ("dislike", "hate", "loathe", "detest"),
+    ("want", "need"),
+    ("think", "believe", "know"),
+    ("good", "great", "excellent", "amazing"),
+    ("warm", "hot"),
+    ("cool", "cold"),
+    ("tired", "exhausted"),
+)
+"""Horn scales, weaker to stronger (Horn 1972, *On the semantic properties of logical operators
+in English*; Levinson 2000 §1.3): a corrective clause replaces the denied word with a stronger
+one of its scale."""
+
+
+def _negator(head: Token) -> Token | None:
+    for child in head.children:
+        if _is_negator(child) or (child.dep_ == "advmod" and any(
+                c.dep_ == "neg" for c in child.children)):
+            return child
+    return None
+
+
+def _text(token: Token) -> str:
+    return " ".join(t.lower_ for t in token.subtree)
+
+
+def present_phrase(prep: Token) -> bool:
+    """A prepositional phrase that places a statement at the present or only stresses it:
+    "at all", "after all", "at the moment", "in these days" (no time of its own)."""
+    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    if pobj is None or prep.lower_ not in ("at", "after", "in", "these"):
+        return False
+    if prep.lower_ in ("at", "after") and (pobj.lower_ == "all" or any(
+            c.lower_ == "all" for c in pobj.children)):
+        return True
+    return pobj.lemma_.lower() in _NOW_NOUNS and (prep.lower_ == "at" or any(
+        c.lower_ == "these" for c in pobj.children))
+
+
+def _neutral(token: Token, changed: bool) -> bool:
+    """True for an adverbial in the negation's scope that leaves the denial whole; after a
+    change of state ("no longer", "anymore": ``changed``) also the event it followed
+    ("no longer likes cats after being scratched")."""
+    low, lemma = token.lower_, token.lemma_.lower()
+    if changed and (token.dep_ == "prep" and low in _SINCE_PREPS or token.dep_ == "advcl" and any(
+            c.dep_ == "mark" and c.lower_ in _SINCE_PREPS for c in token.children)):
+        return True
+    if token.dep_ in ("advmod", "npadvmod"):
+        if low in NEUTRAL_ADVERBS or low == "all" and any(
+                c.lower_ in ("at", "after") for c in token.children):
+            return True  # ("after all" read as two adverbs)
+        return lemma in _NOW_NOUNS and any(c.lower_ in ("these", "those", "this")
+                                           for c in token.children)  # "these days"
+    if token.dep_ == "prep":
+        pobj = next((c for c in token.children if c.dep_ == "pobj"), None)
+        if low in _NEUTRAL_PREPS:
+            return True
+        if pobj is None:
+            return low in NEUTRAL_ADVERBS
+        noun = pobj.lemma_.lower()
+        if present_phrase(token):
+            return True  # "at all", "after all", "at the moment"
+        if low in _DURATION_PREPS and noun in _DURATION_NOUNS and (
+                pobj.tag_ == "NNS" or any(c.dep_ in ("nummod", "amod", "det")
+                                          for c in pobj.children)):
+            return True  # "for three years", "in ages", "in a while"
+        return False
+    if token.dep_ == "advcl":
+        return any(c.dep_ == "mark" and c.lower_ in _REASON_MARKS for c in token.children)
+    return False
+
+
+def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token] | None:
+    """The adjuncts and modifiers in the scope of ``negator`` that are no part of a denied
+    value (``values``: the denied objects' surfaces, lower case); None when a focusing
+    subjunct takes the focus ("not just vegetarian")."""
+    found: list[Token] = []
+    changed = _no_longer(head) or any(c.lower_ in ("anymore", "longer") for c in head.children)
+
+    def visit(token: Token, on_value: bool) -> bool:
+        if token.i < negator.i or token.dep_ in _SKIP_DEPS and not _misread_relative(token):
+            return True
+        if token.dep_ == "advmod" and token.lower_ in FOCUS_PARTICLES and (
+                on_value or token.head == head):
+            return False  # (a particle on another argument is not this denial's focus)
+        text = _text(token)
+        if any(text in value for value in values):
+            return True  # part of the value: "of the chess club" in "member of the chess club"
+        holds = any(value and value in text for value in values)
+        if not holds and token.dep_ in _ARGUMENT_DEPS and any(
+                value and s.dep_ == token.dep_ and value in _text(s)
+                for s in token.head.children for value in values):
+            return True  # another object ("coffee anymore, green tea only"): not this value
+        if holds or token.dep_ in _ARGUMENT_DEPS or (token.dep_ == "xcomp" and not any(values)):
+            # the value or another argument ("is not my manager": the value is the subject),
+            # whose own modifiers may restrict it ("a teacher at that school")
+            return all(visit(child, holds or not any(values)) for child in token.children)
+        if not _neutral(token, changed):
+            found.append(token)
+        return True
+
+    if any(c.lower_ in FOCUS_PARTICLES for c in negator.children):
+        return None  # "not only a teacher": the parser hangs the particle on the negator
+    for child in head.children:
+        if child is not negator and not visit(child, False):
+            return None
+    if head.dep_ in ("ccomp", "conj", "parataxis") and head.head.i > head.i:
+        # a restricting clause between this clause and the next, which the parser hung on
+        # the next ("i don't ride my bike when it's icy, i take the tram")
+        found += [c for c in head.head.children if c.dep_ == "advcl"
+                  and head.i < c.i < head.head.i and any(
+                      m.dep_ in ("mark", "advmod") and m.lower_ in _RESTRICTING_MARKS
+                      for m in c.children)]
+    return found
+
+
+def _misread_relative(token: Token) -> bool:
+    """An appositive noun whose determiner is a relative pronoun: a relative clause the
+    tagger read as a noun phrase ("dogs that bark" as "dogs, that bark")."""
+    return token.dep_ == "appos" and any(c.dep_ == "det" and c.lower_ in ("that", "which")
+                                         and c.i < token.i for c in token.children)
+
+
+def _corrective(head: Token, values: list[str]) -> bool:
+    """True when the clause after the negated ``head`` takes its object up again, affirmed
+    with another word ("I don't like coffee, I love it!", "… — I adore it")."""
+    if head.dep_ in ("ccomp", "parataxis", "conj") and head.i < head.head.i:
+        other = head.head
+    else:
+        other = next((c for c in head.children if c.dep_ in ("conj", "parataxis", "ccomp")
+                      and c.i > head.i), None)
+    if other is None or other.pos_ not in ("VERB", "AUX") or _negator(other) is not None:
+        return False
+    if not _stronger(_predicate(head), _predicate(other)):
+        return False  # "I don't own a car, I rent it": another predicate, both stand
+    subject = next((c.lower_ for c in head.children if c.dep_ == "nsubj"), None)
+    again = next((c.lower_ for c in other.children if c.dep_ == "nsubj"), None)
+    if subject is None or again != subject:
+        return False
+    if not any(c.dep_ == "dobj" for c in head.children):
+        return True  # "it's not good, it's great"
+    objects = [c for c in other.children if c.dep_ == "dobj"]
+    return any(o.lower_ in _CORRECTIVE_OBJECTS or o.lemma_.lower() in values for o in objects)
+
+
+def _predicate(head: Token) -> str:
+    """The predicate word of a clause: its verb, or a copula's adjective ("is good")."""
+    if head.lemma_ == "be":
+        word = next((c for c in head.children if c.dep_ == "acomp"), None)
+        if word is not None:
+            return word.lemma_.lower()
+    return head.lemma_.lower()
+
+
+def _stronger(weak: str, strong: str) -> bool:
+    """True when ``strong`` is above ``weak`` on one of :data:`SCALES`."""
+    return any(weak in scale and strong in scale and scale.index(strong) > scale.index(weak)
+               for scale in SCALES)
+
+
+def restricted_denials(head: Token, triples: list[Triple]) -> list[Triple]:
+    """``triples`` of clause ``head`` with its denials read for their focus: a restricted
+    denial gets time qualifier ``"when <restriction>"``; a denial whose focus is a focusing
+    subjunct, or that a corrective clause takes back, is dropped. Triples with a past, future
+    or conditioned time are left as they are (they never meet the plain present)."""
+    if not any(t.negated for t in triples):
+        return triples
+    negator = _negator(head)
+    if negator is None:
+        return triples
+    denied = [t for t in triples if t.negated and not _framed(t)]
+    if not denied:
+        return triples
+    if _corrective(head, [t.object for t in denied if t.object]):
+        return [t for t in triples if t not in denied]
+    out = []
+    for t in triples:
+        if t not in denied:
+            out.append(t)
+            continue
+        restrictions = _restrictions(head, negator, [t.object_text.lower()])
+        if restrictions is None:
+            continue  # "not just vegetarian": no denial
+        if restrictions:
+            t = with_time(t, f"{CONDITIONED} {_words(restrictions)}")
+        out.append(t)
+    return out
+
+
+def _words(restrictions: list[Token]) -> str:
+    """The restriction as words: each adjunct's lemmas, a time phrase's as the time
+    qualifier of a statement names it ("on Saturdays", "every Saturday" -> ``saturday``), so
+    that it meets the same time stated with an affirmation
+    (:func:`scanner.core.detect._one_circumstance`)."""
+    words = []
+    for r in sorted(restrictions, key=lambda r: r.i):
+        when = _time_phrase(r)
+        if when is not None:
+            words += time_words(t for t in when.subtree if t.lower_ not in ("every", "each"))
+        else:
+            words += [w.lemma_.lower() for w in r.subtree if w.pos_ not in ("DET", "PUNCT")
+                      and w.tag_ not in ("WDT", "WP") and w.lower_ != "that"
+                      and not (w.lower_ in _RESTRICTING_MARKS and w.head == r)]
+    return " ".join(words)
+
+
+def _time_phrase(token: Token) -> Token | None:
+    """The time of a time adjunct ("on Saturdays", "every Saturday morning"), else None."""
+    if token.dep_ == "npadvmod":
+        return token if _is_time(token) else None
+    if token.dep_ == "prep":
+        return next((c for c in token.children if c.dep_ == "pobj" and _is_time(c)), None)
+    return None
+
+
+def _framed(triple: Triple) -> bool:
+    time = triple.qualifier("time") if triple.qualifiers else None
+    return time is not None and time.split(" ", 1)[0] in ("past", "future", CONDITIONED)
