@@ -366,7 +366,9 @@ class ChangeRules:
                 if value:
                     out[""] = value
         subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-        if subj is not None:
+        if subj is not None and not out:
+            # (with a "with" party named, coordinated subjects act together: "Tom and I ended
+            # things with our contractor" ends nothing between Tom and me)
             members = [subj, *(c for c in subj.children if c.dep_ == "conj")]
             if subj.i >= 2 and subj.nbor(-1).lower_ == "and" and \
                     subj.nbor(-2).pos_ in ("PROPN", "NOUN"):

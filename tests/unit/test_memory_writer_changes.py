@@ -436,6 +436,8 @@ LOOK_ALIKES = [
     ("I'm dating Priyanka.", "Marlon and I broke up."),
     ("Ines is married to Bruno.", "My co-founder and I ended things amicably."),
     ("Nora is engaged to Felix.", "Nora's sister broke off her engagement with Arlo."),
+    # two people ending things with a third act together: nothing ends between the two
+    ("I'm married to Dario.", "Dario and I ended things with our wedding planner."),
     # a copular or passive state placed at its dates is over
     ("I'm married to Soren.", "I was married to Anil from 1998 to 2004."),
     ("Beth is married to Kofi.", "Beth was married to Luis in the 1990s."),
