@@ -9,6 +9,7 @@ with the lines that carried it (:class:`IgnoredFields`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -191,7 +192,7 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as err:
-            yield RecordError(line=number, record_id=None, field="<line>",
+            yield RecordError(line=number, record_id=_written_id(raw), field="<line>",
                               reason=f"not valid JSON ({err.msg} at column {err.colno})")
             continue
         except RecursionError:
@@ -221,6 +222,24 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
             for name in extra:
                 ignored.add(name, number)
         yield record
+
+
+_WRITTEN_ID = re.compile(r'[{,]\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,')
+
+
+def _written_id(raw: str) -> str | None:
+    """The id a line that is not valid JSON still shows as a complete string member
+    (``{"id": "m7", "text": "…``, the first such member), so that the report can name the
+    memory; else None."""
+    found = _WRITTEN_ID.search(raw)
+    if found is None:
+        return None
+    try:
+        value = json.loads(f'"{found.group(1)}"')
+        value.encode("utf-8")  # (a lone surrogate is no id to print)
+    except ValueError:
+        return None
+    return value if value.strip() else None
 
 
 def read_jsonl(source: str | Path | IO[str] | IO[bytes], *,

@@ -93,3 +93,17 @@ def test_a_utf16_file_is_named_once_not_line_by_line():
     records, rejected = read_jsonl(io.BytesIO(text.encode("utf-16")))
     assert records == [] and len(rejected) == 1
     assert rejected[0].field == "<file>" and "UTF-16" in rejected[0].reason
+
+
+@pytest.mark.parametrize(("line", "record_id"), [
+    ('{"id": "m7", "text": "I live in Oslo.", "user_id": "u1",}', "m7"),
+    ('{"text": "I live in Oslo.", "id": "m\\"8", "user_id": "u1"', 'm"8'),
+    ('{"id": "m9" "text": "I live in Oslo."}', None),  # the member is not complete
+    ('{"id": "m\\ud800", "text": "x",}', None),
+    ("not json at all", None),
+])
+def test_a_line_that_is_not_json_is_named_by_the_id_it_shows(line, record_id):
+    records, rejected = read_jsonl(io.StringIO(json.dumps(GOOD) + "\n" + line + "\n"))
+    assert [r.id for r in records] == ["good"]
+    assert [(r.line, r.id, r.field) for r in rejected] == [(2, record_id, "<line>")]
+
