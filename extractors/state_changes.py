@@ -402,6 +402,14 @@ NAME_ADJECTIVES = frozenset({"old", "new", "little", "big", "trusty", "beloved",
 is the Honda): an ended name may carry them."""
 
 
+CONTRASTIVE_MODIFIERS = frozenset({"old", "older", "previous", "former", "spare", "second",
+                                   "other", "extra", "backup", "first"})
+"""Premodifiers that pick one thing out against another of its kind ("my old bike", "the
+spare car"; restrictive premodification, Quirk et al. 1985 ch. 17): ending that one ends
+no statement of the kind as such. A name keeps them as description (:data:`NAME_ADJECTIVES`:
+"sold the old Honda")."""
+
+
 _PEOPLE = RELATIONSHIP_NOUNS - {"dog", "cat", "pet", "horse"}
 """Kinship and social nouns: a name beside one of them names a person."""
 
@@ -465,6 +473,8 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     wa, wb = set(a), set(b)
     if wa <= wb:
         return True
+    if not ended_name and (wa - wb) & CONTRASTIVE_MODIFIERS:
+        return False  # "gave my old bike away" leaves the new one: "owns a bike" stands
     return wb <= wa and (ended_plural or not stated_plural)
 
 

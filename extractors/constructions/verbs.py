@@ -520,7 +520,12 @@ class VerbRules:
 
     def _times(self, head: Token) -> list[tuple[str, str]]:
         quals = []
-        for child in head.children:
+        children = list(head.children)
+        # "(way) back in 2009": the adverb of a remote past carries its time phrase
+        backs = [b for a in children if a.dep_ in ("advmod", "npadvmod")
+                 for b in (a, *a.children) if b.lower_ == "back"]
+        children += [c for b in backs for c in b.children if c.dep_ == "prep"]
+        for child in children:
             if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS and not (
                     present_phrase(child)):  # "at all these days" is no time of its own
                 # "for two years", "during the summer": how long, not when (a duration

@@ -79,6 +79,23 @@ def _conditioned(time: str | None) -> bool:
     return time is not None and time.startswith(CONDITIONED + " ")
 
 
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+
+
+def _backstory(later: Stance, earlier: Stance) -> bool:
+    """Whether ``later``, observed after ``earlier``, only asserts what a dated event left
+    behind in a year before ``earlier`` was observed ("Back in 2009 I moved to Chicago", told
+    after "I live in Portland" was stored in 2026): it tells what held then, not what holds
+    since; the later observation of the other state is the newer fact. A dated ending still
+    denies ("left Acme in 2024": a denial, the stance is not only asserting)."""
+    seen, before = later.record.observed_at, earlier.record.observed_at
+    if (later.time is None or seen is None or before is None or seen <= before
+            or later.denied or not later.asserted):
+        return False
+    years = [int(y) for y in _YEAR.findall(later.time)]
+    return bool(years) and max(years) < before.year
+
+
 def _one_circumstance(p: str, q: str) -> bool:
     """Whether a restricted statement (``"when on saturdays"``: a "when" clause, or a denial
     whose focus is a time, :mod:`extractors.negation_focus`) and a plain time (``"saturday
@@ -221,7 +238,9 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing
     if _conditioned(p) != _conditioned(q) and (p is None or q is None):
-        return False  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
+        return False
+    if _backstory(x, y) or _backstory(y, x):
+        return False  # "Back in 2009 I moved to Chicago", said after "I live in Portland"  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
 
 

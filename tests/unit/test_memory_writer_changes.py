@@ -20,6 +20,11 @@ RESOLVED = [
     ("Tove and Anders are dating.", "Tove and Anders split up in May."),
     ("Ines is engaged to Bruno.", "Ines and Bruno broke off their engagement."),
     ("Nora is engaged to Felix.", "Nora broke off her engagement with Felix."),
+    # a dated change in the year the earlier state was stored, or later, is news; a dated
+    # ending always is
+    ("I live in Halifax.", "I moved to Calgary in 2026 for work."),
+    ("Oren works at Wix.", "Oren left Wix in 2024."),
+    ("Priscila owns a kayak.", "Priscila sold her kayak last weekend."),
     # moving all of one's things from one tool to another ends using the first
     ("Uses Trello for planning.", "Moved all my boards from Trello to Linear last week."),
     # a setting changed to a value with its own premodifiers ("dark mode", "a weekly digest")
@@ -186,6 +191,12 @@ RESOLVED = [
     ("The incident commander is Dario Ruiz.", "Mei Tanaka has taken over as incident commander."),
     ("Femi is the club secretary.", "Femi handed the secretary role over to Bola."),
     ("The release captain is Oskar.", "Oskar passed on the release captain duties to Lin."),
+    # a role named with its owner, or by the office's noun ("release management")
+    ("The build sheriff for the mobile app is Tariq.",
+     "Tariq handed the build sheriff role for the mobile app over to Yuna."),
+    ("The release manager for v5 is Hugo.", "Hugo handed release management for v5 to Carys."),
+    ("Dmitri is the captain of the rowing club.",
+     "Dmitri handed over the captaincy of the rowing club to Ayo."),
     # a block written in lower case is cut at its lower-case labels
     ("name: ines faro. employer: Lumen.", "name: ines faro. employer: Quarry Labs."),
     # a code that only shares an opening is another value
@@ -424,6 +435,9 @@ LOOK_ALIKES = [
     # handing over a thing, or a job whose role is not named, gives up no role
     ("Femi is the club secretary.", "Femi handed the minutes over to Bola."),
     ("The release captain is Oskar.", "Oskar handed the job over to Lin for a week."),
+    # another owner's role, or another office, is not the one held
+    ("The release manager for v5 is Hugo.", "Hugo handed release management for v6 to Carys."),
+    ("The release manager for v5 is Hugo.", "Hugo handed the coordination of v5 to Carys."),
     # a state of a person written with a capital is no name ("Vegan", "Retired")
     ("My husband is Idris.", "My husband is Pescatarian these days."),
     ("My mother is Ruth.", "My mother is Retired."),
@@ -436,6 +450,12 @@ LOOK_ALIKES = [
     ("I'm dating Priyanka.", "Marlon and I broke up."),
     ("Ines is married to Bruno.", "My co-founder and I ended things amicably."),
     ("Nora is engaged to Felix.", "Nora's sister broke off her engagement with Arlo."),
+    # a dated change told after a state stored later than its date is backstory
+    ("I live in Halifax.", "Way back in 2011 I moved to Calgary for work."),
+    ("Oren lives in Haifa.", "Oren moved to Tel Aviv in 2019."),
+    # ending one picked out against another of its kind ends no statement of the kind
+    ("Priscila owns a kayak.", "Priscila sold her old kayak and kept the inflatable one."),
+    ("I have a laptop.", "I donated my spare laptop to the library."),
     # two people ending things with a third act together: nothing ends between the two
     ("I'm married to Dario.", "Dario and I ended things with our wedding planner."),
     # a copular or passive state placed at its dates is over
