@@ -96,6 +96,13 @@ _ADVERBIAL_TIMES = frozenset("""
 alarm is 9am"; Quirk et al. 1985 §8.55: bare plural nouns of time as adjuncts)."""
 
 
+_PARTICIPLE_PREPOSITIONS = frozenset({"according", "regarding", "concerning"})
+"""Participle forms that open a sentence only as (part of) a preposition ("According to my
+dentist, …", "Regarding the move, …"; Quirk et al. 1985 §§9.10-9.11, marginal and complex
+prepositions), never a subject-less progressive ("Considering a move", "Following a vegan diet" can be
+either and are left out)."""
+
+
 _STATE_ADVERBS = ("no longer", "still", "currently", "now")
 """Adverbs that open a memory writer's verbless predicate ("No longer vegan", "Still single",
 "Currently married to Jo"), the copula and its subject left out."""
@@ -180,6 +187,8 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     second = second.lower().strip(".,;:!")
     if word in ("has", "hasn't", "had", "hadn't") and second == "been":
         return True  # "Has been sober since March": a perfect opens the line, no subject
+    if word in _PARTICIPLE_PREPOSITIONS and not m["adverbs"]:
+        return False  # "According to my dentist, I grind my teeth": a preposition
     if second in _AUX or second.startswith("'"):
         return False
     if word in _ADVERBIAL_TIMES and second in _NOT_NOMINAL:

@@ -49,6 +49,7 @@ from extractors.constructions.objects import ObjectRules
 from extractors.constructions.preferences import PreferenceRules
 from extractors.constructions.patterns import PatternRules
 from extractors.constructions.repute import ReputeRules
+from extractors.constructions.reports import ReportRules
 from extractors.constructions.subjects import SubjectRules
 from extractors.constructions.stranded_objects import StrandedObjectRules
 from extractors.constructions.education_lines import EducationLineRules
@@ -142,7 +143,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       SupportVerbRules, ReadingRules, ChangeRules, PreferenceRules,
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
-                      PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules):
+                      PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
+                      ReportRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -382,6 +384,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         return out
 
     def _clause_triples(self, head: Token) -> list[Triple]:
+        if not self._asserted(head):
+            return []  # someone else's words or opinion, or a denied saying
         found = self._with_alternatives(head, self._clause_triples_as_stated(head))
         if found and (_truth_frame(head) is False or rejected_alternative(head)):
             # (a clause "rather than" rejects is not done: "walks rather than drive")
