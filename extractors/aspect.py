@@ -85,13 +85,64 @@ def _dates(*heads: Token) -> list[str]:
             if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj" and calendar_date(o)]
 
 
+def _simple_past(head: Token) -> bool:
+    """A predicate in the past tense: a past form ("liked"), a past "was"/"were" auxiliary,
+    or the past "did" of do-support ("didn't like", "did live"; Quirk et al. 1985, §3.37)."""
+    return head.tag_ == "VBD" or _past_auxiliary(head) or any(
+        c.dep_ == "aux" and c.tag_ == "VBD" and c.lemma_ == "do" for c in head.children)
+
+
+_PAST_FRAME_NOUNS = frozenset({"time", "day", "past", "point", "stage", "era"})
+"""Heads of a past frame named by a phrase that points back ("at the time", "in those days",
+"in the past", "at that point", "in the old days")."""
+_FRAME_CONJUNCTIONS = frozenset({"when", "while", "whenever"})
+"""Marks of a time clause that places its main clause within its own time."""
+
+
+def _past_frame(head: Token, child: Token) -> bool:
+    """Whether ``child`` of a past-tense ``head`` places it in a past time that is not a
+    calendar date (Quirk et al. 1985, §4.20: the simple past with a definite past time
+    adverbial, which may be a phrase or a clause): a time clause in the past ("when I lived
+    in Leeds", "while I was at school"), growing up ("didn't eat fish growing up"), "back
+    then", "once", a phrase that points back ("in those days", "at the time", "in the
+    past")."""
+    if child.dep_ == "advcl" and any(m.dep_ in ("mark", "advmod") and m.lower_ in
+                                     _FRAME_CONJUNCTIONS for m in child.children):
+        return _simple_past(child) or child.tag_ == "VBG" and _past_auxiliary(child)
+    if child.tag_ == "VBG" and child.lemma_.lower() == "grow" and any(
+            c.dep_ == "prt" and c.lower_ == "up" for c in child.children):
+        return True  # "drank milk growing up" (the parser may hang it on the object)
+    if child.dep_ == "advmod" and (child.lower_ == "once" and child.i < head.i or (
+            child.lower_ == "then" and any(c.lower_ == "back" for c in child.children))
+            or child.lower_ == "back" and any(c.lower_ == "then" for c in child.children)):
+        return True  # "I once lived in Leeds", "back then"
+    if child.dep_ == "advmod" and child.lower_ == "then" and child.i > 0 and \
+            child.nbor(-1).lower_ == "back":
+        return True
+    return child.dep_ == "prep" and child.lower_ in ("at", "in", "during") and any(
+        o.dep_ == "pobj" and _points_back(o) for o in child.children)
+
+
+def _points_back(noun: Token) -> bool:
+    """A noun phrase that names a time before now by pointing back: "those days", "that
+    time", "the old days", "the past", "the time" (as in "at the time")."""
+    lemma = noun.lemma_.lower()
+    dets = {d.lower_ for d in noun.children if d.dep_ in ("det", "amod")}
+    if lemma == "past" or lemma == "time" and "the" in dets:
+        return True
+    return lemma in _PAST_FRAME_NOUNS and bool(dets & {"that", "those", "old"})
+
+
 def _completed_past(head: Token) -> bool:
     """A past-tense predicate bounded before now: "worked at Amazon for three years before
     joining Shopify", "lived in Madrid until 2020", "ran a charity race last Saturday",
-    "moved there two years ago", "ate meat as a child", "worked at Amazon in 2015" (a duration, a calendar date, a "before"/"until" bound,
-    a dated past time, a period of life or "back in" a place or time on a simple past; the perfect "has worked for three years" still holds, and what such an
-    event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
-    if head.tag_ != "VBD" and not _past_auxiliary(head):
+    "moved there two years ago", "ate meat as a child", "didn't like olives as a kid",
+    "worked at Amazon in 2015", "lived in Leeds back then", "didn't eat fish growing up",
+    "hated tea when I was young" (a duration, a calendar date, a "before"/"until" bound, a
+    dated past time, a period of life, a past frame (:func:`_past_frame`) or "back in" a
+    place or time on a simple past; the perfect "has worked for three years" still holds,
+    and what such an event leaves behind is kept apart by :mod:`extractors.state_changes`)."""
+    if not _simple_past(head):
         return False
     for child in head.children:
         if child.dep_ == "npadvmod" and _is_time(child) and any(
@@ -118,6 +169,9 @@ def _completed_past(head: Token) -> bool:
         if child.dep_ == "prep" and child.lower_ == "for" and any(
                 p.dep_ == "pobj" and _is_time(p) and any(n.dep_ == "nummod" for n in p.children)
                 for p in child.children):
+            return True
+        if any(_past_frame(head, c) for c in (
+                child, *(child.children if child.dep_ in ("dobj", "attr", "acomp") else ()))):
             return True
     return False
 
