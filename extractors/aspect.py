@@ -158,8 +158,10 @@ def _completed_past(head: Token) -> bool:
             return True  # "had a dog named Tilly back in Michigan", "lived there back in 2019"
         if any(p.dep_ == "prep" and p.lower_ in ("as", "in", "during") and any(
                 o.dep_ == "pobj" and o.lemma_.lower() in _LIFE_PERIODS for o in p.children)
-               for p in (child, *(child.children if child.dep_ == "dobj" else ()))):
-            return True  # "ate chicken as a child", "drank a lot of wine in college"
+               for p in (child, *(child.children if child.dep_ in ("dobj", "attr", "acomp")
+                                  else ()))):
+            return True  # "ate chicken as a child", "drank a lot of wine in college", "wasn't
+            # a vegetarian as a kid" (the parser hangs the phrase on the complement)
         if child.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("before", "until")
                                          for m in child.children):
             return True

@@ -58,8 +58,11 @@ def frame_assertion(frame: Token) -> str | None:
     if frame.dep_ == "acomp" or frame.pos_ == "ADJ":
         return frames.get((_ADJECTIVE, frame.lower_)) or frames.get(
             (_ADJECTIVE, frame.lemma_.lower()))
-    if frame.pos_ not in ("VERB", "AUX") or any(c.dep_ in _LINKING_COMPLEMENTS
-                                                 for c in frame.children):
+    misread = frame.tag_ == "NNS" and any(c.dep_ == "nsubj" for c in frame.children)
+    if frame.pos_ not in ("VERB", "AUX") and not misread or any(
+            c.dep_ in _LINKING_COMPLEMENTS for c in frame.children):
+        # (a plural noun with a subject is a verb in "-s" the tagger misread: "My
+        # nutritionist claims I …")
         return None
     lemma = _lemma(frame)
     particle = next((c.lower_ for c in frame.children if c.dep_ == "prt"), None)

@@ -24,6 +24,7 @@ IN_PAST = [
     ("I once lived in Bruges.", (U, "live in", "bruges", False)),
     ("I hated mushrooms in college.", (U, "like", "mushroom", True)),
     ("Tomas didn't speak Dutch while he lived in Lyon.", ("tomas", "speak", "dutch", True)),
+    ("I was not a vegetarian as a teenager.", (U, "be", "vegetarian", True)),
 ]
 
 NOW = [
@@ -65,6 +66,7 @@ LOOK_ALIKES = [
     ("I live in Ghent.", "In those days I didn't live in Ghent."),
     ("I like mushrooms.", "I hated mushrooms in college."),
     ("I live in Ghent.", "I once lived in Bruges."),
+    ("I am a vegetarian.", "I was not a vegetarian as a teenager."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)

@@ -75,6 +75,8 @@ LOOK_ALIKES = [
     ("I live in Ghent.", "According to my mother, I live in Bruges."),
     ("I am allergic to cats.", "I was told I'm not allergic to cats."),
     ("Lena lives in Lyon.", "Tomas believes Lena moved to Bruges."),
+    # the tagger may read the frame's "-s" as a plural noun
+    ("I eat fish.", "My nutritionist claims I don't eat fish."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
