@@ -28,7 +28,7 @@ from spacy.tokens import Token
 
 from extractors.clause_frames import CONDITIONED, with_time
 from extractors.syntax import _is_negator, _no_longer, time_words
-from extractors.times import _is_time
+from extractors.times import _TIME_WORDS, _is_time
 from extractors.types import Triple
 
 FOCUS_PARTICLES = frozenset({"just", "only", "merely", "simply", "solely", "purely",
@@ -47,8 +47,22 @@ NEUTRAL_ADVERBS = frozenset("""
 stance (§8.99–8.103: "really", "honestly", "actually"), additive subjuncts ("either", "also",
 §8.116), and the deictic place that is itself the value ("there", "here")."""
 
-_NEUTRAL_PREPS = frozenset({"since", "as"})
-"""Prepositions of the time a denial holds from ("since March", "as of today")."""
+_NEUTRAL_PREPS = frozenset({"since"})
+"""Prepositions of the time a denial holds from ("since March"; "as of today" too, but "as
+an engineer" restricts)."""
+_REASON_PREPS = frozenset({"because", "due", "owing", "thanks"})
+"""Heads of complex prepositions of reason ("because of", "due to"; Quirk et al. §9.10)."""
+REASON_NOUNS = frozenset({"reason", "record", "sake", "advice", "insistence", "request",
+                          "suggestion", "recommendation", "order", "orders", "behalf"})
+"""Nouns of a reason or a source of the decision ("for health reasons", "on my doctor's
+advice", "at her insistence", "for the record"): a reason does not restrict a denial."""
+DISJUNCTS = frozenset("""
+    sadly unfortunately fortunately luckily thankfully frankly obviously clearly surely
+    apparently basically admittedly oddly strangely funnily interestingly hopefully ironically
+    naturally understandably enough
+    """.split())
+"""Style and content disjuncts, which comment on the whole clause and stand outside the
+negation's scope (Quirk et al. 1985 §§8.121–8.127)."""
 _DURATION_PREPS = frozenset({"for", "in"})
 """Prepositions of a duration that measures the denial ("for three years", "in ages")."""
 _DURATION_NOUNS = frozenset("""
@@ -121,19 +135,38 @@ def _neutral(token: Token, changed: bool) -> bool:
     change of state ("no longer", "anymore": ``changed``) also the event it followed
     ("no longer likes cats after being scratched")."""
     low, lemma = token.lower_, token.lemma_.lower()
+    words = [t.lower_ for t in token.subtree if any(ch.isalpha() for ch in t.text)]
+    if all(w in NEUTRAL_ADVERBS or w in DISJUNCTS for w in words):
+        return True  # an emoji or a sign, or "anymore" whatever the parser hangs on it
+    if any(t.lower_ == "even" for t in token.subtree) and any(
+            _is_negator(t) for t in token.subtree):
+        return True  # "not even on holidays": a stronger denial, not a narrower one
     if changed and (token.dep_ == "prep" and low in _SINCE_PREPS or token.dep_ == "advcl" and any(
             c.dep_ == "mark" and c.lower_ in _SINCE_PREPS for c in token.children)):
         return True
+    when = _time_phrase(token)
+    if changed and when is not None and not any(
+            t.lower_ in ("every", "each") for t in token.subtree) and not (
+            when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS):
+        return True  # "no longer … after the fall last spring": when it changed (a plural
+        # or "every" recurs, and restricts: "no longer runs on Sundays")
     if token.dep_ in ("advmod", "npadvmod"):
-        if low in NEUTRAL_ADVERBS or low == "all" and any(
+        if low in NEUTRAL_ADVERBS or low in DISJUNCTS or low == "all" and any(
                 c.lower_ in ("at", "after") for c in token.children):
             return True  # ("after all" read as two adverbs)
         return lemma in _NOW_NOUNS and any(c.lower_ in ("these", "those", "this")
                                            for c in token.children)  # "these days"
     if token.dep_ == "prep":
         pobj = next((c for c in token.children if c.dep_ == "pobj"), None)
+        if low in _REASON_PREPS or low == "as" and any(c.lower_ in ("of", "for")
+                                                       for c in token.children):
+            return True  # "because of my asthma", "due to", "as of today"
         if low in _NEUTRAL_PREPS:
             return True
+        if pobj is not None and pobj.lemma_.lower() in REASON_NOUNS:
+            return True  # "for health reasons", "on my doctor's advice", "for the record"
+        if pobj is not None and any(c.lower_ == "any" for c in pobj.children):
+            return True  # "in any form", "in any way": the denial stressed
         if pobj is None:
             return low in NEUTRAL_ADVERBS
         noun = pobj.lemma_.lower()
@@ -174,7 +207,7 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
             # the value or another argument ("is not my manager": the value is the subject),
             # whose own modifiers may restrict it ("a teacher at that school")
             return all(visit(child, holds or not any(values)) for child in token.children)
-        if not _neutral(token, changed):
+        if not _neutral(token, changed) and not _set_off(negator, token):
             found.append(token)
         return True
 
@@ -191,6 +224,19 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
                       m.dep_ in ("mark", "advmod") and m.lower_ in _RESTRICTING_MARKS
                       for m in c.children)]
     return found
+
+
+_SETTING_OFF = frozenset({",", "—", "–", "-", ";", ":", "(", "...", "…"})
+
+
+def _set_off(negator: Token, token: Token) -> bool:
+    """True when punctuation separates ``token`` from the negated clause before it: a
+    constituent set off by a comma or a dash is outside the negation's focus ("I don't eat
+    meat anymore, not even on holidays", "…, in case you were wondering"; Quirk et al. 1985
+    §10.65 on the tone unit)."""
+    start = next((t for t in token.subtree if t.pos_ != "PUNCT"), token)
+    return any(t.pos_ == "PUNCT" and t.text in _SETTING_OFF
+               for t in negator.doc[negator.i + 1:start.i])
 
 
 def _misread_relative(token: Token) -> bool:

@@ -93,6 +93,26 @@ def _occasion(prep: Token) -> bool:
                                  pobj.lemma_.lower() in OCCASION_NOUNS)
 
 
+_OTHERS_PRONOUNS = frozenset({"his", "her", "their", "its"})
+
+
+def _others_thing(verb: Token) -> bool:
+    """Whether the verb's object is someone else's by its genitive: a noun ("my son's bike",
+    "Ana's car") or, after a first-person subject, a third-person pronoun ("I sold her
+    bike"; Quirk et al. 1985 §5.115 on the genitive's possessor)."""
+    obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    if obj is None:
+        return False
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    for poss in (c for c in obj.children if c.dep_ == "poss"):
+        if poss.pos_ in ("NOUN", "PROPN"):
+            return True
+        if poss.lower_ in _OTHERS_PRONOUNS and subject is not None and subject.lower_ in (
+                "i", "we"):
+            return True
+    return False
+
+
 class _Carried(NamedTuple):
     carrier: str
     """The carrier noun's value ("café job")."""
@@ -442,6 +462,11 @@ class ChangeRules:
         sources = [t for t in triples if t.object not in placed] + [c.triple for c in carried]
         parties = self._parties(verb)
         derived = [d for t in sources for d in self.state_changes.derive(t, governed, parties)]
+        if derived and _others_thing(verb):
+            # "sold my son's bike": the possession that ends is the son's, not the seller's
+            held = {s for t in sources for e in self.state_changes.endings.get(t.relation, ())
+                    if e.change_class == "possession" for s in e.states}
+            derived = [d for d in derived if d.relation not in held]
         return triples + derived if derived else triples
 
     def _carried_places(self, verb: Token, triples: list[Triple]) -> list[_Carried]:

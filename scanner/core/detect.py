@@ -96,6 +96,25 @@ def _backstory(later: Stance, earlier: Stance) -> bool:
     return bool(years) and max(years) < before.year
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _stated_under(restricted: Stance, other: Stance) -> bool:
+    """Whether ``other``'s memory, which carries no time, says every word of the
+    circumstance of ``restricted``'s denial (``"when on friday"``) itself: "I eat meat on
+    Fridays" is stated under the circumstance that "I don't eat meat on Fridays anymore"
+    denies (the extractor keeps a restriction as a qualifier on denials only,
+    :mod:`extractors.negation_focus`; an asserted spell, "lived in Tokyo for a year", is no
+    such denial)."""
+    time = restricted.time
+    if not _conditioned(time) or restricted.asserted or not restricted.denied:
+        return False
+    words = set(_WORD.findall(other.record.text.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s")}
+    wanted = time.removeprefix(CONDITIONED + " ").split()
+    return bool(wanted) and all(w in words for w in wanted)
+
+
 def _one_circumstance(p: str, q: str) -> bool:
     """Whether a restricted statement (``"when on saturdays"``: a "when" clause, or a denial
     whose focus is a time, :mod:`extractors.negation_focus`) and a plain time (``"saturday
@@ -237,7 +256,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
         return False  # "worked at Amazon for three years before joining Shopify"
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing
-    if _conditioned(p) != _conditioned(q) and (p is None or q is None):
+    if _conditioned(p) != _conditioned(q) and (p is None or q is None) and not (
+            _stated_under(x, y) if q is None else _stated_under(y, x)):
         return False
     if _backstory(x, y) or _backstory(y, x):
         return False  # "Back in 2009 I moved to Chicago", said after "I live in Portland"  # "prefers larger fonts when reading on mobile" / "prefers dark mode"

@@ -456,6 +456,10 @@ LOOK_ALIKES = [
     # ending one picked out against another of its kind ends no statement of the kind
     ("Priscila owns a kayak.", "Priscila sold her old kayak and kept the inflatable one."),
     ("I have a laptop.", "I donated my spare laptop to the library."),
+    # someone else's thing: the possession that ends is theirs
+    ("Ayla owns a sewing machine.", "Ayla sold her mother's sewing machine."),
+    ("I have a guitar.", "I sold my brother's guitar."),
+    ("I have a guitar.", "I sold her guitar for her."),
     # two people ending things with a third act together: nothing ends between the two
     ("I'm married to Dario.", "Dario and I ended things with our wedding planner."),
     # a copular or passive state placed at its dates is over

@@ -25,6 +25,7 @@ RESTRICTED = [
     ("Tomas doesn't write Python professionally.", ("tomas", "write", "python"),
      "when professionally"),
     ("I don't usually cycle to the office.", (U, "cycle to", "office"), "when usually"),
+    ("I don't work at the brewery as a driver.", (U, "work at", "brewery"), "when as driver"),
 ]
 """Denials whose focus is an adjunct (place, time, manner, instrument, degree, frequency) or
 a modifier of the object (a relative clause, a prepositional phrase): each keeps its
@@ -39,6 +40,18 @@ WHOLE = [
     ("Priya is not my landlord anymore.", (U, "landlord", "priya")),
     ("Turns out Omar isn't allergic to nuts after all.", ("omar", "be allergic to", "nut")),
     ("Leo no longer plays tennis since the knee surgery.", ("leo", "play", "tennis")),
+    # reasons, comments and what is set off by a comma or a dash stand outside the focus
+    ("I don't drink cola anymore because of my teeth.", (U, "drink", "cola")),
+    ("Nell doesn't eat veal for ethical reasons.", ("nell", "eat", "veal")),
+    ("I don't lift weights anymore on my physio's advice.", (U, "lift", "weight")),
+    ("I don't own a scooter anymore, which is a relief.", (U, "own", "scooter")),
+    ("I don't drink whisky anymore, not even at weddings.", (U, "drink", "whisky")),
+    ("I don't play the cello anymore, sadly.", (U, "play", "cello")),
+    ("I don't eat beef anymore in any form.", (U, "eat", "beef")),
+    ("I don't live in Graz anymore \u2014 bin umgezogen.", (U, "live in", "graz")),
+    ("I don't bake bread anymore \U0001F642", (U, "bake", "bread")),
+    # after a change of state, the time it changed is no restriction
+    ("Ilse doesn't like horses anymore after the fall last spring.", ("ilse", "like", "horse")),
 ]
 """Denials left whole: aspect ("anymore", "no longer"), emphasis ("at all", "honestly"), the
 present ("these days"), a reason, a stated change's cause; the value in the subject."""
@@ -93,6 +106,11 @@ RESOLVED = [
     ("The user goes running every Sunday morning.",
      "The user no longer goes running on Sundays."),
     ("Ships on Thursdays.", "Never ships on Thursdays."),
+    # a restriction the earlier memory states too meets it
+    ("I use Trello at work.", "I don't use Trello at work anymore."),
+    ("I swim on Sundays.", "I don't swim on Sundays anymore."),
+    ("I drink cola.", "I don't drink cola anymore because of my teeth."),
+    ("I own a scooter.", "I don't own a scooter anymore, which is a relief."),
 ]
 
 LOOK_ALIKES = [
