@@ -91,6 +91,12 @@ _PREFERENCE_VERBS = {"prefer", "want"}
 _DOMAIN_PREPS = {"in", "on", "for", "with", "during"}
 
 
+_ANY_DOMAIN = frozenset({"app", "application", "program", "device", "platform", "place",
+                         "context", "site", "website", "screen", "interface", "situation"})
+"""General nouns of where a preference holds: "all apps", "every device" quantify over all
+of them, which is no restriction."""
+
+
 def _preference_domain(head: Token) -> str | None:
     """The circumstance a preference is stated for: "prefers light mode on their e-reader",
     "prefers dark mode in all of their code editors", "prefers window seats on long flights"
@@ -112,6 +118,9 @@ def _preference_domain(head: Token) -> str | None:
             # "in all of their code editors": the "of" phrase names the domain
             pobj = next((g for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"
                          for g in c.children if g.dep_ == "pobj"), None)
+        elif pobj is not None and pobj.lemma_.lower() in _ANY_DOMAIN and any(
+                c.lower_ in ("all", "every", "each", "any") for c in pobj.children):
+            continue  # "in all apps", "on every device": everywhere, no circumstance
         if pobj is None or pobj.pos_ != "NOUN":
             continue
         # the domain's noun and its compounds; an adjective narrows it within the same

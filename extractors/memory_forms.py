@@ -31,7 +31,10 @@ _FIRST_PERSON_FORMS = {
 
 _ADVERBS = ("now", "currently", "still", "also", "recently", "no longer", "never", "often",
             "usually", "actually", "just", "really", "always", "sometimes", "rarely", "once",
-            "finally", "already", "newly", "officially")
+            "finally", "already", "newly", "officially", "these days", "nowadays", "lately",
+            "at the moment", "right now", "as of now")
+"""Sentence adverbs that may open a subject-less fact ("Now works at X", "These days prefers
+tea"; time adjuncts in initial position, Quirk et al. 1985 §8.55)."""
 _FINITE = frozenset("""
     is isn't was wasn't has hasn't had hadn't does doesn't did didn't can can't cannot could
     couldn't will won't would wouldn't should shouldn't must may might used
@@ -176,9 +179,11 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
     m = _LEAD.match(text.lstrip())
     if not m:
         return False
+    word = m["verb"].lower()
+    if word in ("are", "were", "aren't", "weren't"):
+        return False  # a plural subject before it: "These days are busy"
     if _verbless_predicate(m, is_verb, irregular):
         return True
-    word = m["verb"].lower()
     if m["rest"][:1] in (":", "=") or _LABELLED.match(text):
         # a labelled line ("Likes: hiking", "Timeout for service A: 30s") is read as
         # key: value

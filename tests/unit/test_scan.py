@@ -100,6 +100,9 @@ def test_generic_reading_of_a_specific_preference(engine, old, new, conflict):
     ("The user prefers dark mode in all of their code editors.",
      "The user prefers light mode on their e-reader.", False),
     ("Prefers aisle seats on long flights.", "Prefers window seats on flights now.", True),
+    # all apps, every device: everywhere, no circumstance
+    ("Prefers the compact layout in all apps.",
+     "Nowadays prefers the roomy layout on every device.", True),
     # time spent in the past is no current value
     ("Saoirse works as a midwife at the Rotunda Hospital.",
      "Saoirse spent two summers working as a lifeguard at Salthill.", False),

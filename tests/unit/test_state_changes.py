@@ -157,6 +157,9 @@ SUBJECTLESS = [
     ("Is no longer vegetarian.", (U, "be", "vegetarian", True)),
     ("Is a vegetarian.", (U, "be", "vegetarian", False)),
     ("Now works at Brightpath.", (U, "work at", "brightpath", False)),
+    # a time adjunct may open it (Quirk et al. §8.55)
+    ("These days prefers oat milk.", (U, "prefer", "oat milk", False)),
+    ("Nowadays lives in Tartu.", (U, "live in", "tartu", False)),
     ("Dislikes pizza.", (U, "like", "pizza", True)),
     ("Moved to Porto last year.", (U, "live in", "porto", False)),
     ("Doesn't eat meat.", (U, "eat", "meat", True)),
@@ -575,7 +578,8 @@ def test_a_change_is_an_event(extractor, sentence, ends):
 
 
 @pytest.mark.parametrize("sentence", ["James Witherell lost their life at Detroit.",
-                                      "United Continental Holdings that was founded in Wales."])
+                                      "United Continental Holdings that was founded in Wales.",
+                                      "These days are quiet at the office."])
 def test_a_name_before_its_verb_is_no_subjectless_fact(extractor, sentence):
     assert not any(t.subject.startswith(U) for t in extractor.extract(sentence))
 
