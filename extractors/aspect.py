@@ -10,7 +10,7 @@ from spacy.tokens import Token
 
 from extractors.types import Triple
 
-from extractors.times import _is_time, calendar_date
+from extractors.times import AGE_DECADES, _is_time, calendar_date
 
 
 def _habitual_past(verb: Token, xcomp: Token) -> bool:
@@ -21,8 +21,8 @@ def _habitual_past(verb: Token, xcomp: Token) -> bool:
 
 _LIFE_PERIODS = frozenset("""
     child kid teen teenager boy girl baby toddler youth childhood adolescence college university
-    school undergrad twenties thirties forties fifties teens
-    """.split())
+    school undergrad twenties thirties forties fifties teens student
+    """.split()) | AGE_DECADES
 """Periods of a life that are over for an adult ("as a child", "in college", "in her
 twenties"): a simple past within one is a completed past."""
 
@@ -157,7 +157,8 @@ def _completed_past(head: Token) -> bool:
                 for t in child.subtree):
             return True  # "had a dog named Tilly back in Michigan", "lived there back in 2019"
         if any(p.dep_ == "prep" and p.lower_ in ("as", "in", "during") and any(
-                o.dep_ == "pobj" and o.lemma_.lower() in _LIFE_PERIODS for o in p.children)
+                o.dep_ == "pobj" and (o.lemma_.lower() in _LIFE_PERIODS
+                                      or o.lower_ in _LIFE_PERIODS) for o in p.children)
                for p in (child, *(child.children if child.dep_ in ("dobj", "attr", "acomp")
                                   else ()))):
             return True  # "ate chicken as a child", "drank a lot of wine in college", "wasn't
@@ -175,7 +176,37 @@ def _completed_past(head: Token) -> bool:
         if any(_past_frame(head, c) for c in (
                 child, *(child.children if child.dep_ in ("dobj", "attr", "acomp") else ()))):
             return True
-    return False
+    return _fronted_frame(head)
+
+
+def _fronted_frame(head: Token) -> bool:
+    """A past frame in front of its clause that the parser made no modifier of it: "Once I
+    lived in Rome" (the adverb read as the conjunction marking the sentence's own root) and
+    "At the time I worked at Acme" (the phrase read as the root, the clause as a relative
+    on its noun; Quirk et al. 1985 §8.15: adverbials in initial position)."""
+    if head.dep_ == "ROOT" and any(c.dep_ == "mark" and c.lower_ == "once" and c.i == 0
+                                   for c in head.children):
+        return True
+    phrase = head.head.head
+    return head.dep_ == "relcl" and head.head.dep_ == "pobj" and phrase.dep_ == "ROOT" and \
+        phrase.i < head.head.i < head.i and phrase.lower_ in ("at", "in", "during") and \
+        _points_back(head.head)
+
+
+_DIRECTED_MOTION = frozenset({"move", "relocate", "go", "come", "return", "emigrate",
+                              "immigrate", "arrive"})
+"""Verbs of inherently directed motion used intransitively (VerbNet escape-51.1, Levin 1993
+§51.1): "she's moved to Leeds" is their perfect, not a passive."""
+
+
+def _contracted_perfect(verb: Token) -> bool:
+    """A perfect the parser read as a passive: a contracted "'s" (has or is, Quirk et al.
+    1985 §3.23) before the participle of an intransitive verb of directed motion
+    (:data:`_DIRECTED_MOTION`), with no "by" agent ("she's moved to Denver" = she has
+    moved)."""
+    return verb.tag_ == "VBN" and verb.lemma_.lower() in _DIRECTED_MOTION and any(
+        c.dep_ == "auxpass" and c.lower_ in ("'s", "’s") for c in verb.children) and not any(
+        c.dep_ == "agent" for c in verb.children)
 
 
 _TEMPORARY_ADVERBS = frozenset({"temporarily", "briefly", "momentarily", "nearly", "almost",

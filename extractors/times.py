@@ -29,6 +29,11 @@ _WHEN_NOUNS = frozenset("""
     beginning start end
     """.split())
 """Nouns whose phrase says when, not what: "at the age of ten", "at that point"."""
+AGE_DECADES = frozenset("""
+    teens twenties thirties forties fifties sixties seventies eighties nineties
+    """.split())
+"""Decades of a life or a century ("in my twenties", "in the sixties"), spelt as the
+tagger leaves them (their lemma is the number): a time, never a place or a value."""
 
 
 def _no_value(pobj: Token) -> bool:
@@ -36,6 +41,7 @@ def _no_value(pobj: Token) -> bool:
     it qualifies the predicate and is never the value of an entity-valued relation ("started
     working on cars at the age of ten" names no employer)."""
     return (_is_time(pobj) or pobj.lemma_.lower() in _WHEN_NOUNS or pobj.pos_ == "NUM"
+            or pobj.lower_ in AGE_DECADES
             or any(c.dep_ == "nummod" for c in pobj.children) and _is_time(pobj))
 
 

@@ -25,12 +25,20 @@ IN_PAST = [
     ("I hated mushrooms in college.", (U, "like", "mushroom", True)),
     ("Tomas didn't speak Dutch while he lived in Lyon.", ("tomas", "speak", "dutch", True)),
     ("I was not a vegetarian as a teenager.", (U, "be", "vegetarian", True)),
+    # a frame in front of the clause, also where the parser hangs it elsewhere
+    ("As an undergrad, I lived in Ghent.", (U, "live in", "ghent", False)),
+    ("As a student I worked at a bakery.", (U, "work at", "bakery", False)),
+    ("At the time I lived in Lyon.", (U, "live in", "lyon", False)),
+    ("In my thirties I worked at Philips.", (U, "work at", "philips", False)),
+    ("Once I owned a canoe.", (U, "own", "canoe", False)),
 ]
 
 NOW = [
     ("I don't drink tea anymore.", (U, "drink", "tea", True)),
     ("I didn't like olives.", (U, "like", "olive", True)),
     ("I don't own a bike in this town.", (U, "own", "bike", True)),
+    ("At the moment I work at Philips.", (U, "work at", "philips", False)),
+    ("As a student I live in Ghent.", (U, "live in", "ghent", False)),
 ]
 """No past frame: the triple keeps no ``past`` time."""
 
@@ -67,6 +75,16 @@ LOOK_ALIKES = [
     ("I like mushrooms.", "I hated mushrooms in college."),
     ("I live in Ghent.", "I once lived in Bruges."),
     ("I am a vegetarian.", "I was not a vegetarian as a teenager."),
+    ("I work at Siemens.", "As a student, I worked at a bakery."),
+    ("I live in Ghent.", "At the time I lived in Lyon."),
+    ("I work at Siemens.", "In my thirties I worked at Philips."),
+    ("I live in Ghent.", "Once I lived in Bruges."),
 ]
+
+
+def test_decade_of_life_is_no_place(extractor):
+    """"in my thirties" says when, never where."""
+    assert not any(t.object in ("30", "thirty", "thirties")
+                   for t in extractor.extract("In my thirties I lived in Lyon."))
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
