@@ -83,7 +83,7 @@ from extractors.clause_frames import (
 )
 from extractors.state_changes import (
     default_state_changes, ENDED_RULE, implied, PARTY_QUALIFIER, StateChanges)
-from extractors.aspect import _for_now_only, dated_state_past
+from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
 from extractors.relations import dwelling_reading
 from extractors.syntax import (
     _CHANGE_VERBS,
@@ -427,7 +427,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                 return []
             return [self._state(subject, head, negated=_negated(head), clause=head)]
         if head.pos_ == "VERB":
-            if any(c.dep_ == "auxpass" for c in head.children):
+            if any(c.dep_ == "auxpass" for c in head.children) and not _contracted_perfect(head):
                 return self._with_state_changes(head, self._passive(head))
             if head.dep_ == "xcomp" and (_lemma(head.head) in (
                     _STOP_ASPECT | _START_ASPECT | _LIKE_VERBS | _DESIRE_VERBS)

@@ -24,18 +24,23 @@ from importlib import resources
 from spacy.tokens import Token
 
 from extractors.clause_frames import _hypothetical, _plain_future
+from extractors.constructions.subjects import ANIMATE_NOUNS
 from extractors.syntax import _lemma, _negated, USER
 
 DATA_FILE = "reporting_frames.toml"
 PRESUPPOSED, OWN_REPORT, NEVER = "presupposed", "own report", "never"
 """What a frame asserts of its clause (the table's ``asserts`` values)."""
-_VERB, _ADJECTIVE = "verb", "adjective"
+_VERB, _ADJECTIVE, _SUBJECT = "verb", "adjective", "subject"
+_LIGHT_FRAME_VERBS = frozenset({"have", "be", "go"})
+"""Verbs that frame a clause through their subject in a hearsay idiom ("rumor has it I …",
+"word is I …", "the story goes I …"; the table's ``subjects``)."""
 
 
 @cache
 def reporting_frames() -> dict[tuple[str, str], str]:
     """``(kind, word) -> asserts`` from the shipped table: kind ``"verb"`` (a lemma, a
-    particle verb with its particle) or ``"adjective"``; asserts one of :data:`PRESUPPOSED`,
+    particle verb with its particle), ``"adjective"`` or ``"subject"`` (a noun that makes a
+    light verb with it as its subject a frame: "rumor has it"); asserts one of :data:`PRESUPPOSED`,
     :data:`OWN_REPORT`, :data:`NEVER`."""
     text = resources.files("extractors.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
     frames: dict[tuple[str, str], str] = {}
@@ -46,6 +51,8 @@ def reporting_frames() -> dict[tuple[str, str], str]:
             frames[(_VERB, word)] = row["asserts"]
         for word in row.get("adjectives", ()):
             frames[(_ADJECTIVE, word)] = row["asserts"]
+        for word in row.get("subjects", ()):
+            frames[(_SUBJECT, word)] = row["asserts"]
     return frames
 
 
@@ -53,8 +60,14 @@ def frame_assertion(frame: Token) -> str | None:
     """What the predicate ``frame`` asserts of a clause it frames (see :func:`reporting_frames`),
     or None when the table does not know it: a predicative adjective ("is convinced that …",
     looked up by form and lemma) or a verb (a particle verb by lemma and particle only: "find
-    out" is factive, "point out" a report, an unknown "work out" none)."""
+    out" is factive, "point out" a report, an unknown "work out" none), or a light verb whose
+    subject makes it a hearsay idiom ("Rumor has it I …", "Word is I …")."""
     frames = reporting_frames()
+    if frame.lemma_.lower() in _LIGHT_FRAME_VERBS:
+        idiom = next((frames.get((_SUBJECT, c.lemma_.lower())) for c in frame.children
+                      if c.dep_ == "nsubj" and c.i < frame.i), None)
+        if idiom is not None:
+            return idiom
     if frame.dep_ == "acomp" or frame.pos_ == "ADJ":
         return frames.get((_ADJECTIVE, frame.lower_)) or frames.get(
             (_ADJECTIVE, frame.lemma_.lower()))
@@ -85,6 +98,17 @@ _LOGOPHORIC = frozenset({"his", "her", "their"})
 _LINKING_COMPLEMENTS = frozenset({"acomp", "attr", "oprd"})
 """A verb with such a complement of its own links it to its subject ("the house feels
 empty"); it frames no clause (the parser may still hang one on it)."""
+
+
+_ANIMALS = frozenset({"dog", "cat", "pet", "horse", "puppy", "kitten", "bird", "rabbit",
+                      "parrot", "hamster"})
+"""Animals among the animate nouns: what befalls one's pet ("Ada said her dog died") is
+reported by its owner as about the owner's own household, and read as before."""
+
+
+def _person(noun: Token) -> bool:
+    """A noun naming a person of their own ("her brother", "my boss")."""
+    return noun.pos_ == "NOUN" and noun.lemma_.lower() in ANIMATE_NOUNS - _ANIMALS
 
 
 def _passive(verb: Token) -> bool:
@@ -118,6 +142,9 @@ class ReportRules:
             if token.dep_ == "ccomp" and frame_assertion(token.head) is not None and \
                     not self._frame_asserts(token.head, token):
                 return False  # (a frame the table does not know reads as before)
+            if token.dep_ == "relcl" and token.head.lower_ == "it" and \
+                    token.head.dep_ == "dobj" and frame_assertion(token.head.head) == NEVER:
+                return False  # "Legend has it I …": the parser may make the clause a relative
             token, below = token.head, token
 
     def _frame_asserts(self, frame: Token, clause: Token) -> bool:
@@ -144,7 +171,7 @@ class ReportRules:
         if who == USER:
             return True
         if source.pos_ == "PROPN" and any(t.dep_ == "poss" and t.lower_ in _LOGOPHORIC
-                                          for t in _clause_tokens(clause)):
+                                          for t in self._own_words(clause)):
             # "Ada says Ursula has replaced Jane as her favourite author": a possessive
             # pronoun in reported words may stand for the one who reports them (logophoric
             # reference, Sells 1987), whoever else the resolver picked
@@ -162,10 +189,22 @@ class ReportRules:
             # subject the reporting verb's object
             subject = next((c for c in clause.head.children if c.dep_ == "dobj"
                             and c.i < clause.i and c.pos_ == "NOUN"), None)
-        nouns = [t for t in _clause_tokens(clause) if t.dep_ == "poss"]
+        nouns = [t for t in self._own_words(clause, subject) if t.dep_ == "poss"]
         if subject is not None:
-            nouns += [subject, *(c for c in subject.children if c.dep_ == "poss")]
+            nouns.append(subject)
+            if not _person(subject):
+                nouns += [c for c in subject.children if c.dep_ == "poss"]
         return {self._entity(noun) for noun in nouns} - {None}
+
+    def _own_words(self, clause: Token, subject: Token | None = None) -> list[Token]:
+        """The words of ``clause`` (:func:`_clause_tokens`) that may name whom it is about:
+        not those of a subject that is a person of their own ("Ada said her brother moved"
+        is about the brother, not Ada: the possessor only says whose brother)."""
+        subject = subject if subject is not None else self._subject_token(clause)
+        words = _clause_tokens(clause)
+        if subject is None or not _person(subject):
+            return words
+        return [t for t in words if t not in subject.subtree]
 
     def _own_source(self, clause: Token) -> bool:
         """False when ``clause`` is placed "according to" someone other than the user or

@@ -51,6 +51,16 @@ ANIMATE_NOUNS = RELATIONSHIP_NOUNS | frozenset("""
     man woman boy girl guy person people colleague manager coach friend mentor neighbour
     """.split())
 """Common nouns of people and animals a "he"/"she" may stand for instead of a named person."""
+_MALE_NOUNS = frozenset("""
+    father dad brother son husband boyfriend fiance uncle nephew grandfather grandpa landlord
+    man boy guy
+    """.split())
+_FEMALE_NOUNS = frozenset("""
+    mother mom mum sister daughter wife girlfriend fiancee aunt niece grandmother grandma
+    landlady woman girl
+    """.split())
+"""Person nouns of lexical gender (Quirk et al. 1985, §5.104-5.109: "he" and "she" nouns);
+the others ("cousin", "friend") may be either."""
 _PERSONAL_PRONOUNS = {"he", "she"}
 """Subject pronouns that can only mean a person (:meth:`SubjectRules._personal_antecedent`)."""
 _NOT_PEOPLE = {"GPE", "LOC", "ORG", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
@@ -91,6 +101,34 @@ def _user_before(pronoun: Token) -> Token | None:
            for t in before[users[-1].i - before.start:]):
         return None
     return users[-1]
+
+
+def _reporter(pronoun: Token) -> Token | None:
+    """The user's own relation who reports about themselves: "My sister said she moved",
+    "My brother told me he left Acme": a "he"/"she" subject of a clause that complements a
+    verb whose subject is a person noun the user possesses ("my sister"), of the pronoun's
+    gender, with no other person named before the pronoun (the reported clause's subject
+    refers to the reporter by preference, logophoric reference, Sells 1987; the user, "my"
+    or "me", is no "he"/"she"). None otherwise ("Nina's husband said she …")."""
+    clause = pronoun.head
+    if pronoun.dep_ not in ("nsubj", "nsubjpass") or clause.dep_ != "ccomp" or \
+            clause.head.pos_ != "VERB":
+        return None
+    subject = next((c for c in clause.head.children if c.dep_ == "nsubj"), None)
+    if subject is None or subject.pos_ != "NOUN" or subject.i > clause.head.i:
+        return None
+    noun = subject.lemma_.lower()
+    if noun not in ANIMATE_NOUNS or noun in (
+            _FEMALE_NOUNS if pronoun.lower_ == "he" else _MALE_NOUNS):
+        return None
+    if not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in subject.children):
+        return None
+    people = [t for t in pronoun.doc[pronoun.sent.start:pronoun.i]
+              if t not in subject.subtree and (
+                  t.pos_ == "PROPN" or t.pos_ == "NOUN" and t.lemma_.lower() in ANIMATE_NOUNS
+                  or t.pos_ == "PRON" and t.lower_ not in ("i", "me", "my", "we", "us", "our",
+                                                          "that"))]
+    return None if people else subject
 
 
 class SubjectRules:
@@ -208,6 +246,9 @@ class SubjectRules:
         recognises entities."""
         sentence = pronoun.sent
         before = pronoun.doc[sentence.start:pronoun.i]
+        reporter = _reporter(pronoun)
+        if reporter is not None:
+            return self._entity(reporter)
         if any(t.pos_ == "NOUN" and t.lemma_.lower() in ANIMATE_NOUNS and t.text[:1].islower()
                and t.dep_ != "compound" for t in before):
             # "Nina's husband is a chef; he …", "Liam got a puppy and he …" (a capitalised

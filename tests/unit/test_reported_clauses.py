@@ -23,6 +23,13 @@ ASSERTED = [
     # a factive frame presupposes the clause, even negated
     ("My landlord doesn't know I work at Siemens.", (U, "work at", "siemens", False)),
     ("Tomas found out he is allergic to almonds.", ("tomas", "be allergic to", "almond", False)),
+    # the user's relation reporting about themselves
+    ("My aunt said she moved to Lisbon.", ("user's aunt", "live in", "lisbon", False)),
+    ("My uncle says he no longer drinks beer.", ("user's uncle", "drink", "beer", True)),
+    ("My cousin told me she works at Philips.", ("user's cousin", "work at", "philips", False)),
+    ("My father said that he doesn't eat meat.", ("user's father", "eat", "meat", True)),
+    # the perfect in a contracted "'s" is no passive
+    ("Lena told me she's moved to Porto.", ("lena", "live in", "porto", False)),
 ]
 
 NOT_ASSERTED = [
@@ -42,6 +49,15 @@ NOT_ASSERTED = [
     ("Lena heard that I moved to Bruges.", (U, "live in", "bruges", False)),
     ("My doctor suggested I stop drinking coffee.", (U, "drink", "coffee", True)),
     ("I think I'm allergic to cats.", (U, "be allergic to", "cat", False)),
+    # a hearsay idiom
+    ("Rumour has it I moved to Bruges.", (U, "live in", "bruges", False)),
+    ("Word is that I work at Bosch.", (U, "work at", "bosch", False)),
+    ("Legend has it I lived in Porto.", (U, "live in", "porto", False)),
+    # a relation's report about another person, of the other gender, or after another name
+    ("Lena said her son moved to Porto.", ("lena's son", "live in", "porto", False)),
+    ("Lena said her son moved to Porto.", ("lena", "live in", "porto", False)),
+    ("My uncle said she moved to Lisbon.", ("user's uncle", "live in", "lisbon", False)),
+    ("My aunt told Tomas he moved to Lisbon.", ("user's aunt", "live in", "lisbon", False)),
 ]
 
 
@@ -64,6 +80,10 @@ RESOLVED = [
     ("Lena lives in Lyon.", "Lena said she moved to Toronto."),
     ("The user eats fish.", "The user mentioned they no longer eat fish."),
     ("I work at Bosch.", "I told Lena that I work at Siemens now."),
+    ("My aunt lives in Lyon.", "My aunt said she moved to Lisbon."),
+    ("My uncle smokes.", "My uncle says he quit smoking."),
+    ("My cousin smokes.", "My cousin said that she no longer smokes."),
+    ("Lena lives in Lyon.", "Lena told me she's moved to Porto."),
 ]
 
 LOOK_ALIKES = [
@@ -77,6 +97,10 @@ LOOK_ALIKES = [
     ("Lena lives in Lyon.", "Tomas believes Lena moved to Bruges."),
     # the tagger may read the frame's "-s" as a plural noun
     ("I eat fish.", "My nutritionist claims I don't eat fish."),
+    ("I live in Ghent.", "Rumour has it I moved to Bruges."),
+    ("I work at Siemens.", "Word is I work at Bosch."),
+    ("Lena's son lives in Lyon.", "Lena said her son moved to Porto."),
+    ("My uncle lives in Lyon.", "My uncle said she moved to Lisbon."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
@@ -89,4 +113,5 @@ def test_table_classes():
     assert frames[("verb", "think")] == NEVER
     assert frames[("verb", "find out")] == PRESUPPOSED
     assert frames[("adjective", "convinced")] == NEVER
+    assert frames[("subject", "rumour")] == NEVER
     assert set(frames.values()) <= {NEVER, OWN_REPORT, PRESUPPOSED}
