@@ -68,7 +68,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
-from extractors.pipeline import doc_text, load_pipeline
+from extractors.pipeline import cached_sentences, doc_text, load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.negation_focus import restricted_denials
@@ -280,7 +280,11 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                  (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable)))]
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
-        """Triples of a parsed document."""
+        """Triples of a parsed document (which the rules leave unchanged)."""
+        with cached_sentences(doc):
+            return self._triples_from_doc(doc)
+
+    def _triples_from_doc(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []
         found.extend(self._key_values(doc))
         found.extend(self._education_lines(doc))
