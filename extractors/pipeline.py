@@ -325,6 +325,19 @@ def _cached_lemmatizer(nlp: Language, name: str) -> CachedLemmatizer:
 _TEXT_KEY = ("contrascan", "text")
 
 
+_QUOTE_CHARS = frozenset("'\"‘’“”`")
+_QUOTES_KEY = ("contrascan", "quotes")
+
+
+def has_quote_marks(doc: Doc) -> bool:
+    """Whether the document's text holds a quotation mark or apostrophe (``'"‘’“”` ``),
+    computed once per document: without one, no token is a quotation mark."""
+    found = doc.user_data.get(_QUOTES_KEY)
+    if found is None:
+        found = doc.user_data[_QUOTES_KEY] = not _QUOTE_CHARS.isdisjoint(doc_text(doc))
+    return found
+
+
 def doc_text(doc: Doc) -> str:
     """``doc.text``, computed once per document: spaCy rebuilds it from the tokens on every
     access (about 20 µs for a short sentence), and the rules read it several times. Merging
@@ -336,9 +349,11 @@ def doc_text(doc: Doc) -> str:
 
 
 def span_text(doc: Doc, start: int, end: int) -> str:
-    """``doc[start:end].text`` for ``0 <= start < end <= len(doc)``, cut from the cached
+    """``doc[start:end].text`` for ``0 <= start, end <= len(doc)``, cut from the cached
     :func:`doc_text` (spaCy joins the span's tokens anew on every access, about 2 µs a
     token): a span's text runs from its first token's offset to its last token's end."""
+    if end <= start:
+        return ""
     last = doc[end - 1]
     return doc_text(doc)[doc[start].idx:last.idx + len(last)]
 

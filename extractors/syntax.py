@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Span, Token
 
+from extractors.pipeline import has_quote_marks, span_text
 from extractors.relations import NOUN_SYNONYMS, SETTING_VERBS, SPELLING
 from extractors.values import normalize_value
 
@@ -347,6 +348,8 @@ _QUOTES = {"'", '"', "‘", "’", "“", "”", "``", "''"}
 def _quoted_span(token: Token) -> Span | None:
     """The words between the quotation marks around ``token`` in its sentence (a title:
     'The Name of the Wind', "Becoming Nicole"), or None when it is not quoted."""
+    if not has_quote_marks(token.doc):
+        return None  # (no quotation mark anywhere: nothing to scan for)
     sent = token.sent
     marks = [t.i for t in sent if t.text in _QUOTES and not (
         t.text in ("'", "’") and t.i > sent.start and not t.nbor(-1).whitespace_
@@ -405,8 +408,7 @@ def time_words(tokens: Iterable[Token]) -> list[str]:
 def _surface(tokens: list[Token]) -> str:
     if not tokens:
         return ""
-    doc = tokens[0].doc
-    return doc[tokens[0].i: tokens[-1].i + 1].text
+    return span_text(tokens[0].doc, tokens[0].i, tokens[-1].i + 1)
 
 
 def _is_question(sent: Span) -> bool:

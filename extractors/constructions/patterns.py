@@ -5,6 +5,7 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from extractors.lexicon import match_patterns
+from extractors.pipeline import span_text
 from extractors.syntax import (
     _CONTAINER_NOUNS,
     _fronted_modifier,
@@ -27,7 +28,8 @@ class PatternRules:
             seen = set()
             if _is_question(sent):
                 continue
-            for pat, (xs, xe), (ys, ye) in match_patterns(sent.text, self._pattern_index):
+            for pat, (xs, xe), (ys, ye) in match_patterns(
+                    span_text(doc, sent.start, sent.end), self._pattern_index):
                 base = sent.start_char
                 x = doc.char_span(base + xs, base + xe, alignment_mode="expand")
                 y = doc.char_span(base + ys, base + ye, alignment_mode="expand")
@@ -51,7 +53,7 @@ class PatternRules:
                 if _fronted_modifier(x):
                     continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
                 subject = self._span_entity(x)
-                surface = y.text
+                surface = span_text(doc, y.start, y.end)
                 if (y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and
                         y.root.i == y.start + (y[0].dep_ == "det")) or any(
                         t.dep_ == "compound" and t.lemma_.lower() in _CONTAINER_NOUNS

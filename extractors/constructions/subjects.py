@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
+from extractors.pipeline import span_text
 from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _ANAPHORS,
@@ -136,7 +137,7 @@ class SubjectRules:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
 
     def _span_entity(self, span: Span) -> str | None:
-        low = span.text.lower()
+        low = span_text(span.doc, span.start, span.end).lower()
         if low in _FIRST_PERSON or low in ("the user", "user"):
             return USER
         if low in _ANAPHORS and span.start == span.sent.start:
