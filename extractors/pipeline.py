@@ -362,9 +362,10 @@ def span_text(doc: Doc, start: int, end: int) -> str:
 def cached_sentences(doc: Doc) -> Iterator[Doc]:
     """While inside, ``doc.sents``, ``Token.sent`` and ``Span.sent`` answer from the
     sentences found on entry instead of scanning the sentence boundaries anew (about 8 µs
-    for each ``Token.sent``, which the rules ask for many times a clause). The answers are
-    spaCy's: the sentence that holds the token, or the span's first token. Only for code
-    that leaves the parse unchanged; the document's own hooks are restored on exit."""
+    for each ``Token.sent``, which the rules ask for many times a clause), and the methods
+    marked :func:`per_token` remember their answers. The answers are spaCy's: the sentence
+    that holds the token, or the span's first token. Only for code that leaves the parse
+    unchanged; the document's own hooks are restored and the answers forgotten on exit."""
     if not len(doc) or not doc.has_annotation("SENT_START"):
         yield doc
         return
@@ -379,14 +380,39 @@ def cached_sentences(doc: Doc) -> Iterator[Doc]:
     saved = [(table, key, table.get(key, _ABSENT)) for table, key, _ in hooks]
     for table, key, hook in hooks:
         table[key] = hook
+    doc.user_data[_MEMO_KEY] = {}
     try:
         yield doc
     finally:
+        doc.user_data.pop(_MEMO_KEY, None)
         for table, key, value in saved:
             if value is _ABSENT:
                 table.pop(key, None)
             else:
                 table[key] = value
+
+
+_MEMO_KEY = ("contrascan", "memo")
+
+
+def per_token(method: Callable) -> Callable:
+    """Remember ``method(self, token)`` per token inside :func:`cached_sentences` (where
+    the parse stays unchanged), for a method whose answer depends on the token and the
+    extractor's fixed tables only; elsewhere it is computed on every call."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def remembered(self, token):
+        memo = token.doc.user_data.get(_MEMO_KEY)
+        if memo is None:
+            return method(self, token)
+        key = (name, token.i)
+        if key in memo:
+            return memo[key]
+        found = memo[key] = method(self, token)
+        return found
+
+    return remembered
 
 
 _ABSENT = object()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.pipeline import per_token
 from extractors.syntax import (
     _CONTAINER_NOUNS,
     _is_time,
@@ -93,6 +94,7 @@ class ObjectRules:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
 
     # -- values -----------------------------------------------------------------------------
+    @per_token
     def _value(self, token: Token) -> tuple[str, str]:
         """(canonical value, surface text) of an object head; ``("", "")`` for a pronoun.
 

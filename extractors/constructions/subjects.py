@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from extractors.pipeline import span_text
+from extractors.pipeline import per_token, span_text
 from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _ANAPHORS,
@@ -165,6 +165,7 @@ class SubjectRules:
             return verb.head
         return None
 
+    @per_token
     def _entity(self, token: Token) -> str | None:
         """Canonical subject for a noun phrase head; None for an unresolvable pronoun."""
         low = token.lower_
