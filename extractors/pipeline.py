@@ -395,21 +395,23 @@ def cached_sentences(doc: Doc) -> Iterator[Doc]:
 _MEMO_KEY = ("contrascan", "memo")
 
 
-def per_token(method: Callable) -> Callable:
-    """Remember ``method(self, token)`` per token inside :func:`cached_sentences` (where
-    the parse stays unchanged), for a method whose answer depends on the token and the
-    extractor's fixed tables only; elsewhere it is computed on every call."""
-    name = method.__name__
+def per_token(fn: Callable) -> Callable:
+    """Remember ``fn(token)`` (or the method ``fn(self, token)``) per token inside
+    :func:`cached_sentences`, where the parse stays unchanged: for a function whose answer
+    (an immutable value or a token) depends on the token and fixed tables only. Elsewhere,
+    and for keyword arguments, it is computed on every call."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
 
-    @functools.wraps(method)
-    def remembered(self, token):
+    @functools.wraps(fn)
+    def remembered(*args, **kwargs):
+        token = args[-1]
         memo = token.doc.user_data.get(_MEMO_KEY)
-        if memo is None:
-            return method(self, token)
+        if memo is None or kwargs:
+            return fn(*args, **kwargs)
         key = (name, token.i)
         if key in memo:
             return memo[key]
-        found = memo[key] = method(self, token)
+        found = memo[key] = fn(*args)
         return found
 
     return remembered

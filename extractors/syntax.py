@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Span, Token
 
-from extractors.pipeline import has_quote_marks, span_text
+from extractors.pipeline import has_quote_marks, per_token, span_text
 from extractors.relations import NOUN_SYNONYMS, SETTING_VERBS, SPELLING
 from extractors.values import normalize_value
 
@@ -222,6 +222,7 @@ _VERB_FORMS.update({"lost": "lose", "sold": "sell", "left": "leave", "broke": "b
                     "forbade": "forbid", "forbidden": "forbid"})
 
 
+@per_token
 def _lemma(token: Token) -> str:
     """Lemma with spaCy's small-model slips on common verbs repaired ("hates" -> "hate")."""
     text = token.text.lower()
@@ -255,6 +256,7 @@ ADJECTIVE_INDEX: set[str] = set()
 "busy"; not "celadon" or "tiramisu", which the tagger may still call adjectives)."""
 
 
+@per_token
 def _word(token: Token) -> str:
     """One token in canonical form: common nouns lemmatised (plural folded), spelling folded.
     Proper nouns stay as written: the small tagger tells NNP from NNPS inconsistently
@@ -298,6 +300,7 @@ def _is_negator(token: Token) -> bool:
     return token.dep_ == "neg" or token.lower_ in ("never", "no longer")
 
 
+@per_token
 def _negated(head: Token) -> bool:
     """True when ``head`` carries a negation: "not", "n't", "never", "no longer"."""
     for child in head.children:

@@ -7,7 +7,7 @@ import re
 
 from spacy.tokens import Token
 
-from extractors.pipeline import ISO_DATE
+from extractors.pipeline import ISO_DATE, per_token
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 _TIME_WORDS = frozenset("""
@@ -60,6 +60,7 @@ def calendar_date(token: Token) -> bool:
                or t.lower_ in _MONTHS for t in token.subtree)
 
 
+@per_token
 def _is_time(token: Token) -> bool:
     """True for a date or time expression head ("2021", "March", "2026-03-02", "Monday").
 
