@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 import spacy
-from spacy.attrs import LEMMA, MORPH, ORTH, POS
+from spacy.attrs import IDX, LEMMA, LENGTH, LOWER, MORPH, ORTH, POS
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.tokens._retokenize import set_token_attrs
@@ -354,8 +354,36 @@ def span_text(doc: Doc, start: int, end: int) -> str:
     token): a span's text runs from its first token's offset to its last token's end."""
     if end <= start:
         return ""
-    last = doc[end - 1]
-    return doc_text(doc)[doc[start].idx:last.idx + len(last)]
+    starts, ends = _offsets(doc)
+    return doc_text(doc)[starts[start]:ends[end - 1]]
+
+
+_OFFSETS_KEY = ("contrascan", "offsets")
+
+
+def _offsets(doc: Doc) -> tuple[list[int], list[int]]:
+    """Each token's start and end offset in the text, computed once per document (a merge
+    happens before the parse only, :func:`quoted_titles`)."""
+    found = doc.user_data.get(_OFFSETS_KEY)
+    if found is None:
+        rows = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
+        found = doc.user_data[_OFFSETS_KEY] = ([a for a, _ in rows], [a + n for a, n in rows])
+    return found
+
+
+_WORDS_KEY = ("contrascan", "words")
+
+
+def doc_words(doc: Doc) -> frozenset[str]:
+    """The lower-cased words (``Token.lower_``) of a document, computed once per document:
+    a rule that needs a word ("instead", "sober") is skipped at once where it is missing."""
+    found = doc.user_data.get(_WORDS_KEY)
+    if found is None:
+        strings = doc.vocab.strings
+        found = doc.user_data[_WORDS_KEY] = frozenset(
+            strings[h] for h in set(doc.to_array([LOWER]).ravel().tolist())) if len(doc) \
+            else frozenset()
+    return found
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ import logging
 import multiprocessing
 from collections.abc import Iterable
 
+from spacy.attrs import DEP, HEAD
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
@@ -317,21 +318,31 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []
+        if not len(doc):
+            return found
+        # each token's label and head offset in one call (0: its own head, the root): a
+        # Token object only for the predicate heads and possessives
+        strings = doc.vocab.strings
+        rows = doc.to_array([DEP, HEAD]).tolist()
         for sent in doc.sents:
             if _is_question(sent):
                 continue
-            for token in sent:
-                if token.dep_ in _CLAUSE_DEPS or token.head == token:
+            for i in range(sent.start, sent.end):
+                dep, offset = rows[i]
+                dep = strings[dep]
+                if dep in _CLAUSE_DEPS or offset == 0:
+                    token = doc[i]
                     try:
                         found.extend(self._clause(token))
                     except Exception as err:  # noqa: BLE001 - see RULE_FAILURE
                         # a parse shape no rule foresaw costs this clause, never the memory,
                         # nor the other memories of a scan
                         _log.warning(RULE_FAILURE, type(err).__name__, err)
-                elif token.dep_ == "poss" and (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
-                                               or token.head.lemma_.lower() in BREED_NOUNS
-                                               or _own_setting(token)):
-                    found.extend(self._presupposed(token))
+                elif dep == "poss":
+                    token = doc[i]
+                    if (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
+                            or token.head.lemma_.lower() in BREED_NOUNS or _own_setting(token)):
+                        found.extend(self._presupposed(token))
         return found
 
     @staticmethod

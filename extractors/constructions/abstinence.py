@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.pipeline import doc_words
 from extractors.syntax import USER, _negated
 from extractors.times import _is_time
 from extractors.types import Triple
@@ -40,6 +41,9 @@ serving of an alcoholic beverage", drink.v.02, booze.n.01, liquor.n.01)."""
 _SPELL_UNITS = frozenset({"week", "month", "year", "fortnight"})
 """Units of a spell long enough to be a habit given up, not one occasion ("a day without
 coffee", "a night without a drink" are occasions)."""
+
+_ABSTINENCE_WORDS = frozenset({"free", "sober", "without"})
+"""The words one of the three forms needs ("smoke-free", "sober", "without a drink")."""
 
 _NOW_WORDS = frozenset({"now", "today", "currently", "officially"})
 
@@ -88,6 +92,8 @@ class AbstinenceRules:
     def _abstinence(self, head: Token) -> list[Triple]:
         """The habits a clause says its subject has given up (see the module's forms), each
         a negated triple; [] for anything else."""
+        if _ABSTINENCE_WORDS.isdisjoint(doc_words(head.doc)):
+            return []  # each form needs "free", "sober" or "without"
         found = _milestone(head.sent) if head.dep_ == "ROOT" else None
         if found is None and (_negated(head) or _past(head)):
             return []

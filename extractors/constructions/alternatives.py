@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.pipeline import doc_words
 from extractors.state_changes import ENDED_RULE
 from extractors.types import Triple
 
 _MARKERS = {"of": "instead", "than": "rather"}
 """The marker word and the adverb that must precede it: "instead of", "rather than"."""
+_MARKER_ADVERBS = frozenset(_MARKERS.values())
 
 _OBJECT_DEPS = ("dobj", "pobj", "attr", "oprd")
 
@@ -38,6 +40,8 @@ def after_marker(token: Token) -> bool:
     """Whether ``token`` is in a phrase that "instead of" / "rather than" opens, however the
     parser attached it ("volunteers at the food bank instead of the shelter", with "shelter"
     read as the verb's object)."""
+    if _MARKER_ADVERBS.isdisjoint(doc_words(token.doc)):
+        return False
     for t in token.doc[token.sent.start: token.i]:
         if _is_marker(t) and not any(v.pos_ in ("VERB", "AUX")
                                      for v in token.doc[t.i + 1: token.i]):
@@ -53,6 +57,8 @@ def alternatives(head: Token) -> list[tuple[Token, Token]]:
         for. Empty when the clause has no "instead of" / "rather than".
     """
     out: list[tuple[Token, Token]] = []
+    if _MARKER_ADVERBS.isdisjoint(doc_words(head.doc)):
+        return out
     for marker in (t for t in head.subtree if _is_marker(t)):
         if any(c.pos_ in ("VERB", "AUX") for c in marker.children):
             continue  # "rather than join a new one": a clause, not an object

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.pipeline import doc_words
 from extractors.syntax import _lemma, _negated
 from extractors.types import Triple
 
@@ -33,6 +34,8 @@ LOCATION_RELATIONS = frozenset({"work location", "located in"})
 def repute_gerunds(head: Token) -> list[Token]:
     """The gerunds of a "known / famous for V-ing" predicate on ``head`` (the passive
     participle "known" or the copula of "famous"); each coordinated gerund too."""
+    if REPUTE_WORDS.isdisjoint(doc_words(head.doc)):
+        return []
     if head.lower_ in REPUTE_WORDS and head.tag_ == "VBN":
         word = head
     elif head.lemma_ == "be" and head.pos_ == "AUX":
@@ -52,6 +55,8 @@ def modifier_gerunds(head: Token) -> list[tuple[Token, Token]]:
     """``(gerund, object)`` where the small parser made a repute predicate's gerund a
     modifier of its object ("renowned for composing hymns": "composing" an ``amod`` of
     "hymns", the object of "for")."""
+    if REPUTE_WORDS.isdisjoint(doc_words(head.doc)):
+        return []
     words = [head] if head.lower_ in REPUTE_WORDS else [
         c for c in head.children if c.dep_ in ("acomp", "attr") and c.lower_ in REPUTE_WORDS]
     return [(g, p) for w in words for c in w.children if c.dep_ == "prep" and c.lower_ == "for"
