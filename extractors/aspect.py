@@ -10,6 +10,7 @@ from spacy.tokens import Token
 
 from extractors.types import Triple
 
+from extractors.pipeline import doc_lemmas
 from extractors.times import AGE_DECADES, _is_time, calendar_date
 
 
@@ -257,7 +258,7 @@ def _temporary(verb: Token) -> bool:
                                       or p.lemma_.lower() in _SPELL_NOUNS)
                 and not _up_to_now(verb, p) for p in token.children):
             return True  # (a date is no spell: "shelved the cruise booked for June")
-    return any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
+    return not _RETURN_VERBS.isdisjoint(doc_lemmas(verb.doc)) and any(t.i > verb.i and t.lemma_.lower() in _RETURN_VERBS and t.tag_ != "VB" and not any(
         c.dep_ == "neg" or c.lower_ == "never" for c in t.children) and not any(
         c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
         and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")

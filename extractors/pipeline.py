@@ -386,6 +386,23 @@ def doc_words(doc: Doc) -> frozenset[str]:
     return found
 
 
+def doc_lemmas(doc: Doc) -> frozenset[str]:
+    """The lower-cased lemmas of a document; remembered inside :func:`cached_sentences`
+    only (the repairs after the parse may still change a lemma), computed anew elsewhere."""
+    memo = doc.user_data.get(_MEMO_KEY)
+    found = memo.get(_LEMMAS_KEY) if memo is not None else None
+    if found is None:
+        strings = doc.vocab.strings
+        found = frozenset(strings[h].lower() for h in set(
+            doc.to_array([LEMMA]).ravel().tolist())) if len(doc) else frozenset()
+        if memo is not None:
+            memo[_LEMMAS_KEY] = found
+    return found
+
+
+_LEMMAS_KEY = ("lemmas",)
+
+
 @contextlib.contextmanager
 def cached_sentences(doc: Doc) -> Iterator[Doc]:
     """While inside, ``doc.sents``, ``Token.sent`` and ``Span.sent`` answer from the

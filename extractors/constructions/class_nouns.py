@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.pipeline import doc_lemmas
 from extractors.types import Triple
 
 CLASS_NOUNS = frozenset({"organization", "organisation", "association", "alliance",
@@ -27,6 +28,8 @@ def named_class_nouns(head: Token) -> list[tuple[Token, Token]]:
     """``(class noun, its name)`` for each "the CLASS of NAME" object of a clause head: the
     head's object or "to"/"of"/"for"/"with"/"in" object, or such an object of its attribute
     ("a member of the organization of OPEC")."""
+    if CLASS_NOUNS.isdisjoint(doc_lemmas(head.doc)):
+        return []  # (no class noun anywhere)
     holders = [head] + [c for c in head.children if c.dep_ in ("attr", "dobj", "acomp")]
     nouns = [c for h in holders for c in h.children if c.dep_ in ("dobj", "attr")]
     nouns += [p for h in holders for c in h.children if c.dep_ == "prep"
