@@ -27,7 +27,8 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.clause_frames import CONDITIONED, with_time
-from extractors.syntax import _is_negator, _no_longer, time_words
+from extractors.polarity import _is_negator, _no_longer
+from extractors.syntax import time_words
 from extractors.times import _TIME_WORDS, _is_time
 from extractors.types import Triple
 

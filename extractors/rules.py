@@ -46,7 +46,7 @@ from extractors.constructions.genres import GenreRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
-from extractors.constructions.objects import ObjectRules
+from extractors.constructions.objects import ObjectRules, _own_setting
 from extractors.constructions.preferences import PreferenceRules
 from extractors.constructions.patterns import PatternRules
 from extractors.constructions.repute import ReputeRules
@@ -501,31 +501,6 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         triple = self._make(subject, "be", lemma, word.text, negated=negated != flips,
                             clause=clause, rule="state", qualifiers=qualifiers)
         return triple
-
-
-_IDIOMATIC_POSSESSIONS = frozenset("""
-    time mind own way behalf part life turn side best heart head hand hands feet eye eyes
-    attention interest favor favour sake pace word fault luck chance opinion
-    """.split())
-"""Nouns whose possessive phrase is idiom, not ownership ("in his spare time", "on her mind",
-"on his own")."""
-
-
-_SETTING_PREPS = frozenset({"on", "at", "in", "with", "from", "for", "into", "to", "through"})
-"""Prepositions of a place, instrument or beneficiary; not of a time ("during her hikes")."""
-
-
-def _own_setting(poss: Token) -> bool:
-    """"Nate taught recipes on his cooking show": a possessive pronoun on the object of a
-    preposition of the possessor's own clause presupposes that the possessor has the thing
-    (Karttunen 1973), as a relationship noun does."""
-    noun = poss.head
-    if poss.lower_ not in ("his", "her", "their", "my") or noun.dep_ != "pobj" or \
-            noun.pos_ not in ("NOUN", "PROPN") or noun.lemma_.lower() in _IDIOMATIC_POSSESSIONS \
-            or noun.head.lower_ not in _SETTING_PREPS:
-        return False
-    clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
-    return clause is not None and any(c.dep_ == "nsubj" for c in clause.children)
 
 
 def _with_surface(text: str, triple: Triple) -> Triple:

@@ -288,3 +288,27 @@ def _cohort(noun: Token) -> bool:
         c.dep_ == "prep" and c.lower_ == "of" and any(
             p.dep_ == "pobj" and p.like_num for p in c.children) for c in noun.children)
 
+
+_IDIOMATIC_POSSESSIONS = frozenset("""
+    time mind own way behalf part life turn side best heart head hand hands feet eye eyes
+    attention interest favor favour sake pace word fault luck chance opinion
+    """.split())
+"""Nouns whose possessive phrase is idiom, not ownership ("in his spare time", "on her mind",
+"on his own")."""
+
+
+_SETTING_PREPS = frozenset({"on", "at", "in", "with", "from", "for", "into", "to", "through"})
+"""Prepositions of a place, instrument or beneficiary; not of a time ("during her hikes")."""
+
+
+def _own_setting(poss: Token) -> bool:
+    """"Nate taught recipes on his cooking show": a possessive pronoun on the object of a
+    preposition of the possessor's own clause presupposes that the possessor has the thing
+    (Karttunen 1973), as a relationship noun does."""
+    noun = poss.head
+    if poss.lower_ not in ("his", "her", "their", "my") or noun.dep_ != "pobj" or \
+            noun.pos_ not in ("NOUN", "PROPN") or noun.lemma_.lower() in _IDIOMATIC_POSSESSIONS \
+            or noun.head.lower_ not in _SETTING_PREPS:
+        return False
+    clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
+    return clause is not None and any(c.dep_ == "nsubj" for c in clause.children)
