@@ -226,13 +226,14 @@ tonight", "stopped playing halfway"): it ends that occasion, not the habit (exce
 retirement: "retired early")."""
 
 
-def _clause_tokens(verb: Token) -> list[Token]:
-    """The words of ``verb``'s clause, not those of a clause inside it (:data:`_OTHER_CLAUSES`)."""
+def _clause_tokens(verb: Token, inner: frozenset[str] = _OTHER_CLAUSES) -> list[Token]:
+    """The words of ``verb``'s clause, not those of a clause inside it (the dependents
+    labelled ``inner``, by default :data:`_OTHER_CLAUSES`)."""
     near, todo = [], [verb]
     while todo:
         token = todo.pop()
         near.append(token)
-        todo += [c for c in token.children if c.dep_ not in _OTHER_CLAUSES]
+        todo += [c for c in token.children if c.dep_ not in inner]
     return near
 
 

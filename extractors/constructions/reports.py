@@ -23,6 +23,7 @@ from importlib import resources
 
 from spacy.tokens import Token
 
+from extractors.aspect import _clause_tokens
 from extractors.clause_frames import _hypothetical, _plain_future
 from extractors.constructions.subjects import ANIMATE_NOUNS
 from extractors.syntax import _lemma, _negated, USER
@@ -80,16 +81,6 @@ def frame_assertion(frame: Token) -> str | None:
     lemma = _lemma(frame)
     particle = next((c.lower_ for c in frame.children if c.dep_ == "prt"), None)
     return frames.get((_VERB, f"{lemma} {particle}" if particle else lemma))
-
-
-def _clause_tokens(clause: Token) -> list[Token]:
-    """The words of ``clause`` that are not in a clause inside it."""
-    near, todo = [], [clause]
-    while todo:
-        token = todo.pop()
-        near.append(token)
-        todo += [c for c in token.children if c.dep_ not in _INNER_CLAUSES]
-    return near
 
 
 _INNER_CLAUSES = frozenset({"ccomp", "xcomp", "advcl", "relcl", "acl", "parataxis", "csubj"})
@@ -201,7 +192,7 @@ class ReportRules:
         not those of a subject that is a person of their own ("Ada said her brother moved"
         is about the brother, not Ada: the possessor only says whose brother)."""
         subject = subject if subject is not None else self._subject_token(clause)
-        words = _clause_tokens(clause)
+        words = _clause_tokens(clause, _INNER_CLAUSES)
         if subject is None or not _person(subject):
             return words
         return [t for t in words if t not in subject.subtree]
