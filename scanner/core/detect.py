@@ -258,9 +258,9 @@ def _comparable(x: Stance, y: Stance) -> bool:
         return False  # "will work at Globex" leaves "works at Acme" standing
     if _conditioned(p) != _conditioned(q) and (p is None or q is None) and not (
             _stated_under(x, y) if q is None else _stated_under(y, x)):
-        return False
+        return False  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
     if _backstory(x, y) or _backstory(y, x):
-        return False  # "Back in 2009 I moved to Chicago", said after "I live in Portland"  # "prefers larger fonts when reading on mobile" / "prefers dark mode"
+        return False  # "Back in 2009 I moved to Chicago", said after "I live in Portland"
     return rx.user_id == ry.user_id and rx.group == ry.group and rx.properties == ry.properties
 
 
