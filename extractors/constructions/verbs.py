@@ -69,9 +69,10 @@ from extractors.negation_focus import present_phrase
 from extractors.types import Triple
 
 
-
 _RECURRENCE = frozenset({"every", "each"})
-"""Determiners of a recurring time ("every Saturday morning"; Quirk et al. 1985 §8.64)."""
+"""Determiners of a recurring time ("every Saturday morning"; Quirk et al. 1985 ch. 8 on
+frequency adjuncts)."""
+
 
 class VerbRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
