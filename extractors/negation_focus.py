@@ -29,7 +29,7 @@ from spacy.tokens import Token
 from extractors.clause_frames import CONDITIONED, with_time
 from extractors.polarity import _is_negator, _no_longer
 from extractors.syntax import time_words
-from extractors.times import _TIME_WORDS, _is_time
+from extractors.times import _TIME_WORDS, RECURRENCE, _is_time
 from extractors.types import Triple
 
 FOCUS_PARTICLES = frozenset({"just", "only", "merely", "simply", "solely", "purely",
@@ -147,7 +147,7 @@ def _neutral(token: Token, changed: bool) -> bool:
         return True
     when = _time_phrase(token)
     if changed and when is not None and not any(
-            t.lower_ in ("every", "each") for t in token.subtree) and not (
+            t.lower_ in RECURRENCE for t in token.subtree) and not (
             when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS):
         return True  # "no longer … after the fall last spring": when it changed (a plural
         # or "every" recurs, and restricts: "no longer runs on Sundays")
@@ -322,7 +322,7 @@ def _words(restrictions: list[Token]) -> str:
     for r in sorted(restrictions, key=lambda r: r.i):
         when = _time_phrase(r)
         if when is not None:
-            words += time_words(t for t in when.subtree if t.lower_ not in ("every", "each"))
+            words += time_words(t for t in when.subtree if t.lower_ not in RECURRENCE)
         else:
             words += [w.lemma_.lower() for w in r.subtree if w.pos_ not in ("DET", "PUNCT")
                       and w.tag_ not in ("WDT", "WP") and w.lower_ != "that"

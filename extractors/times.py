@@ -17,6 +17,9 @@ _TIME_WORDS = frozenset("""
     weekend weekday weeknight month year quarter q1 q2 q3 q4 spring summer autumn fall winter
     holiday holidays
     """.split())
+RECURRENCE = frozenset({"every", "each"})
+"""Determiners of a recurring time ("every Saturday morning"; Quirk et al. 1985 ch. 8 on
+frequency adjuncts)."""
 _CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?(?:am|pm)$")
 """A time of day kept as one token by the pipeline ("6am", "10:30pm")."""
 _ISO_DATE = re.compile(r"^(?:\d{4}-\d{2}|" + ISO_DATE.pattern + r")$", re.IGNORECASE)

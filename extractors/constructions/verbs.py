@@ -66,12 +66,8 @@ from extractors.constructions.verb_words import (
 from extractors.state_changes import GROUP_NOUNS
 from extractors.constructions.changes import HANDOVER_VERBS
 from extractors.negation_focus import present_phrase
+from extractors.times import RECURRENCE
 from extractors.types import Triple
-
-
-_RECURRENCE = frozenset({"every", "each"})
-"""Determiners of a recurring time ("every Saturday morning"; Quirk et al. 1985 ch. 8 on
-frequency adjuncts)."""
 
 
 class VerbRules:
@@ -541,9 +537,9 @@ class VerbRules:
                             words = [child.lower_] + words
                         quals.append(("time", " ".join(words)))
             elif child.dep_ == "npadvmod" and _is_time(child) and any(
-                    c.dep_ == "det" and c.lower_ in _RECURRENCE for c in child.children):
+                    c.dep_ == "det" and c.lower_ in RECURRENCE for c in child.children):
                 # "every Saturday morning": a recurring time, as "on Saturday mornings" is
-                words = time_words(t for t in child.subtree if t.lower_ not in _RECURRENCE)
+                words = time_words(t for t in child.subtree if t.lower_ not in RECURRENCE)
                 quals.append(("time", " ".join(words)))
         return quals
 
