@@ -73,6 +73,9 @@ _NOW_NOUNS = frozenset({"day", "nowadays", "moment", "point"})
 """Heads of phrases that place a denial at the present ("these days", "at the moment")."""
 _SINCE_PREPS = frozenset({"after", "since", "following", "once"})
 """Words that date a change of state by the event it followed."""
+_OCCASION_DETERMINERS = frozenset({"this", "that", "last", "next"})
+"""Determiners by which a time phrase names one occasion (Quirk et al. 1985 ch. 8 on time
+position adjuncts): "didn't swim this week"."""
 _RESTRICTING_MARKS = frozenset({"when", "whenever", "while", "if", "unless"})
 _REASON_MARKS = frozenset({"because", "since", "as", "cause", "'cause", "cos", "though",
                            "although", "so", "given", "now"})
@@ -322,6 +325,10 @@ def _words(restrictions: list[Token]) -> str:
     for r in sorted(restrictions, key=lambda r: r.i):
         when = _time_phrase(r)
         if when is not None:
+            # a deictic determiner names one occasion ("this week"), kept apart from a
+            # recurring time ("every week")
+            words += [d.lower_ for d in when.children
+                      if d.dep_ == "det" and d.lower_ in _OCCASION_DETERMINERS]
             words += time_words(t for t in when.subtree if t.lower_ not in RECURRENCE)
         else:
             words += [w.lemma_.lower() for w in r.subtree if w.pos_ not in ("DET", "PUNCT")

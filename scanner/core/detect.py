@@ -119,12 +119,13 @@ def _one_circumstance(p: str, q: str) -> bool:
     """Whether a restricted statement (``"when on saturdays"``: a "when" clause, or a denial
     whose focus is a time, :mod:`extractors.negation_focus`) and a plain time (``"saturday
     morning"``) name one circumstance: the words of one are among the other's ("no longer
-    volunteers there on Saturdays" / "volunteers there every Saturday morning")."""
+    volunteers there on Saturdays" / "volunteers there every Saturday morning"): the
+    restricted one's words are among the plain time's ("didn't swim this week" names one
+    week, not "every week")."""
     if _conditioned(p) == _conditioned(q) or _past(p) or _past(q) or _future(p) or _future(q):
         return False
-    a = set(p.removeprefix(CONDITIONED + " ").split())
-    b = set(q.removeprefix(CONDITIONED + " ").split())
-    return a <= b or b <= a
+    restricted, plain = (p, q) if _conditioned(p) else (q, p)
+    return set(restricted.removeprefix(CONDITIONED + " ").split()) <= set(plain.split())
 
 
 def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:

@@ -126,6 +126,9 @@ LOOK_ALIKES = [
     ("Kai is vegetarian.", "Kai isn't merely vegetarian, he is vegan."),
     ("I play chess.", "i don't play chess when i'm tired, i read instead"),
     ("The user goes running every Sunday morning.", "The user doesn't go running on Mondays."),
+    # one occasion is no habit: "this week" is not "every week"
+    ("Idris cycles to work every day.", "Idris didn't cycle to work this week."),
+    ("I practise piano every evening.", "I didn't practise piano this evening."),
 ]
 
 
