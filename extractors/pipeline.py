@@ -26,6 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.tokens._retokenize import set_token_attrs
 
+from extractors.parsed import ParsedDoc
 from extractors.errors import PipelineUnavailable
 from extractors.values import NUMBER_CODE
 
@@ -365,7 +366,10 @@ def _offsets(doc: Doc) -> tuple[list[int], list[int]]:
     """Each token's start and end offset in the text, computed once per document (a merge
     happens before the parse only, :func:`quoted_titles`)."""
     found = doc.user_data.get(_OFFSETS_KEY)
-    if found is None:
+    if found is None and isinstance(doc, ParsedDoc):
+        found = doc.user_data[_OFFSETS_KEY] = ([t.idx for t in doc.tokens],
+                                               [t.idx + len(t.text) for t in doc.tokens])
+    elif found is None:
         rows = doc.to_array([IDX, LENGTH]).tolist() if len(doc) else []
         found = doc.user_data[_OFFSETS_KEY] = ([a for a, _ in rows], [a + n for a, n in rows])
     return found
@@ -378,7 +382,9 @@ def doc_words(doc: Doc) -> frozenset[str]:
     """The lower-cased words (``Token.lower_``) of a document, computed once per document:
     a rule that needs a word ("instead", "sober") is skipped at once where it is missing."""
     found = doc.user_data.get(_WORDS_KEY)
-    if found is None:
+    if found is None and isinstance(doc, ParsedDoc):
+        found = doc.user_data[_WORDS_KEY] = frozenset(t.lower_ for t in doc.tokens)
+    elif found is None:
         strings = doc.vocab.strings
         found = doc.user_data[_WORDS_KEY] = frozenset(
             strings[h] for h in set(doc.to_array([LOWER]).ravel().tolist())) if len(doc) \
@@ -391,7 +397,9 @@ def doc_lemmas(doc: Doc) -> frozenset[str]:
     only (the repairs after the parse may still change a lemma), computed anew elsewhere."""
     memo = doc.user_data.get(_MEMO_KEY)
     found = memo.get(_LEMMAS_KEY) if memo is not None else None
-    if found is None:
+    if found is None and isinstance(doc, ParsedDoc):
+        found = frozenset(t.lemma_.lower() for t in doc.tokens)
+    elif found is None:
         strings = doc.vocab.strings
         found = frozenset(strings[h].lower() for h in set(
             doc.to_array([LEMMA]).ravel().tolist())) if len(doc) else frozenset()
@@ -411,6 +419,13 @@ def cached_sentences(doc: Doc) -> Iterator[Doc]:
     marked :func:`per_token` remember their answers. The answers are spaCy's: the sentence
     that holds the token, or the span's first token. Only for code that leaves the parse
     unchanged; the document's own hooks are restored and the answers forgotten on exit."""
+    if isinstance(doc, ParsedDoc):  # its sentences are found once already
+        doc.user_data[_MEMO_KEY] = {}
+        try:
+            yield doc
+        finally:
+            doc.user_data.pop(_MEMO_KEY, None)
+        return
     if not len(doc) or not doc.has_annotation("SENT_START"):
         yield doc
         return

@@ -28,7 +28,6 @@ import logging
 import multiprocessing
 from collections.abc import Iterable
 
-from spacy.attrs import DEP, HEAD
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
@@ -69,6 +68,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
+from extractors.parsed import parsed
 from extractors.pipeline import cached_sentences, doc_text, load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
@@ -282,6 +282,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document (which the rules leave unchanged)."""
+        doc = parsed(doc)
         with cached_sentences(doc):
             return self._triples_from_doc(doc)
 
@@ -320,18 +321,12 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found: list[Triple] = []
         if not len(doc):
             return found
-        # each token's label and head offset in one call (0: its own head, the root): a
-        # Token object only for the predicate heads and possessives
-        strings = doc.vocab.strings
-        rows = doc.to_array([DEP, HEAD]).tolist()
         for sent in doc.sents:
             if _is_question(sent):
                 continue
-            for i in range(sent.start, sent.end):
-                dep, offset = rows[i]
-                dep = strings[dep]
-                if dep in _CLAUSE_DEPS or offset == 0:
-                    token = doc[i]
+            for token in sent:
+                dep = token.dep_
+                if dep in _CLAUSE_DEPS or token.head is token:
                     try:
                         found.extend(self._clause(token))
                     except Exception as err:  # noqa: BLE001 - see RULE_FAILURE
@@ -339,7 +334,6 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                         # nor the other memories of a scan
                         _log.warning(RULE_FAILURE, type(err).__name__, err)
                 elif dep == "poss":
-                    token = doc[i]
                     if (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
                             or token.head.lemma_.lower() in BREED_NOUNS or _own_setting(token)):
                         found.extend(self._presupposed(token))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
+from extractors.parsed import ParsedSpan
 from extractors.pipeline import per_token, span_text
 from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
@@ -274,7 +275,7 @@ class SubjectRules:
         a noun phrase head as :meth:`_entity` spells it, a span as :func:`_span_phrase` does."""
         if antecedent is None:
             return None
-        if isinstance(antecedent, Span):
+        if isinstance(antecedent, (Span, ParsedSpan)):
             return _span_phrase(antecedent) or None
         return self._entity(antecedent)
 
