@@ -218,9 +218,10 @@ def speed(extractor, sentences: list[str], n_process: int = 1,
           warmup: list[str] = ()) -> dict:
     """Sentences per second for parse + rules + normalisation (wall clock), and per CPU
     second (this process and its workers), which depends less on other load on the machine.
-    An untimed run over ``warmup`` first (other sentences than the timed ones, so that the
-    timed words are still new to the vocabulary and caches): the first batches through a
-    fresh pipeline allocate its buffers and run about a third slower."""
+    An untimed run over ``warmup`` first, in this process (other sentences than the timed
+    ones, so that the timed words are still new to the vocabulary and caches): the first
+    batches through a fresh pipeline allocate its buffers and run about a third slower, and
+    workers forked after it start from the warm pipeline, as a long-running sidecar's do."""
     import resource
 
     def cpu() -> float:
@@ -229,7 +230,7 @@ def speed(extractor, sentences: list[str], n_process: int = 1,
             resource.getrusage(resource.RUSAGE_CHILDREN)))
 
     if warmup:
-        extractor.extract_many(list(warmup), batch_size=512, n_process=n_process)
+        extractor.extract_many(list(warmup), batch_size=512)
     load = os.getloadavg()[0]
     cpu0, start = cpu(), time.perf_counter()
     total = sum(len(t) for t in extractor.extract_many(sentences, batch_size=512,

@@ -127,32 +127,57 @@ class ReadingRules:
         """``doc``, or a parse of its text with an adverb before the verb when the tagger read
         "Maria volunteers at" as a name compounded with a plural noun (only then: a pattern
         with literal words still sees the text as written)."""
+        return self._repaired_many([(doc, edit)])[0]
+
+    def _repaired_many(self, parsed: list[tuple[Doc, tuple[int, int]]], batch_size: int = 256
+                       ) -> list[tuple[Doc, tuple[int, int]]]:
+        """:meth:`_repaired` of each ``(doc, edit)``; the texts to parse again are parsed
+        together, in batches of ``batch_size`` (one ``nlp.pipe``)."""
+        fixes = [self._repair(doc, edit) for doc, edit in parsed]
+        again = iter(self.nlp.pipe((f[0] for f in fixes if f is not None),
+                                   batch_size=batch_size))
+        out = []
+        for (doc, edit), fix in zip(parsed, fixes):
+            if fix is None:
+                out.append((doc, edit))
+                continue
+            doc, (_, edit, verb) = next(again), fix
+            if verb is not None:
+                verb = doc.char_span(*verb)
+                if verb is not None:
+                    _retagged_verb(verb[0])
+            out.append((doc, edit))
+        return out
+
+    def _repair(self, doc: Doc, edit: tuple[int, int]
+                ) -> tuple[str, tuple[int, int], tuple[int, int] | None] | None:
+        """What :meth:`_repaired` parses again: ``(text, edit, verb)``, ``verb`` the
+        character span of a verb to tag as one in the new parse, or None; None when ``doc``
+        stands (a verb may be retagged in it, in place)."""
         fragment = _located_fragment(doc) if edit == (0, 0) else None
         if fragment is not None:
             # "Marstrand, in Sweden.": a verbless fragment, its copula elided, read as
             # "Marstrand is in Sweden" (only a place phrase: "Sam, the piano." stays nothing)
-            return self.nlp(doc_text(doc)[:fragment] + " is" + doc_text(doc)[fragment + 1:]), \
-                (fragment, len(" is") - 1)
+            return (doc_text(doc)[:fragment] + " is" + doc_text(doc)[fragment + 1:],
+                    (fragment, len(" is") - 1), None)
         m = _NAME_VERB_PREP.match(doc_text(doc)) if edit == (0, 0) else None
         if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
-            return doc, edit
+            return None
         verb = doc.char_span(m.start("verb"), m.end("verb"))
         name = doc.char_span(m.start("name"), m.end("name"))
         if verb is None or verb[0].tag_ != "NNS" or name is None or \
                 name[0].pos_ not in ("PROPN", "NOUN"):
-            return doc, edit  # ("For uploads the timeout is …": no name, no verb)
-        if not _retagged_verb(verb[0]):
-            text = doc_text(doc)
-            # "now"/"also" give way to "regularly"; a negating or frequency adverb stays
-            kept = m["adverb"] in (None, "no longer", "never", "always", "rarely")
-            at = m.start("verb") if kept else m.start("adverb")
-            end = at if kept else m.end("adverb")
-            fixed = text[:at] + "regularly " + text[end:]
-            doc, edit = self.nlp(fixed), (at, len("regularly ") - (end - at))
-            verb = doc.char_span(m.start("verb") + edit[1], m.end("verb") + edit[1])
-            if verb is not None:
-                _retagged_verb(verb[0])
-        return doc, edit
+            return None  # ("For uploads the timeout is …": no name, no verb)
+        if _retagged_verb(verb[0]):
+            return None
+        text = doc_text(doc)
+        # "now"/"also" give way to "regularly"; a negating or frequency adverb stays
+        kept = m["adverb"] in (None, "no longer", "never", "always", "rarely")
+        at = m.start("verb") if kept else m.start("adverb")
+        end = at if kept else m.end("adverb")
+        added = len("regularly ") - (end - at)
+        return (text[:at] + "regularly " + text[end:], (at, added),
+                (m.start("verb") + added, m.end("verb") + added))
 
     def _irregular_past(self) -> dict[str, str]:
         """Irregular simple-past forms -> base form, from the lemmatizer's verb exceptions

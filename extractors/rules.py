@@ -275,10 +275,13 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
 
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
         readable = [self._readable(t) for t in texts]
+        out: list[list[Triple]] = []
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
-        return [shifted(self.triples_from_doc(doc), edit) for doc, edit in
-                (nominal_gerunds(d) for d in
-                 (self._repaired(doc, edit) for doc, (_, edit) in zip(docs, readable)))]
+        for at in range(0, len(texts), batch_size):
+            batch = [(next(docs), edit) for _, edit in readable[at:at + batch_size]]
+            out += [shifted(self.triples_from_doc(doc), edit) for doc, edit in
+                    map(nominal_gerunds, self._repaired_many(batch, batch_size))]
+        return out
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document (which the rules leave unchanged)."""
