@@ -68,6 +68,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
+from extractors.orthography import apostrophes_restored, contraction_table, offsets_restored
 from extractors.parsed import parsed
 from extractors.pipeline import cached_sentences, doc_text, load_pipeline
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
@@ -236,10 +237,22 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
+        text, inserted = apostrophes_restored(text, self._contractions())
         read, edit = self._readable(text)
         doc, edit = self._repaired(self.nlp(read), edit)
         nominal_gerunds(doc)
-        return shifted(self.triples_from_doc(doc), edit)
+        return offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted)
+
+    def _contractions(self) -> dict[str, str]:
+        """:func:`extractors.orthography.contraction_table` of this pipeline, made once."""
+        table = getattr(self, "_contraction_table", None)
+        if table is None:
+            lookups = self.nlp.get_pipe("lemmatizer").lookups
+            words = [w for name in ("lemma_index", "lemma_exc") if lookups.has_table(name)
+                     for forms in lookups.get_table(name).values() for w in forms]
+            table = self._contraction_table = contraction_table(self.nlp.tokenizer.rules,
+                                                                words)
+        return table
 
     def extract_many(self, texts: Iterable[str], batch_size: int = 256,
                      n_process: int = 1) -> list[list[Triple]]:
@@ -274,13 +287,17 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         return [triples for part in parts for triples in part]
 
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
-        readable = [self._readable(t) for t in texts]
+        contractions = self._contractions()
+        restored = [apostrophes_restored(t, contractions) for t in texts]
+        readable = [self._readable(t) for t, _ in restored]
         out: list[list[Triple]] = []
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
         for at in range(0, len(texts), batch_size):
             batch = [(next(docs), edit) for _, edit in readable[at:at + batch_size]]
-            out += [shifted(self.triples_from_doc(doc), edit) for doc, edit in
-                    map(nominal_gerunds, self._repaired_many(batch, batch_size))]
+            out += [offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted)
+                    for (doc, edit), (_, inserted) in zip(
+                        map(nominal_gerunds, self._repaired_many(batch, batch_size)),
+                        restored[at:at + batch_size])]
         return out
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:

@@ -1,0 +1,105 @@
+"""Chat orthography: contractions typed without their apostrophe.
+
+Chat text drops apostrophes ("im vegan now", "theyre moving", "ive sold it"). spaCy's English
+tokenizer still splits such a form ("im" -> "i" + "m", from its tokenizer exceptions,
+``spacy/lang/en/tokenizer_exceptions.py``), but the tagger has seen "m" and "re" as verbs
+rarely: "im vegan" is parsed with "m" a verb of its own, lemma "m", and no copula. With the
+apostrophe back, "I'm vegan" is the copula every rule reads.
+
+:func:`contraction_table` takes the forms from the pipeline's own tokenizer exceptions: an
+exception without an apostrophe whose pieces match those of an exception with one ("im" and
+"i'm"). spaCy already leaves out forms that are common words ("its", "ill", "well", "were",
+"hell", "shell"); a form that is a word of the lemmatizer's tables ("wed", "id", "cant",
+"wont") is left out here too, since a memory may mean the word. :func:`apostrophes_restored`
+puts the apostrophes back and :func:`offsets_restored` maps triple offsets back to the text as
+written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from extractors.types import Triple
+
+__all__ = ["apostrophes_restored", "contraction_table", "offsets_restored"]
+
+_WORD = re.compile(r"(?<![\w'’])[A-Za-z]+(?![\w'’])")
+_APOSTROPHE = "'"
+
+
+def contraction_table(tokenizer_rules: dict, words: Iterable[str]) -> dict[str, str]:
+    """Apostrophe-less contraction -> its spelling with apostrophes, lower case.
+
+    Args:
+        tokenizer_rules: a spaCy tokenizer's special cases (``Tokenizer.rules``: string ->
+            list of token attribute dicts).
+        words: lower-case words of the lemmatizer's tables; a form among them is left out.
+
+    Returns:
+        e.g. ``{"im": "i'm", "theyre": "they're", "didnt": "didn't"}``.
+    """
+    words = set(words)
+    spelled: dict[tuple[str, int], str] = {}
+    for key, pieces in tokenizer_rules.items():
+        if _APOSTROPHE in key and key.replace(_APOSTROPHE, "").isalpha():
+            spelled.setdefault((key.lower().replace(_APOSTROPHE, ""), len(pieces)),
+                               key.lower())
+    table = {}
+    for key, pieces in tokenizer_rules.items():
+        low = key.lower()
+        if len(pieces) < 2 or not key.isalpha() or low in words or low in table:
+            continue
+        found = spelled.get((low, len(pieces)))
+        if found is not None:
+            table[low] = found
+    return table
+
+
+def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[int, ...]]:
+    """``text`` with the apostrophes of :func:`contraction_table` forms put back, and the
+    positions in the new text of the characters inserted.
+
+    A form is restored in lower case or with a capital first letter ("Im", "im"); an
+    all-capital one ("IM") is left alone, as an abbreviation may be meant."""
+    if not table:
+        return text, ()
+    out: list[str] = []
+    inserted: list[int] = []
+    last = 0
+    size = 0
+    for m in _WORD.finditer(text):
+        word = m.group()
+        spelled = table.get(word.lower())
+        if spelled is None or (len(word) > 1 and word[1:] != word[1:].lower()):
+            continue
+        out.append(text[last:m.start()])
+        size += m.start() - last
+        restored, k = [], 0
+        for ch in spelled:
+            if ch == _APOSTROPHE:
+                inserted.append(size + len(restored))
+                restored.append(_APOSTROPHE)
+            else:
+                restored.append(word[k])
+                k += 1
+        out.append("".join(restored))
+        size += len(restored)
+        last = m.end()
+    if not inserted:
+        return text, ()
+    out.append(text[last:])
+    return "".join(out), tuple(inserted)
+
+
+def offsets_restored(triples: list[Triple], inserted: tuple[int, ...]) -> list[Triple]:
+    """Triples whose ``start``/``end`` offsets in the restored text are mapped to the text as
+    written: an offset moves back by the inserted characters before it."""
+    if not inserted:
+        return triples
+
+    def back(offset: int) -> int:
+        return offset - sum(1 for at in inserted if at < offset)
+
+    return [Triple(**{**t.to_dict(), "start": back(t.start), "end": back(t.end),
+                      "qualifiers": t.qualifiers}) for t in triples]
