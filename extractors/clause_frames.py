@@ -131,6 +131,22 @@ def _preference_domain(head: Token) -> str | None:
     return None
 
 
+def misread_adverbial(clause: Token) -> bool:
+    """A "when" or "whenever" clause the parser hung on a verb as its complement (``ccomp``)
+    that takes none: "I don't cycle when it's snowing". Only a framing predicate, a verb of
+    knowing, saying or asking (``extractors/data/reporting_frames.toml``), has a "when"
+    question as its complement ("I don't know when it opens"); on any other verb the clause
+    is an adverbial of time (Quirk et al. 1985 §15.17 on subordinate interrogative clauses,
+    §15.25 on "when" clauses of time)."""
+    from extractors.constructions.reports import frame_assertion  # (reports imports this)
+
+    if clause.dep_ != "ccomp" or clause.i < clause.head.i:
+        return False
+    opener = clause.left_edge  # (the parser may hang it on the clause's auxiliary)
+    return (opener.dep_ in ("advmod", "mark") and opener.lower_ in _CONDITION_MARKS
+            and frame_assertion(clause.head) is None)
+
+
 def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
     """``triples`` of a present-tense clause restricted by its own "when" or "whenever"
     clause, each with time qualifier ``"when <clause>"``: a habit or preference
@@ -144,8 +160,8 @@ def conditioned(head: Token, triples: list[Triple]) -> list[Triple]:
     # (the clause's own "when" clause: one inside a relative clause restricts that clause,
     # "owns a Yamaha that he rides whenever the weather is decent")
     clause = next((t for t in head.children if t.dep_ == "advcl" and any(
-        m.lower_ in _CONDITION_MARKS and m.dep_ in ("advmod", "mark") for m in t.children)),
-        None)
+        m.lower_ in _CONDITION_MARKS and m.dep_ in ("advmod", "mark") for m in t.children)
+        or misread_adverbial(t)), None)
     if clause is not None:
         words = " ".join(t.lemma_.lower() for t in clause.subtree
                          if t.pos_ not in ("PUNCT", "DET") and t.lower_ not in _CONDITION_MARKS

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.clause_frames import CONDITIONED, with_time
+from extractors.clause_frames import CONDITIONED, misread_adverbial, with_time
+from extractors.constructions.verb_words import _extent
 from extractors.polarity import _is_negator, _no_longer
 from extractors.syntax import time_words
 from extractors.times import _TIME_WORDS, RECURRENCE, _is_time
@@ -76,6 +77,22 @@ _SINCE_PREPS = frozenset({"after", "since", "following", "once"})
 _OCCASION_DETERMINERS = frozenset({"this", "that", "last", "next"})
 """Determiners by which a time phrase names one occasion (Quirk et al. 1985 ch. 8 on time
 position adjuncts): "didn't swim this week"."""
+_SPAN_PREPS = frozenset({"during", "throughout", "within"})
+"""Prepositions of a span the denial holds in ("no longer drinks during the week"), never the
+time it changed (Quirk et al. 1985 §9.37 on "during" and "throughout")."""
+_CYCLIC_TIMES = frozenset("""
+    morning afternoon evening night day week weekend weekday spring summer autumn fall winter
+    """.split())
+"""Parts of a recurring cycle (day, week, year): with "the" in a habitual clause they name
+every such part, not one ("in the evening", "during the week"; Quirk et al. 1985 §5.52 on the
+generic definite article of time nouns)."""
+EXCEPTION_WORDS = frozenset({"except", "excepting", "excluding", "save", "bar", "barring"})
+EXCEPTION_PAIRS = frozenset({("except", "for"), ("apart", "from"), ("aside", "from"),
+                             ("other", "than"), ("but", "for")})
+"""Prepositions of exception, simple and complex (Quirk et al. 1985 §9.58–9.59: "except
+(for)", "excepting", "excluding", "save", "bar", "barring", "apart from", "aside from",
+"other than", "but for"): the phrase they open subtracts from the denial, also when a comma
+sets it off ("I don't eat fish, except on holidays")."""
 _RESTRICTING_MARKS = frozenset({"when", "whenever", "while", "if", "unless"})
 _REASON_MARKS = frozenset({"because", "since", "as", "cause", "'cause", "cos", "though",
                            "although", "so", "given", "now"})
@@ -149,15 +166,17 @@ def _neutral(token: Token, changed: bool) -> bool:
             c.dep_ == "mark" and c.lower_ in _SINCE_PREPS for c in token.children)):
         return True
     when = _time_phrase(token)
-    if changed and when is not None and not any(
-            t.lower_ in RECURRENCE for t in token.subtree) and not (
-            when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS):
-        return True  # "no longer … after the fall last spring": when it changed (a plural
-        # or "every" recurs, and restricts: "no longer runs on Sundays")
+    if changed and when is not None and not _recurring(token, when):
+        return True  # "no longer … after the fall last spring": when it changed (a plural,
+        # "every", a span or a generic part of a cycle recurs, and restricts: "no longer runs
+        # on Sundays", "… during the week")
     if token.dep_ in ("advmod", "npadvmod"):
-        if low in NEUTRAL_ADVERBS or low in DISJUNCTS or low == "all" and any(
-                c.lower_ in ("at", "after") for c in token.children):
+        if low == "all" and any(c.lower_ in ("at", "after") for c in token.children):
             return True  # ("after all" read as two adverbs)
+        if low in NEUTRAL_ADVERBS or low in DISJUNCTS:
+            # a degree or frequency adverb the parser hangs on it restricts: "much anymore"
+            return all(c.dep_ in ("punct", "neg") or _neutral(c, changed)
+                       for c in token.children)
         return lemma in _NOW_NOUNS and any(c.lower_ in ("these", "those", "this")
                                            for c in token.children)  # "these days"
     if token.dep_ == "prep":
@@ -194,7 +213,8 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
     changed = _no_longer(head) or any(c.lower_ in ("anymore", "longer") for c in head.children)
 
     def visit(token: Token, on_value: bool) -> bool:
-        if token.i < negator.i or token.dep_ in _SKIP_DEPS and not _misread_relative(token):
+        if token.i < negator.i or token.dep_ in _SKIP_DEPS and not (
+                _misread_relative(token) or misread_adverbial(token)):
             return True
         if token.dep_ == "advmod" and token.lower_ in FOCUS_PARTICLES and (
                 on_value or token.head == head):
@@ -211,7 +231,7 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
             # the value or another argument ("is not my manager": the value is the subject),
             # whose own modifiers may restrict it ("a teacher at that school")
             return all(visit(child, holds or not any(values)) for child in token.children)
-        if not _neutral(token, changed) and not _set_off(negator, token):
+        if not _neutral(token, changed) and (exception(token) or not _set_off(negator, token)):
             found.append(token)
         return True
 
@@ -220,6 +240,7 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
     for child in head.children:
         if child is not negator and not visit(child, False):
             return None
+    found += [t for t in _extents(head, negator) if not any(t in f.subtree for f in found)]
     if head.dep_ in ("ccomp", "conj", "parataxis") and head.head.i > head.i:
         # a restricting clause between this clause and the next, which the parser hung on
         # the next ("i don't ride my bike when it's icy, i take the tram")
@@ -228,6 +249,46 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
                       m.dep_ in ("mark", "advmod") and m.lower_ in _RESTRICTING_MARKS
                       for m in c.children)]
     return found
+
+
+_OWN_CLAUSES = frozenset({"conj", "parataxis", "ccomp", "advcl", "relcl", "acl", "xcomp"})
+
+
+def _extents(head: Token, negator: Token) -> list[Token]:
+    """Extents of the clause ``head`` after ``negator`` wherever the parser hangs them:
+    "full-time", "part-time" read as an object or inside the value's phrase ("don't work at
+    the library full-time"): an adjunct of extent (Quirk et al. 1985 §8.104 on degree and
+    extent), which denies the habit only in part."""
+    out = []
+    for token in head.subtree:
+        if token.i > negator.i and _extent(token):
+            up = token
+            while up != head and up.dep_ not in _OWN_CLAUSES:
+                up = up.head
+            if up == head:
+                out.append(token)
+    return out
+
+
+def exception(token: Token) -> bool:
+    """True when ``token``'s phrase opens with a preposition of exception (:data:`EXCEPTION_WORDS`,
+    :data:`EXCEPTION_PAIRS`): "except on holidays", "apart from weddings"."""
+    words = [t.lower_ for t in token.subtree if t.pos_ != "PUNCT"][:2]
+    return bool(words) and (words[0] in EXCEPTION_WORDS or tuple(words) in EXCEPTION_PAIRS)
+
+
+def _recurring(token: Token, when: Token) -> bool:
+    """Whether the time phrase ``token`` (its time ``when``) names a recurring time or a span
+    rather than one point: "every", a plural ("on Sundays"), a span ("during the week"), or a
+    generic part of a cycle ("in the evening")."""
+    if any(t.lower_ in RECURRENCE for t in token.subtree):
+        return True
+    if when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS:
+        return True
+    if token.dep_ == "prep" and token.lower_ in _SPAN_PREPS:
+        return True
+    return when.lemma_.lower() in _CYCLIC_TIMES and any(
+        c.dep_ == "det" and c.lower_ == "the" for c in when.children)
 
 
 _SETTING_OFF = frozenset({",", "—", "–", "-", ";", ":", "(", "...", "…"})
@@ -324,7 +385,9 @@ def _words(restrictions: list[Token]) -> str:
     words = []
     for r in sorted(restrictions, key=lambda r: r.i):
         when = _time_phrase(r)
-        if when is not None:
+        if _extent(r):
+            words += [c.lower_ for c in r.children if c.dep_ == "amod"] + ["time"]
+        elif when is not None:
             # a deictic determiner names one occasion ("this week"), kept apart from a
             # recurring time ("every week")
             words += [d.lower_ for d in when.children
