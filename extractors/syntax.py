@@ -119,6 +119,7 @@ from extractors.times import (  # noqa: E402, F401
     _YEAR,
     _is_time,
     _no_value,
+    elided_year,
 )
 
 
@@ -357,7 +358,10 @@ def _phrase(tokens: Iterable[Token]) -> str:
 def time_words(tokens: Iterable[Token]) -> list[str]:
     """The words of a time phrase, a plural time word in the singular ("Saturdays" ->
     ``saturday``): "on Saturdays" and "every Saturday" name one time."""
-    return [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else w
+    tokens = list(tokens)
+    # a year written "'19" is the year 2019 (extractors.times.elided_year)
+    years = {t.text: year for t in tokens for year in (elided_year(t),) if year}
+    return [w[:-1] if w.endswith("s") and w[:-1] in _TIME_WORDS else years.get(w, w)
             for w in _phrase(tokens).split()]
 
 

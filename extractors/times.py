@@ -60,7 +60,23 @@ def calendar_date(token: Token) -> bool:
     """True for a phrase headed by ``token`` that names a calendar date: a year, a decade, a
     month or an ISO 8601 date anywhere in it ("2015", "the 1990s", "March 2015", "2015-03")."""
     return any(_YEAR.match(t.lower_) or _DECADE.match(t.lower_) or _ISO_DATE.match(t.lower_)
-               or t.lower_ in _MONTHS for t in token.subtree)
+               or t.lower_ in _MONTHS or elided_year(t) for t in token.subtree)
+
+
+_APOSTROPHES = frozenset({"'", "\u2019"})
+
+
+def elided_year(token: Token) -> str | None:
+    """The year a two-digit number written after an apostrophe names ("in '19": the
+    apostrophe stands for the century's digits, which the tokenizer splits off), in four
+    digits: 69-99 in the 1900s, 00-68 in the 2000s (the pivot of POSIX.1-2017 ``strptime``
+    ``%y``); None for any other token."""
+    if len(token.text) != 2 or not token.text.isdigit() or token.i == 0:
+        return None
+    mark = token.doc[token.i - 1]
+    if mark.text not in _APOSTROPHES or mark.whitespace_:
+        return None
+    return ("19" if int(token.text) >= 69 else "20") + token.text
 
 
 @per_token
@@ -71,6 +87,6 @@ def _is_time(token: Token) -> bool:
     """
     low = token.lower_
     return bool(_YEAR.match(low) or _DECADE.match(low) or _ISO_DATE.match(low) or _CLOCK.match(low)
-                or low in _TIME_WORDS
+                or low in _TIME_WORDS or elided_year(token)
                 or token.lemma_.lower() in _TIME_WORDS
                 or (low.endswith("s") and low[:-1] in _TIME_WORDS))

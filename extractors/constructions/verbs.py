@@ -178,10 +178,12 @@ class VerbRules:
                 # the object's phrase without the gerund the parser compounded into it
                 value = value.removeprefix(gerund.lower_ + " ")
                 surface = surface.removeprefix(gerund.text + " ")
+                # (a date may hang on the gerund read as a noun: "took up smoking in 2015")
+                times = self._time_qualifiers(verb) or [
+                    q for t in (gerund, rest) if t is not None for q in self._times(t)]
                 stated = [self._make(subject, activity, value, surface,
                                      negated=neg != (base in _STOP_ASPECT), clause=verb,
-                                     rule="svo" if value else "state",
-                                     qualifiers=self._time_qualifiers(verb))]
+                                     rule="svo" if value else "state", qualifiers=times)]
                 if base in _STOP_ASPECT and not neg and not value:
                     # "has given up hiking" ends the activity wherever it was the object:
                     # "enjoys hiking" (like hike), "does hiking"
