@@ -291,14 +291,16 @@ def _recurring(token: Token, when: Token) -> bool:
         c.dep_ == "det" and c.lower_ == "the" for c in when.children)
 
 
-_SETTING_OFF = frozenset({",", "—", "–", "-", ";", ":", "(", "...", "…"})
+_SETTING_OFF = frozenset({",", "—", "–", "-", ";", ":", "...", "…"})
 
 
 def _set_off(negator: Token, token: Token) -> bool:
     """True when punctuation separates ``token`` from the negated clause before it: a
     constituent set off by a comma or a dash is outside the negation's focus ("I don't eat
     meat anymore, not even on holidays", "…, in case you were wondering"; Quirk et al. 1985
-    §10.65 on the tone unit)."""
+    §10.65 on the tone unit). A bracket does not: what it encloses may be the restriction
+    itself ("I don't eat meat (on Fridays)"), and marks never make a reading surer than the
+    plain words give."""
     start = next((t for t in token.subtree if t.pos_ != "PUNCT"), token)
     return any(t.pos_ == "PUNCT" and t.text in _SETTING_OFF
                for t in negator.doc[negator.i + 1:start.i])
