@@ -16,6 +16,7 @@ from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
 from extractors.clause_frames import CONDITIONED, with_time
+from extractors.constructions.particulars import mark_particular
 from extractors.constructions.preferences import _CHANGED
 from extractors.relations import MOVE_RELATIONS, SETTING_MODIFIERS
 from extractors.state_changes import CARRIER_NOUNS
@@ -462,11 +463,14 @@ class ChangeRules:
         sources = [t for t in triples if t.object not in placed] + [c.triple for c in carried]
         parties = self._parties(verb)
         derived = [d for t in sources for d in self.state_changes.derive(t, governed, parties)]
+        endings = [e for t in sources for e in self.state_changes.endings.get(t.relation, ())
+                   if e.change_class.startswith("possession")] if derived else []
         if derived and _others_thing(verb):
             # "sold my son's bike": the possession that ends is the son's, not the seller's
-            held = {s for t in sources for e in self.state_changes.endings.get(t.relation, ())
-                    if e.change_class == "possession" for s in e.states}
+            held = {s for e in endings if e.change_class == "possession" for s in e.states}
             derived = [d for d in derived if d.relation not in held]
+        if endings:  # "sold the laptop I used at university": that one, not every laptop
+            derived = mark_particular(verb, derived, {s for e in endings for s in e.states})
         return triples + derived if derived else triples
 
     def _carried_places(self, verb: Token, triples: list[Triple]) -> list[_Carried]:

@@ -115,6 +115,23 @@ def _stated_under(restricted: Stance, other: Stance) -> bool:
     return bool(wanted) and all(w in words for w in wanted)
 
 
+def picked_out(denier: Stance, obj: str, holder: Stance) -> bool:
+    """Whether ``holder``'s memory can be about the thing ``denier`` ended as ``obj``: always,
+    unless a restrictive modifier picked that thing out of its kind ("sold the laptop I used
+    at university", "got rid of my racing bike": :mod:`extractors.constructions.particulars`);
+    then only when the memory says the modifier's words too ("has a trophy from a dance
+    contest" / "gave her dance contest trophy away"), never a statement of the kind as such
+    ("has a laptop")."""
+    if not denier.particular:
+        return True
+    wanted = next((w for o, w in denier.particular if o == obj), None)
+    if wanted is None:
+        return True
+    words = set(_WORD.findall(holder.record.text.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s")}
+    return all(w in words or w.removesuffix("s") in words for w in wanted.split())
+
+
 def _one_circumstance(p: str, q: str) -> bool:
     """Whether a restricted statement (``"when on saturdays"``: a "when" clause, or a denial
     whose focus is a time, :mod:`extractors.negation_focus`) and a plain time (``"saturday
@@ -143,6 +160,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
       named by its hypernym ("doesn't drink alcohol" denies "drinks red wine":
       :data:`extractors.relations.HYPERNYMS`).
     """
+    if not picked_out(denier, obj, holder):
+        return False  # "sold the laptop I used at university" / "has a laptop"
     if obj == held:
         return True
     if not held:
@@ -163,7 +182,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
 def contested(x: Stance, y: Stance) -> set[str]:
     """The objects one stance denies of what the other asserts (:func:`denies`), named by the
     denied object."""
-    out = set((x.asserted & y.denied) | (x.denied & y.asserted))
+    out = {o for o in x.asserted & y.denied if picked_out(y, o, x)} | {
+        o for o in x.denied & y.asserted if picked_out(x, o, y)}
     for denier, holder in ((x, y), (y, x)):
         for obj in denier.denied:
             if obj not in out and any(denies(denier, obj, holder, held)
@@ -314,7 +334,8 @@ def _polarity_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     for s in everyone:
         for obj in s.denied:
             for t in asserting.get(obj, ()):
-                yield s, t
+                if picked_out(s, obj, t):
+                    yield s, t
     if not any(s.denied for s in everyone):
         return
     yield from name_denials(everyone, asserting)  # "is no longer Lena" / "is Lena Fischer"

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from extractors import Triple
+from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES, PARTY_QUALIFIER, SCHOOL_STATES
 from scanner.core.keys import Assertion
@@ -63,6 +64,10 @@ class Stance:
     names: frozenset[str] = frozenset()
     """Asserted and denied objects written as proper names ("Lena Fischer"), which meet
     their short forms ("Lena": :mod:`scanner.core.names`)."""
+    particular: frozenset[tuple[str, str]] = frozenset()
+    """``(ended object, words)``: an ended thing a restrictive modifier picks out ("the laptop
+    I used at university": qualifier ``particular``), which meets only a statement naming
+    those words too (:func:`scanner.core.detect.picked_out`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
@@ -155,10 +160,12 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule == GENERIC_RULE,
                               bool(t.qualifiers) and t.qualifier("change") is not None,
                               bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
-                              rule == "attribute_set", held if written_name(t) else _NONE))
+                              rule == "attribute_set", held if written_name(t) else _NONE,
+                              _particular(t)))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         ended, plural, named, names = set(), set(), set(), set()
+        particular: frozenset[tuple[str, str]] = _NONE
         attribute = similar = shaped = bare = changed = False
         generic = in_set = True
         kinds = False
@@ -171,6 +178,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
                 ended.add(t.object)
+                particular |= _particular(t)
                 if _named(t):
                     named.add(t.object)
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
@@ -192,5 +200,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed, kinds, in_set, frozenset(names)))
+                          generic, changed, kinds, in_set, frozenset(names), particular))
     return out
+
+
+def _particular(triple: Triple) -> frozenset[tuple[str, str]]:
+    """``{(object, words)}`` for an ending whose object a restrictive modifier picks out."""
+    words = triple.qualifier(PARTICULAR) if triple.qualifiers else None
+    return frozenset({(triple.object, words)}) if words else _NONE
