@@ -35,6 +35,7 @@ from extractors.constructions.abstinence import AbstinenceRules
 from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.answers import AnswerRules
 from extractors.constructions.changes import ChangeRules
+from extractors.constructions.handovers import HandoverRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
@@ -146,7 +147,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
-                      ReportRules):
+                      ReportRules, HandoverRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:

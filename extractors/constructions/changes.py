@@ -59,41 +59,6 @@ _SPELL_BOUND = frozenset({"live in", *MOVE_RELATIONS, *_RECIPROCAL})
 five years")."""
 
 
-HANDOVER_VERBS = frozenset({"hand over", "hand off", "pass on", "pass over", "hand", "pass",
-                            "turn over"})
-"""Verbs that give a role to someone "to" whom it passes (:meth:`ChangeRules._handover`)."""
-ROLE_CARRIERS = frozenset({"role", "job", "position", "post", "duty", "seat", "responsibility",
-                           "title"})
-"""Nouns that carry a role named by their modifier ("the treasurer role", "the on-call
-duty")."""
-
-
-ROLE_NOMINALIZATIONS = {
-    "management": "manager", "coaching": "coach", "captaincy": "captain",
-    "leadership": "lead", "ownership": "owner", "chairmanship": "chair",
-    "editorship": "editor", "presidency": "president", "stewardship": "steward",
-    "maintainership": "maintainer", "moderation": "moderator", "coordination": "coordinator",
-    "supervision": "supervisor", "administration": "administrator",
-}
-"""Nouns of an office or its activity, with the agent noun that holds it: a handed-over
-"release management" is the release manager's role (Quirk et al. 1985 App. I.27–I.30)."""
-
-
-OCCASION_NOUNS = frozenset({"meeting", "event", "party", "ceremony", "conference", "session",
-                            "gathering", "assembly", "agm", "retreat", "offsite", "election",
-                            "vote", "handover"})
-"""Nouns of an occasion at which something happened ("at the last meeting"): the phrase dates
-the event and names no place the role belongs to."""
-
-
-def _occasion(prep: Token) -> bool:
-    """Whether a preposition's phrase dates an event: a time or an occasion ("at the last
-    meeting", "in March")."""
-    pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
-    return pobj is not None and (_is_time(pobj) or prep.lower_ in ("at", "in") and
-                                 pobj.lemma_.lower() in OCCASION_NOUNS)
-
-
 _OTHERS_PRONOUNS = frozenset({"his", "her", "their", "its"})
 
 
@@ -264,73 +229,6 @@ class ChangeRules:
                     if negated:
                         out.append(self._make(subject, f"{_lemma(verb)} from", value, surface,
                                               negated=False, clause=verb, rule="prep_object"))
-        return out
-
-    def _handover(self, verb: Token, subject: str, neg: bool) -> list[Triple]:
-        """"Marcus handed the treasurer role over to Ingrid", "Ola passed on the release
-        manager job to Thabo": a role given to another is no longer the giver's (FrameNet
-        Giving with a role as theme; Change_of_leadership) -> (marcus, be, treasurer)
-        denied, (ingrid, be, treasurer); an owner-less role is the scope's, as "the
-        treasurer is Ingrid" reads it."""
-        # (the parser hangs "to" on the verb or on its particle, and may read "passed on
-        # the duties" as a preposition and its object)
-        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None) or next(
-            (p for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "over")
-             for p in c.children if p.dep_ == "pobj"), None)
-        head_noun = obj.lemma_.lower() if obj is not None else ""
-        if neg or obj is None or (
-                head_noun not in ROLE_CARRIERS and head_noun not in ROLE_NOMINALIZATIONS):
-            return []
-        # the role's owner: "of"/"for" on the role noun, or right after it where the parser
-        # hangs it on the verb ("handed release management for v2 to Priscilla")
-        owner_preps = [c for c in (*obj.children, *verb.children) if c.dep_ == "prep"
-                       and c.lower_ in ("of", "for") and (c.head == obj
-                                                          or c.i == obj.right_edge.i + 1)]
-        owner_token = next((p for c in owner_preps[:1] for p in c.children if p.dep_ == "pobj"),
-                           None)
-        # (the parser may hang the taker's "to" on the owner: "for v5 to Carys")
-        taker = next((p for h in [verb, *(c for c in verb.children if c.dep_ == "prt"),
-                                  *([owner_token] if owner_token is not None else [])]
-                      for c in h.children if c.dep_ == "prep" and c.lower_ == "to"
-                      for p in c.children if p.dep_ == "pobj"), None)
-        if taker is None:
-            return []
-        if not _event(verb) or _temporary(verb) or verb.dep_ in ("xcomp", "ccomp") or any(
-                c.dep_ == "advcl" for c in verb.children) or any(
-                c.dep_ == "prep" and c.lower_ in ("at", "of", "for", "in")
-                and not _occasion(c) and c not in owner_preps[:1]
-                for h in (verb, obj) for c in h.children):
-            # only a handover that happened, for good, of a role held nowhere or by a named
-            # owner ("release management for v2"): not "offered to hand …", "for a week",
-            # "while I'm on leave", nor "at the tennis club" (which club's role the old
-            # memory held is not said)
-            return []
-        role_tokens = [t for c in obj.children
-                       if c.dep_ in ("compound", "amod", "nmod") and c.i < obj.i
-                       for t in c.subtree]
-        if head_noun in ROLE_NOMINALIZATIONS:
-            # "release management" names the release manager's role (Quirk et al. 1985
-            # App. I.27-I.30: -ment, -ing, -ship, -cy name the agent noun's activity or office)
-            role = " ".join([*_phrase(role_tokens).split(), ROLE_NOMINALIZATIONS[head_noun]])
-        elif not role_tokens:
-            return []  # "handed the job over": which role is not said
-        else:
-            role = _phrase(role_tokens)
-        owner = self._entity(owner_token) if owner_token is not None else None
-        if owner_preps and not owner:
-            return []
-        new, new_surface = self._value(taker)
-        held = f"{role} of {owner}" if owner else role
-        out = [self._make(subject, "be", held, held, negated=True, clause=verb, rule="copula")]
-        if new:
-            out.append(self._make(new, "be", held, held, negated=False, clause=verb,
-                                  rule="copula"))
-        if owner or not any(c.dep_ == "poss" for c in obj.children):
-            out += [self._make(owner or USER, role, value, surface, negated=negated,
-                               clause=verb, rule="attribute",
-                               qualifiers=() if negated else (_CHANGED,))
-                    for value, surface, negated in ((new, new_surface, False),
-                                                    (subject, subject, True)) if value]
         return out
 
     def _role_taken(self, verb: Token, subject: str, neg: bool) -> list[Triple]:

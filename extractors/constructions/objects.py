@@ -194,6 +194,14 @@ class ObjectRules:
         tokens.sort(key=lambda t: t.i)
         if not tokens:
             tokens = [token]
+        owner = self._role_owner_for(token)
+        if owner is not None:
+            # "the release manager for v2" is the release manager of v2: a definite role
+            # noun's "for" phrase names its owner as "of" does (Barker 1995 on relational
+            # nouns), and is spelt so, as a handover names it ("handed release management
+            # for v2 to …", :mod:`extractors.constructions.handovers`)
+            surface = _surface(tokens + [t for t in owner.head.subtree])
+            return f"{normalize_value(_phrase(tokens))} of {self._entity(owner)}", surface
         surface = _surface(tokens)
         if token.pos_ == "PROPN" and token.dep_ in ("pobj", "dobj") and any(
                 c.dep_ == "case" and c.lower_ in ("'s", "\u2019s") for c in token.children):
@@ -208,6 +216,21 @@ class ObjectRules:
             # capitalised name keeps its words: "One Direction")
             value = count_in_digits(value)
         return value, surface
+
+    def _role_owner_for(self, token: Token) -> Token | None:
+        """The owner a copula's definite role noun names with "for" ("I'm the release
+        manager for v2" -> v2), or None: a relational noun of an office (Barker 1995) after
+        "the", with no "of" phrase, and a "for" object that is no time ("the coach for the
+        season") nor a pronoun."""
+        if token.dep_ != "attr" or token.lemma_.lower() not in _RELATIONAL_NOUNS or not any(
+                c.dep_ == "det" and c.lower_ == "the" for c in token.children) or any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in token.children):
+            return None
+        owner = next((p for c in token.children if c.dep_ == "prep" and c.lower_ == "for"
+                      for p in c.children if p.dep_ == "pobj"), None)
+        if owner is None or _is_time(owner) or owner.pos_ == "PRON" or not self._entity(owner):
+            return None
+        return owner
 
     def _goal_value(self, token: Token) -> tuple[str, str] | None:
         """"a two-week trip to Peru" is "the Peru trip": a common noun's goal is the modifier

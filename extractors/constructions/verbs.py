@@ -64,7 +64,7 @@ from extractors.constructions.verb_words import (
     REPLACING_VERBS,
 )
 from extractors.state_changes import GROUP_NOUNS
-from extractors.constructions.changes import HANDOVER_VERBS
+from extractors.constructions.handovers import HANDOVER_VERBS, handed_theme
 from extractors.negation_focus import present_phrase
 from extractors.times import RECURRENCE
 from extractors.types import Triple
@@ -77,6 +77,8 @@ class VerbRules:
     def _active(self, verb: Token, *, subject: str | None = None,
                 negated: bool = False) -> list[Triple]:
         inherited = subject is not None
+        if handed_theme(verb):
+            return []  # "handed organizing the meetup over to Kim": the handover reads it
         if subject is None:
             subj = self._subject_token(verb)
             if subj is None and _imperative(verb):
