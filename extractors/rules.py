@@ -36,6 +36,7 @@ from extractors.constructions.alternatives import AlternativeRules
 from extractors.constructions.answers import AnswerRules
 from extractors.constructions.changes import ChangeRules
 from extractors.constructions.handovers import HandoverRules
+from extractors.constructions.still_holds import prefer_present, StillHoldsRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
@@ -147,7 +148,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
-                      ReportRules, HandoverRules):
+                      ReportRules, HandoverRules, StillHoldsRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -373,6 +374,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             first = kept.get(triple.fact)
             if first is None:
                 kept[triple.fact] = triple
+            elif prefer_present(first, triple):
+                # "moved to Lisbon in 2018 and still live there": what holds now stands
+                kept[triple.fact] = triple
             elif not first.qualifiers and triple.qualifiers:
                 kept[triple.fact] = Triple(**{**triple.to_dict(), "qualifiers": triple.qualifiers,
                                               "rule": first.rule})
@@ -431,6 +435,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._noun_predicate(head, self._class_nouns(head, found))
         found = self._performed_genre(head, self._stranded_object(head, found))
         found = self._degree_pursuit(head, found)
+        found = self._still_holds(head, found)
         found = self._answer_to_question(head, found)
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
