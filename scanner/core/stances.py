@@ -70,10 +70,13 @@ class Stance:
     those words too (:func:`scanner.core.detect.picked_out`)."""
 
     def value_text(self, relation: str) -> str:
-        """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed"."""
+        """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed".
+        Each reading is written once: a bare denial shows the relation, which may be the
+        object another triple of the same record names ("quit smoking": ``""`` and
+        ``"smoke"`` of the key ``smoke``, both "not smoke")."""
         parts = [self.shown.get(o, o) or relation for o in sorted(self.asserted)]
         parts += ["not " + (self.shown.get(o, o) or relation) for o in sorted(self.denied)]
-        return ", ".join(parts)
+        return ", ".join(dict.fromkeys(parts))
 
 
 _ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE)
