@@ -42,8 +42,10 @@ from extractors.constructions.copula import CopulaRules
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules
+from extractors.constructions.none_left import NoneLeftRules
 from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.genres import GenreRules
+from extractors.constructions.go_activities import GoActivityRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
@@ -148,7 +150,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
-                      ReportRules, HandoverRules, StillHoldsRules):
+                      ReportRules, HandoverRules, StillHoldsRules,
+                      GoActivityRules, NoneLeftRules):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -439,7 +442,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._answer_to_question(head, found)
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
-                + self._abstinence(head) + self._year_of_studies(head)
+                + self._abstinence(head) + self._year_of_studies(head) + self._none_left(head)
                 + (self._ensemble_membership(head) if found else []))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False

@@ -96,7 +96,10 @@ class VerbRules:
             # "gave the old sofa away": the tagger's adverb right after the object
             c.dep_ == "advmod" and c.lower_ in _SHIFTED_PARTICLES and c.i > verb.i + 1
             and _adjacent(verb, c)) or (
-            c.dep_ == "advmod" and c.tag_ == "RP" and c.i == verb.i + 1) or (
+            c.dep_ == "advmod" and (c.tag_ == "RP" or c.lower_ in _SHIFTED_PARTICLES and any(
+                # ("gave away my laptop": the tagger's adverb right before the object)
+                o.dep_ == "dobj" and o.left_edge.i == c.i + 1 for o in verb.children))
+            and c.i == verb.i + 1) or (
             # "stepped down as treasurer": the tagger's adverb before the verb's own
             # preposition is the verb's particle
             c.dep_ == "advmod" and c.lower_ in ("down", "up", "out", "off") and c.i == verb.i + 1
@@ -120,12 +123,9 @@ class VerbRules:
             if changed:
                 return changed
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
-        if xcomp is not None and base == "go" and xcomp.tag_ == "VBG":
-            return self._active(xcomp, subject=subject, negated=neg)  # "go hiking" = "hike"
-        gerund = next((c for c in verb.children if c.dep_ == "dobj" and c.tag_ == "VBG"), None)
-        if gerund is not None and base == "go":
-            # "goes swimming at the municipal pool": the tagger's object is the activity
-            return self._active(gerund, subject=subject, negated=neg)
+        activity = self._go_activity(verb, subject, neg) if base == "go" else None
+        if activity is not None:
+            return activity  # "go hiking" = "hike"
         if xcomp is not None and base in _FORGET and neg:
             # "do not forget to use X" affirms "use X": the negation is only mentioned
             return self._active(xcomp, subject=subject, negated=False)
@@ -178,7 +178,7 @@ class VerbRules:
                 activity, rest, gerund = found
                 value, surface = self._value(rest) if rest is not None else ("", "")
                 # the object's phrase without the gerund the parser compounded into it
-                value = value.removeprefix(gerund.lower_ + " ")
+                value = value.removeprefix(gerund.lower_ + " ").removeprefix(f"{activity} ")
                 surface = surface.removeprefix(gerund.text + " ")
                 # (a date may hang on the gerund read as a noun: "took up smoking in 2015")
                 times = self._time_qualifiers(verb) or [
