@@ -9,19 +9,19 @@ from tests.unit.test_state_changes import pair_tables
 U = "user"
 
 NOW = [
-    ("I live in Bristol.", "I moved to Valencia in 2017 and still live there."),
-    ("I live in Bristol.", "I moved to Valencia in 2021, and I live there now."),
-    ("I live in Bristol.", "I moved to Valencia in 2021 and I live in Valencia now."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2017 and still live there."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2021, and I live there now."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2021 and I live in Valencia now."),
     ("Omar lives in Ghent.", "Omar moved to Porto in 2016 and still lives there."),
 ]
 """Pairs whose later memory says where one lives now: resolved for the later memory."""
 
 THEN = [
     # a dated move alone tells what held then
-    ("I live in Bristol.", "I moved to Valencia in 2017."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2017."),
     # a spell there in the past, or someone else who still lives there
-    ("I live in Bristol.", "I moved to Valencia in 2017 and lived there for three years."),
-    ("I live in Bristol.", "I moved to Valencia in 2017 and my cousin still lives there."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2017 and lived there for three years."),
+    ("I live in Cardiff now.", "I moved to Valencia in 2017 and my cousin still lives there."),
 ]
 """Look-alikes: nothing decided."""
 

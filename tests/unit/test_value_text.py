@@ -7,8 +7,8 @@ from tests.unit.test_state_changes import scan_pair
 
 @pytest.mark.parametrize(("old", "new", "shown"), [
     # a bare denial and a denied object that is the relation's own name read alike
-    ("I smoke.", "I gave up smoking in January.", "not smoke"),
-    ("I smoke.", "I have quit smoking.", "not smoke"),
+    ("I smoke most evenings.", "I gave up smoking in January.", "not smoke"),
+    ("I smoke most evenings.", "I have quit smoking.", "not smoke"),
     # two different readings are both shown
     ("I drink tea and coffee.", "I no longer drink tea or coffee.", "not coffee, not tea"),
 ])
