@@ -56,7 +56,8 @@ def render_report(report: ScanReport, *, title: str = "scan",
         f"scanned {counted(report.scanned, 'memory')}: {summary}; "
         f"{counted(len(report.duplicates), 'duplicate group')}; cite {len(report.cite)}, "
         f"withhold {len(report.withhold)}, unresolved {len(report.unresolved)}"
-        + (f"; {counted(len(report.rejected), 'line')} rejected" if report.rejected else ""))
+        + (f"; {counted(len(report.rejected), 'line')} rejected" if report.rejected else ""),
+        soft_wrap=True)  # one line at any width, for a reader's grep
 
 
 def render_history(entries, memory_id: str, console: Console | None = None, *,
@@ -94,7 +95,7 @@ def render_stats(stats, console: Console | None = None) -> None:
     the read-time conflict share."""
     console = console or Console()
     console.print(f"users {len(stats.users)}; conflicting pairs {stats.conflicts} (open "
-                  f"{stats.open}, settled by re-observation {stats.settled})")
+                  f"{stats.open}, settled by re-observation {stats.settled})", soft_wrap=True)
     for title, counts in (("verdict", stats.by_verdict), ("rule", stats.by_rule),
                           ("relation", stats.by_relation)):
         if not counts:
@@ -119,7 +120,7 @@ def render_stats(stats, console: Console | None = None) -> None:
     share = stats.read_scan_conflict_share
     console.print(f"read-time scans {stats.read_scans}; with incompatible values for one key "
                   f"{stats.read_scans_with_conflict}"
-                  + (f" ({share:.1%})" if share is not None else ""))
+                  + (f" ({share:.1%})" if share is not None else ""), soft_wrap=True)
 
 
 def render_batch_summary(rows: list[dict], *, scanned: int, seconds: float) -> None:

@@ -50,6 +50,16 @@ def test_the_summary_line_in_the_singular():
     assert line.endswith("; 1 line rejected")
 
 
+def test_the_summary_line_stays_one_line_on_a_narrow_terminal():
+    out = io.StringIO()
+    report = ScanReport(scanned=12, conflicts=[conflict(1)], duplicates=[["m1", "m2"]],
+                        rejected=[{"line": 2, "field": "<line>", "reason": "not valid JSON"}])
+    render_report(report, console=Console(file=out, width=40))
+    line = out.getvalue().splitlines()[-1]
+    assert line.startswith("scanned 12 memories: 1 quarantined; ")
+    assert line.endswith("; 1 line rejected") and len(line) > 40
+
+
 def test_the_summary_line_in_the_plural():
     text = printed(ScanReport(scanned=2, conflicts=[conflict(1), conflict(2), conflict(3)]),
                    limit=2)
