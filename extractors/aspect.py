@@ -10,7 +10,7 @@ from spacy.tokens import Token
 
 from extractors.types import Triple
 
-from extractors.pipeline import doc_lemmas
+from extractors.doc_cache import doc_lemmas
 from extractors.times import AGE_DECADES, _is_time, calendar_date
 
 

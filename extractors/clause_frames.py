@@ -7,7 +7,7 @@ from spacy.tokens import Doc, Token
 
 from extractors.syntax import _word
 from extractors.types import Triple
-from extractors.pipeline import doc_text
+from extractors.doc_cache import doc_text
 
 _EXCEPT = {"except", "excluding", "unless", "save"}
 _MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",

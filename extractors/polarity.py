@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import per_token
+from extractors.doc_cache import per_token
 
 
 def _is_negator(token: Token) -> bool:

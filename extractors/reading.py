@@ -32,7 +32,7 @@ from extractors.syntax import (
     truecase,
 )
 from extractors.types import Triple
-from extractors.pipeline import doc_text
+from extractors.doc_cache import doc_text
 
 _LISTED_LABEL = re.compile(r"\s*(?:[-*+\u2022]\s+)?(?P<key>[A-Za-z][\w '\-]{0,40}):\s+(?=\S)")
 """A label opening a line, after a list item's marker ("- Education: …")."""

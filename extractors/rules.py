@@ -74,7 +74,8 @@ from extractors.lexicon import (
 )
 from extractors.orthography import apostrophes_restored, contraction_table, offsets_restored
 from extractors.parsed import parsed
-from extractors.pipeline import cached_sentences, doc_text, load_pipeline
+from extractors.pipeline import load_pipeline
+from extractors.doc_cache import cached_sentences, doc_text
 from extractors.reading import nominal_gerunds, ReadingRules, shifted
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.negation_focus import restricted_denials

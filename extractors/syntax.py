@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Span, Token
 
-from extractors.pipeline import has_quote_marks, per_token, span_text
+from extractors.doc_cache import has_quote_marks, per_token, span_text
 from extractors.polarity import (  # noqa: F401 - re-exported for the construction modules
     _FALSE_WORDS, _TRUE_WORDS, _is_negator, _negated, _no_longer, _truth_frame)
 from extractors.relations import NOUN_SYNONYMS, SETTING_VERBS, SPELLING

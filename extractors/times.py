@@ -7,7 +7,8 @@ import re
 
 from spacy.tokens import Token
 
-from extractors.pipeline import ISO_DATE, per_token
+from extractors.pipeline import ISO_DATE
+from extractors.doc_cache import per_token
 
 _YEAR = re.compile(r"^(1[5-9]|20)\d\d$")
 _TIME_WORDS = frozenset("""

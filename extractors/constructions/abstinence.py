@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import doc_words
+from extractors.doc_cache import doc_words
 from extractors.syntax import USER, _negated
 from extractors.times import _is_time
 from extractors.types import Triple

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import doc_words
+from extractors.doc_cache import doc_words
 from extractors.state_changes import ENDED_RULE
 from extractors.types import Triple
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import doc_lemmas
+from extractors.doc_cache import doc_lemmas
 from extractors.types import Triple
 
 CLASS_NOUNS = frozenset({"organization", "organisation", "association", "alliance",

@@ -12,7 +12,7 @@ from extractors.syntax import (
 from extractors.constructions.descriptions import describes_person
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
-from extractors.pipeline import doc_text
+from extractors.doc_cache import doc_text
 
 
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import per_token
+from extractors.doc_cache import per_token
 from extractors.syntax import (
     _CONTAINER_NOUNS,
     _is_time,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from extractors.lexicon import match_patterns
-from extractors.pipeline import span_text
+from extractors.doc_cache import span_text
 from extractors.syntax import (
     _CONTAINER_NOUNS,
     _fronted_modifier,

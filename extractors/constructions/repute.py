@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from extractors.pipeline import doc_words
+from extractors.doc_cache import doc_words
 from extractors.syntax import _lemma, _negated
 from extractors.types import Triple
 

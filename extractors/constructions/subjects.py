@@ -10,7 +10,7 @@ from __future__ import annotations
 from spacy.tokens import Span, Token
 
 from extractors.parsed import ParsedSpan
-from extractors.pipeline import per_token, span_text
+from extractors.doc_cache import per_token, span_text
 from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _ANAPHORS,
