@@ -40,9 +40,23 @@ CARRIER_NOUNS: frozenset[str] = frozenset({
     "practice", "plan", "plans", "ritual", "shift", "shifts", "job", "gig",
 })
 """Nouns that carry an activity or a place rather than name a thing of their own: ending "the
-gym membership" ends going to the gym, dropping "German lessons" ends learning German (the
+gym membership" ends going to the gym, quitting "pottery classes" ends taking pottery (the
 support nouns of light-verb constructions, Grimshaw & Mester 1988 "Light verbs and theta-
-marking"). The object is also tried without them."""
+marking"). The object is also tried without them (for :data:`INSTRUCTION_NOUNS`, only in
+:data:`INSTRUCTION_STATES`)."""
+
+INSTRUCTION_NOUNS: frozenset[str] = frozenset({"lesson", "class", "course", "session"})
+"""Carrier nouns of instruction: ending the lessons ends being taught and learning through
+them, not doing what was taught ("quit tennis lessons but still play with friends"; FrameNet
+Education_teaching: a student attends, takes and learns from lessons; playing or practising
+the skill is another frame, Practice, that the lessons do not carry)."""
+
+INSTRUCTION_STATES: frozenset[str] = frozenset({
+    "take", "attend", "learn", "study", "enroll in", "be enrolled in", "sign up for", "go to", "take part in",
+    "participate in", "be in", "join", "member of"})
+"""The states that the activity of a lesson, class, course or session names without its
+carrier noun and that ending it ends ("stopped piano lessons" ends "takes piano" and "is
+learning piano", never "plays piano" or "practises piano")."""
 
 
 class StateChangeTableError(ExtractorError):
@@ -175,6 +189,7 @@ class StateChanges:
         if rows:
             preps = set(governed)
             objects = object_variants(triple.object)
+            taught = triple.object.rsplit(" ", 1)[-1] in INSTRUCTION_NOUNS
             for row in rows:
                 if row.requires and not row.requires & preps:
                     continue
@@ -186,6 +201,8 @@ class StateChanges:
                     # the general to the specific, not as an ended thing)
                     rule = DENIED_RULE if state in KIND_STATES else ENDED_RULE
                     for obj in objects:
+                        if taught and obj != triple.object and state not in INSTRUCTION_STATES:
+                            continue  # "quit tennis lessons" ends no playing tennis
                         out.append(replace(triple, relation=state, object=obj, negated=True,
                                            rule=rule, qualifiers=_now(triple)))
         for state in self.results.get(triple.relation, ()):
