@@ -24,7 +24,14 @@ from extractors.types import Triple
 
 __all__ = ["apostrophes_restored", "contraction_table", "offsets_restored"]
 
-_WORD = re.compile(r"(?<![\w'’])[A-Za-z]+(?![\w'’])")
+_WORD = re.compile(r"(?<![\w'’@#/.:-])[A-Za-z]+(?![\w'’@/:-]|\.\w)")
+"""A word standing alone: not part of an address, a URL, a handle or a hashtag
+("ive.smith@example.com", "https://whos.example.com/im", "@theyre", "#im")."""
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+"""A double-quoted stretch: a title or a quotation keeps its spelling ("Im Yours")."""
+_ABBREVIATION = re.compile(r"[A-Z][a-z]{0,2}|[A-Z]")
+"""A capitalised word of up to three letters before a full stop is an abbreviation ("Dr.",
+"Mrs.", "St."), not a sentence's end."""
 _APOSTROPHE = "'"
 
 
@@ -60,18 +67,26 @@ def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[i
     """``text`` with the apostrophes of :func:`contraction_table` forms put back, and the
     positions in the new text of the characters inserted.
 
-    A form is restored in lower case or with a capital first letter ("Im", "im"); an
-    all-capital one ("IM") is left alone, as an abbreviation may be meant."""
+    A form is restored in lower case anywhere, and with a capital first letter only where a
+    sentence starts ("Im back" restored; "Dr. Im", "my wife Ima", German "im Zentrum" are
+    names or words of their own); an all-capital one ("IM") is left alone, as an
+    abbreviation may be meant. Nothing is restored inside an address, a URL, a handle, a
+    hashtag or a double-quoted stretch."""
     if not table:
         return text, ()
     out: list[str] = []
     inserted: list[int] = []
     last = 0
     size = 0
+    quoted = [m.span() for m in _QUOTED.finditer(text)] if '"' in text or "“" in text else []
     for m in _WORD.finditer(text):
         word = m.group()
         spelled = table.get(word.lower())
         if spelled is None or (len(word) > 1 and word[1:] != word[1:].lower()):
+            continue
+        if word[0].isupper() and not _starts_sentence(text, m.start()):
+            continue
+        if any(a < m.start() < b for a, b in quoted):
             continue
         out.append(text[last:m.start()])
         size += m.start() - last
@@ -90,6 +105,21 @@ def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[i
         return text, ()
     out.append(text[last:])
     return "".join(out), tuple(inserted)
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether ``text[at:]`` opens a sentence: at the start, or after ".", "!" or "?" and
+    space, unless the full stop ends an abbreviation."""
+    before = text[:at].rstrip()
+    if not before:
+        return True
+    if len(before) == at or before[-1] not in ".!?":
+        return False  # no space before, or no sentence end
+    if before[-1] == ".":
+        last = before[:-1].rsplit(None, 1)[-1] if before[:-1].strip() else ""
+        if _ABBREVIATION.fullmatch(last):
+            return False
+    return True
 
 
 def offsets_restored(triples: list[Triple], inserted: tuple[int, ...]) -> list[Triple]:

@@ -42,6 +42,15 @@ def test_table_from_rules_alone():
     ("I'm fine, didnt go", "I'm fine, didn't go", (14,)),
     ("we wed in june", "we wed in june", ()),  # a word of its own
     ("rock'n'roll im", "rock'n'roll i'm", (13,)),
+    # addresses, URLs, handles, hashtags and quoted titles keep their spelling
+    ("write to ive.moreau@example.org", "write to ive.moreau@example.org", ()),
+    ("see https://hes.example.net/youre", "see https://hes.example.net/youre", ()),
+    ("follow @theyre and #im", "follow @theyre and #im", ()),
+    ('my favourite track is "Youre So Vain"', 'my favourite track is "Youre So Vain"', ()),
+    # a capitalised form is a contraction only where a sentence starts, never after a title
+    ("Im home. Youre late!", "I'm home. You're late!", (1, 13)),
+    ("Our landlord is Mr. Im.", "Our landlord is Mr. Im.", ()),
+    ("My cousin Ima teaches.", "My cousin Ima teaches.", ()),
 ])
 def test_apostrophes_restored(table, text, restored, inserted):
     assert apostrophes_restored(text, table) == (restored, inserted)
