@@ -24,6 +24,13 @@ def _negated(head: Token) -> bool:
         if child.dep_ == "advmod" and child.lower_ in ("more", "longer") and any(
                 c.lower_ == "no" for c in child.children):
             return True  # "I smoke no more": the parser makes "no" a determiner of "more"
+        if child.dep_ in ("nsubj", "nsubjpass") and child.i < head.i and any(
+                c.lower_ in ("never", "not") and child.i < c.i < head.i
+                for c in child.children):
+            # "I never, ever eat meat": the comma makes the parser hang "never" on the
+            # subject, but a negator between subject and verb negates the verb (Quirk et
+            # al. 1985, §10.54: clause negation by a negative adverb in mid position)
+            return True
     return False
 
 

@@ -106,6 +106,9 @@ TABLE = [
     ("It is not true that my name is Priya.", [(U, "name", "priya", True)]),
     ("It is true that I smoke.", [(U, "smoke", "", False)]),
     ("I smoke no more.", [(U, "smoke", "", True)]),
+    # a negator the parser hangs on the subject, between subject and verb (review)
+    ("I never, ever drink soda.", [(U, "drink", "soda", True)]),
+    ("Tomas never, ever drinks soda.", [("tomas", "drink", "soda", True)]),
     ("I drink coffee no longer.", [(U, "drink", "coffee", True)]),
     # the small model reads these gerunds as nouns: the activity is still what stops
     ("I quit drinking coffee.", [(U, "drink", "coffee", True)]),
