@@ -175,7 +175,11 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
             try:
                 raw = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as err:
-                yield RecordError(line=number, record_id=None, field="<line>",
+                # the id the line shows, read past the bad bytes, names the record (unless
+                # a bad byte is in the id itself)
+                shown = _written_id(raw.decode("utf-8", errors="replace"))
+                yield RecordError(line=number, field="<line>",
+                                  record_id=None if shown and "\ufffd" in shown else shown,
                                   reason=f"not UTF-8 (byte {err.start + 1}: "
                                          f"{raw[err.start:err.start + 1]!r})")
                 continue

@@ -108,8 +108,16 @@ def test_non_utf8_line_and_bom_cost_only_themselves(tmp_path):
                      + other + b"\n")
     records, rejected = read_jsonl(path)
     assert [r.id for r in records] == ["m1", "m3"]
-    assert [(b.line, b.field) for b in rejected] == [(2, "<line>")]
+    assert [(b.line, b.field, b.id) for b in rejected] == [(2, "<line>", "m2")]
     assert "not UTF-8" in rejected[0].reason
+
+
+def test_a_bad_byte_inside_the_id_names_no_record(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(b'{"id": "m\xe92", "text": "tea"}\n' + json.dumps(GOOD).encode() + b"\n")
+    records, rejected = read_jsonl(path)
+    assert [r.id for r in records] == ["m1"]
+    assert [(b.line, b.id) for b in rejected] == [(1, None)]
 
 
 def test_blank_user_id_is_rejected():
