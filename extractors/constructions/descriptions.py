@@ -10,7 +10,7 @@ from spacy.tokens import Token
 
 from extractors.relations import CLASSIFIER_NOUNS
 from extractors.relations import RELATIONSHIP_NOUNS
-from extractors.syntax import ADJECTIVE_INDEX
+from extractors.syntax import ADJECTIVE_INDEX, NOUN_INDEX
 
 
 _VALUE_PREMODIFIERS = frozenset({"amod", "compound", "det", "nummod"})
@@ -157,18 +157,89 @@ PERSON_STATES = frozenset({"vegan", "vegetarian", "pescatarian", "teetotal", "so
 the person, never the name a relationship noun's copula gives ("my partner is Vegan")."""
 
 
+IDENTITY_CLIPPINGS = frozenset({"trans", "bi", "cis", "enby", "nonbinary", "non-binary"})
+"""Clipped adjectives of gender and sexual identity (clipping, Quirk et al. 1985, App.
+I.74: "trans" < transgender.s.01, "bi" < bisexual.s.01, "cis" < cisgender): descriptions of a
+person, never a name, though the lemmatizer's tables may lack the clipped form."""
+
+GENERATION_WORDS = frozenset({"gen", "generation"})
+"""Heads of a generational cohort label ("Gen Z", "Generation X"; WordNet 3.1
+generation.n.02, a group of people born about the same time)."""
+
+GENERATION_NAMES = frozenset({"millennial", "boomer", "zoomer", "xennial"})
+"""Single-word names of a generational cohort (WordNet 3.1 baby_boomer.n.01; the others by
+the same pattern): a description of a person's age group."""
+
+
 def describes_person(word: str) -> bool:
     """Whether a lower-cased word is a state or description of a person rather than a name:
-    :data:`PERSON_STATES` or a word English knows as an adjective."""
-    return word in PERSON_STATES or word in ADJECTIVE_INDEX
+    :data:`PERSON_STATES`, :data:`IDENTITY_CLIPPINGS`, :data:`GENERATION_NAMES` or a word
+    English knows as an adjective."""
+    return word in PERSON_STATES or word in IDENTITY_CLIPPINGS or word in GENERATION_NAMES \
+        or word in ADJECTIVE_INDEX
+
+
+ADHERENT_NOUNS = frozenset("""
+    quaker mormon amish hindu sikh muslim moslem jew jain pagan atheist agnostic catholic
+    protestant anglican baptist lutheran methodist presbyterian episcopalian pentecostal
+    evangelical orthodox adventist mennonite rastafarian wiccan zoroastrian
+    democrat republican libertarian socialist conservative liberal
+    """.split())
+"""Nouns of a person by faith, creed or political allegiance (WordNet 3.1 religious_person.n.01
+and its hyponyms, e.g. quaker.n.01, mormon.n.01; democrat.n.01, republican.n.01): a
+description of a person, never the person's name."""
+
+_ADHERENT_SUFFIXES = ("ist", "ian", "arian")
+"""Suffixes of nouns naming a person by adherence or practice (Quirk et al. 1985, App.
+I.34-I.36: "Buddhist", "Episcopalian", "vegetarian")."""
+
+
+def _person_description_noun(word: str) -> bool:
+    """A common noun (the lemmatizer's noun table) naming a person by a faith, creed or
+    practice: :data:`ADHERENT_NOUNS` or a known noun with an adherent's suffix."""
+    return word in ADHERENT_NOUNS or (word in NOUN_INDEX and word.endswith(_ADHERENT_SUFFIXES))
+
+
+def common_description(words: list[str]) -> bool:
+    """Whether the lower-cased words of a capitalised value are a description of a person,
+    not who the person is: a generation label ("gen z", "generation x"), or a head that
+    :func:`describes_person` ("Gluten Intolerant", "Bi") or names an adherent ("Quaker",
+    "Orthodox Jew") after modifiers that are all common words of English (the lemmatizer's
+    noun and adjective tables). A name that is also an adherent's noun ("Christian") is read
+    as one: precision first (a description must never replace who the person is)."""
+    if not words:
+        return False
+    if words[0] in GENERATION_WORDS and len(words) == 2 and (
+            len(words[1]) == 1 or words[1] == "alpha"):
+        return True
+    *mods, head = words
+    return (describes_person(head) or _person_description_noun(head)) and all(
+        describes_person(w) or w in NOUN_INDEX for w in mods)
 
 
 def _described(comp: Token) -> bool:
     """A complement of state or description words only, coordinated or not ("Vegan", "Deaf
-    and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives."""
+    and Catholic"): :data:`PERSON_STATES` or words English knows as adjectives; or a
+    capitalised complement, with the capitalised words compounded before it, that
+    :func:`common_description` reads as a description ("Quaker", "Gen Z", "Gluten
+    Intolerant")."""
     words = [comp] + [c for c in comp.children if c.dep_ == "conj"]
-    return not comp.n_lefts and all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
-        and all(describes_person(w.lower_) and not w.n_lefts for w in words)
+    if all(c.dep_ in ("cc", "conj", "punct") for c in comp.children) \
+            and all(describes_person(w.lower_) and not w.n_lefts for w in words):
+        return True
+    return all(_capitalised_description(w) for w in words) and all(
+        c.dep_ in ("cc", "conj", "punct", "compound", "amod") for c in comp.children)
+
+
+def _capitalised_description(word: Token) -> bool:
+    """A capitalised word, with the capitalised words compounded before it and nothing else
+    of its own, that :func:`common_description` reads as a description of a person."""
+    lefts = [c for c in word.lefts if c.dep_ not in ("cc", "punct")]
+    if any(c.dep_ not in ("compound", "amod") or c.n_lefts or c.n_rights for c in lefts):
+        return False
+    phrase = [*lefts, word]
+    return all(t.text[:1].isupper() for t in phrase) and common_description(
+        [t.lower_ for t in phrase])
 
 
 def _predicational(subject: Token, complements: list[Token], located: bool = False) -> bool:
@@ -182,6 +253,9 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
         return False
     if not complements:
         return located
+    if len(complements) > 1 and all(c.text[:1].isupper() for c in complements) and \
+            common_description([c.lower_ for c in complements]):
+        return True  # a label the parser split in two: "Gen Z" as two complements
     for comp in complements:
         if comp.dep_ == "acomp" or comp.pos_ == "ADJ" or _described(comp):
             # (a capital letter makes no name of a state or a description: "my partner is

@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 from extractors.relations import RELATIONSHIP_NOUNS, SPELLING, Cardinality
 from extractors.syntax import (
     _CLAUSE_OPENING, _FIRST_PERSON, _KEY_VALUE, _surface, _word, NOUN_INDEX, USER)
-from extractors.constructions.descriptions import describes_person
+from extractors.constructions.descriptions import common_description, describes_person
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.doc_cache import doc_text
@@ -256,9 +256,11 @@ class KeyValueRules:
                         content[0].tag_ in ("VBD", "VBZ", "VBG", "VBN", "MD")
                         or content[0].pos_ == "AUX"):
                     continue  # commentary: "sold the Tesla", "eats fish", "quit in 2023"
-                if len(content) == 1 and relation in RELATIONSHIP_NOUNS and describes_person(
-                        content[0].lower_) and content[0].lower_ not in _NONE | _EMPTY:
-                    continue  # "Partner: Vegan", "Spouse: Catholic": a description, no name
+                if relation in RELATIONSHIP_NOUNS and (len(content) == 1 and describes_person(
+                        content[0].lower_) or all(t.text[:1].isupper() for t in content)
+                        and common_description([t.lower_ for t in content])) and not (
+                        {t.lower_ for t in content} & (_NONE | _EMPTY)):
+                    continue  # "Partner: Vegan", "Spouse: Quaker": a description, no name
                 # (a participle that is the whole value is a state: "married to Daniel")
                 if len(span) == 1 and len(pieces) == 1 and (
                         span[0].lower_ in _EMPTY if plural_key else span[0].lower_ in _NONE):
