@@ -207,7 +207,29 @@ PLACE_NOUNS = frozenset("""
 """Common nouns of a place one lives in ("moved to the countryside")."""
 
 
-def dwelling_reading(relation: str, value: str, surface: str = "") -> tuple[str, str]:
+_SPELL_NOUNS = frozenset({"year", "month", "week", "day", "decade", "while", "stint", "spell",
+                          "summer", "winter", "semester", "term"})
+"""Nouns of a stretch of time a spell spent before a move is measured in."""
+_USE_PREPOSITIONS = frozenset({"of", "on", "with", "using"})
+"""Prepositions that tie a spell to a thing used rather than a place ("a year of Rust", "a
+month on Linux", "two years with Vim"); a place's spell is "in" or "at" it (Quirk et al.
+1985, §9.15-9.17: positive and negative position; 'on' only of a surface or island)."""
+
+
+def switched_tool(spell: str | None) -> bool:
+    """Whether a move's spell of time before it ("after a year of Go", "after a month on a
+    Pixel", as the time qualifier spells it: "after year of go") ties that spell to a thing
+    used, not a place lived in: the move then returns to another thing of the same kind (a
+    switch of tools or products, FrameNet Replacing), not to a home (FrameNet Residence)."""
+    words = (spell or "").split()
+    if not words or words[0] not in ("after", "following"):
+        return False
+    return any(w.rstrip("s") in _SPELL_NOUNS and nxt in _USE_PREPOSITIONS
+               for w, nxt in zip(words, words[1:]))
+
+
+def dwelling_reading(relation: str, value: str, surface: str = "",
+                     spell: str | None = None) -> tuple[str, str]:
     """Where one lives, read by facet. ``("home", kind)`` for a residence whose value is a
     kind of dwelling ("live in", "small apartment" -> ("home", "apartment"): its broad kind,
     :data:`DWELLING_KINDS`); a move (:data:`MOVE_RELATIONS`) to a home is that home, to a
@@ -220,13 +242,16 @@ def dwelling_reading(relation: str, value: str, surface: str = "") -> tuple[str,
         value: canonical object; a place after a comma ("converted barn, outside kilkenny")
             is the dwelling's own place, left out of its kind.
         surface: the object as written (a capital letter marks a named place).
+        spell: the move's time qualifier; a spell of using a thing (:func:`switched_tool`:
+            "after a year of Go") makes the move a switch, never a residence.
     """
     if relation != "live in" and relation not in MOVE_RELATIONS:
         return relation, value
     words = value.split(",")[0].split()
     if words and words[-1] in DWELLING_KINDS:
         return "home", DWELLING_KINDS[words[-1]]
-    if relation in MOVE_RELATIONS and (surface[:1].isupper() or (words and words[-1] in PLACE_NOUNS)):
+    if relation in MOVE_RELATIONS and (surface[:1].isupper() or (
+            words and words[-1] in PLACE_NOUNS)) and not switched_tool(spell):
         relation = "live in"
     if relation == "live in" and words and words[-1] in AREA_NOUNS and surface[:1].islower():
         return "home area", words[-1]  # "the suburbs", "the countryside": a kind of area

@@ -322,7 +322,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         # a continent's name makes a location the continent relation (both for "australia")
         placed: list[Triple] = []
         for t in found:
-            relation, value = dwelling_reading(t.relation, t.object, t.object_text)
+            relation, value = dwelling_reading(t.relation, t.object, t.object_text,
+                                               t.qualifier("time"))
             if relation != t.relation:  # "lives in a flat": the kind of home, not the place
                 t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
                               "qualifiers": t.qualifiers})
