@@ -79,6 +79,12 @@ _SITUATED_NAME = re.compile(
 the lower-case situation it holds in ("Ubuntu 22.04 on my laptop", "Node 20 for the frontend")
 or the platform it runs on ("VS Code 1.85 on Windows"); "Lisbon in Portugal" names a place in
 a place and stays one value."""
+_OTHER_OWNER = re.compile(
+    r"^\s*\(\s*(?:(?:my|our|the|his|her|their)\s+)?[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?"
+    r"(?:['\u2019]s|s['\u2019])\s*\)")
+"""A comment that is an independent genitive naming the value's owner, with its head left out
+(Quirk et al. 1985, §17.41: "(wife's)", "(my brother's)", "(the twins')"): the value is that
+owner's, not the profile's subject's."""
 _RESTRICTING_COMMENT = re.compile(
     r"^\s*(?:\(|#)\s*(?P<where>(?:(?:for|on|at|in)\s+)?(?:the\s+|my\s+)?"
     r"(?:work|home|personal|office|staging|prod|production|dev|test|laptop|desktop|phone|"
@@ -226,6 +232,8 @@ class KeyValueRules:
                 # "Employer: Zalando until 2019", "City: Lisbon after … next year" ("Thai
                 # (used to be Thai)" names the value it replaced: the body is current)
                 continue
+            if _OTHER_OWNER.match(comment):
+                continue  # "Bike: Brompton (my son's)": someone else's, not the subject's
             restriction = _RESTRICTING_COMMENT.search(comment)
             if restriction and not situation:
                 # "Shell: zsh # personal machine", "Primary DNS: 10.0.0.1 (office only)": the
@@ -247,6 +255,11 @@ class KeyValueRules:
             if len(body) > 80 or not pieces:
                 continue
             for piece, at in pieces:
+                scope = situation
+                if len(pieces) > 1 and not situation:
+                    # "Editor: Vim on my server, VS Code on my laptop": each value holds in
+                    # its own situation, so a second scoped value adds to the first
+                    piece, scope = self._situated_piece(piece, key)
                 span = doc.char_span(start + at, start + at + len(piece), alignment_mode="expand")
                 if span is None or len(span) > 6:
                     continue
@@ -295,8 +308,19 @@ class KeyValueRules:
                                   negated=neg != flips, start=start, end=start + len(line),
                                   object_text=surface,
                                   rule="attribute_set" if plural else "key_value",
-                                  qualifiers=tuple(situation)))
+                                  qualifiers=tuple(scope)))
         return out
+
+    @staticmethod
+    def _situated_piece(piece: str, key: str) -> tuple[str, list[tuple[str, str]]]:
+        """One listed value and the situation it alone holds in ("macOS 14 on my laptop" ->
+        "macOS 14", ``[("place", "on laptop")]``, as :data:`_SITUATED_NAME` reads a whole
+        value); the piece unchanged and no situation when it names none."""
+        situated = _SITUATED_NAME.match(piece)
+        if situated is None or _IDENTIFIER_KEY.fullmatch(key.strip()) or (
+                situated["where"][:1].isupper() and situated["prep"] in ("in", "at")):
+            return piece, []
+        return situated["value"], [("place", f"{situated['prep']} {situated['where'].lower()}")]
 
     def _split_key(self, key: str) -> tuple[str, str]:
         """"Timeout for service A" -> ("service a", "timeout"); "retry_timeout" -> (user, ..)."""
