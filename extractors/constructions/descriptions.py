@@ -131,8 +131,23 @@ def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:
         return False
     words = {t.lemma_.lower() for t in rel_tokens[-1:]} | {t.lower_ for t in rel_tokens[-1:]}
     # (a classifier noun names kinds, which adjectives name: "favourite dance style is
-    # contemporary")
-    return not (words & (ADJECTIVE_VALUED | CLASSIFIER_NOUNS))
+    # contemporary"; an evaluative adjective only grades the thing, whatever its kind:
+    # "my diet is strict" says nothing of which diet)
+    return not (words & (ADJECTIVE_VALUED | CLASSIFIER_NOUNS)) or all(
+        c.lower_ in EVALUATIVE_ADJECTIVES for c in complements)
+
+
+EVALUATIVE_ADJECTIVES = frozenset("""
+    good bad great fine excellent poor perfect terrible awful nice decent solid proper
+    strict lenient loose rigid relaxed casual serious intense moderate extreme
+    simple easy hard difficult complex complicated basic elaborate fancy plain sophisticated
+    healthy unhealthy balanced varied sensible normal usual typical standard consistent
+    """.split())
+"""Gradable adjectives of value, difficulty and qualification (Dixon 1982, "Where have all the
+adjectives gone?", semantic types VALUE, DIFFICULTY, QUALIFICATION; gradable, Quirk et al.
+1985, §7.3): they grade an attribute's value on a scale of its own and never name which
+value it is ("my diet is strict" and "my diet is vegan" hold at once; a classifying
+adjective, "vegan", "rustic", names the kind)."""
 
 
 def colour_of(complements: list[Token]) -> Token | None:

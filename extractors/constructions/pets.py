@@ -46,6 +46,21 @@ _NOT_NAMES = frozenset("""
 """Words that open a clause before "the <noun>" and name nothing ("Oh, the cat died")."""
 
 
+_ELSEWHERE_PREPOSITIONS = frozenset({"from", "in", "on", "of"})
+"""Prepositions of a postmodifier that places a named animal in another setting ("the dog from
+the film", "the cat in the book", "the horse on the show")."""
+
+
+def _placed_elsewhere(noun: Token, name: Token) -> bool:
+    """Whether "<name> the <noun>" goes on with a prepositional postmodifier that identifies
+    the animal by another setting ("Rex the dog from the cartoon", "Tom the cat in the
+    comic"): a restrictive postmodifier picks the referent out there (Quirk et al. 1985,
+    §17.8, §17.37), so it is that setting's animal, not the speaker's pet."""
+    holders = (noun, name) if noun.head == name else (noun,)
+    return any(c.dep_ == "prep" and c.lower_ in _ELSEWHERE_PREPOSITIONS and c.i > noun.i
+               for h in holders for c in h.children)
+
+
 def named_before(noun: Token | None) -> Token | None:
     """The name of a pet said before "the" and its noun ("Juniper the cat", "Sadly, Bo the
     beagle died"): a full appositive of a proper name and a definite noun phrase of the same
@@ -59,6 +74,8 @@ def named_before(noun: Token | None) -> Token | None:
         return None
     name = noun.nbor(-2)
     if not name.text[:1].isupper() or name.lower_ in _NOT_NAMES or _is_time(name):
+        return None
+    if _placed_elsewhere(noun, name):
         return None
     if noun.head == name and (noun.dep_ == "appos" or noun.dep_ == "dobj" and name.dep_ in (
             "nsubj", "nsubjpass")):

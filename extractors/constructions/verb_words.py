@@ -62,7 +62,10 @@ def _whole_object(obj: Token) -> bool:
     about."""
     return obj.lower_ in _WHOLE_OBJECTS or obj.tag_ in ("NNS", "NNPS") and any(
         c.dep_ in ("det", "predet") and c.lower_ == "all" for c in obj.children) and (
-        obj.head.lemma_.lower() in _TRANSFER_VERBS)
+        obj.head.lemma_.lower() in _TRANSFER_VERBS) and not any(
+        c.dep_ in ("amod", "compound", "nmod") and c.i < obj.i for c in obj.children)
+    # (a modifier restricts "all" to a subset: "all my personal notes" is the whole of the
+    # personal ones only, so a move of them leaves the tool in use for the rest)
 _ATTENDING = frozenset({"go", "attend"})
 """Verbs of attending whose stopping is quitting what is attended ("stopped going to the
 gym" / "has a gym membership")."""

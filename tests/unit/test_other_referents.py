@@ -1,0 +1,49 @@
+"""Look-alikes that name another thing, a narrower one, or another dimension decide nothing:
+a named animal placed in a film or a
+book is not the speaker's pet; moving a restricted part of one's things leaves the tool in
+use for the rest; an evaluative adjective grades an attribute without naming its value."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from scanner.models import MemoryRecord
+from scanner.scan import scan_records
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def rec(rid, text, days=0):
+    return MemoryRecord(id=rid, text=text, user_id="u1", source="chat", source_class="user",
+                        observed_at=T0 + timedelta(days=days), epoch="e1")
+
+
+def decided(engine, old, new):
+    """The conflicts the scanner decides between an older and a newer memory."""
+    records = [rec("m1", old), rec("m2", new, days=3)]
+    report = scan_records(records, engine.extract(records))
+    return [c for c in report.conflicts if c.verdict != "possible"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have a horse called Jasper.", "Jasper the horse from the film passed away."),
+    ("I have a horse called Jasper.", "Jasper the horse in the novel passed away."),
+    ("Uses Evernote for work", "Moved all my family recipes from Evernote to Bear"),
+    ("My diet is relaxed.", "My diet is pescatarian."),
+    ("My diet is healthy.", "My diet is keto."),
+    ("The user's painting style is loose.", "The user's painting style is impressionist."),
+    ("The user's gardening style is casual.", "The user's gardening style is organic."),
+])
+def test_another_referent_or_dimension_decides_nothing(engine, old, new):
+    assert decided(engine, old, new) == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have a horse called Jasper.", "Jasper the horse passed away."),
+    ("Uses Evernote", "Moved all my notes from Evernote to Bear"),
+    ("My diet is vegan.", "My diet is pescatarian."),
+])
+def test_the_same_referent_still_decides(engine, old, new):
+    assert [c.members for c in decided(engine, old, new)] == [["m1", "m2"]]
