@@ -72,6 +72,7 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
+from extractors.chat_forms import chat_forms_read, offsets_as_written
 from extractors.orthography import apostrophes_restored, contraction_table, offsets_restored
 from extractors.parsed import parsed
 from extractors.pipeline import load_pipeline
@@ -243,11 +244,13 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
+        text, chat = chat_forms_read(text)
         text, inserted = apostrophes_restored(text, self._contractions())
         read, edit = self._readable(text)
         doc, edit = self._repaired(self.nlp(read), edit)
         nominal_gerunds(doc)
-        return offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted)
+        return offsets_as_written(
+            offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted), chat)
 
     def _contractions(self) -> dict[str, str]:
         """:func:`extractors.orthography.contraction_table` of this pipeline, made once."""
@@ -294,16 +297,18 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
 
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
         contractions = self._contractions()
-        restored = [apostrophes_restored(t, contractions) for t in texts]
+        chat = [chat_forms_read(t) for t in texts]
+        restored = [apostrophes_restored(t, contractions) for t, _ in chat]
         readable = [self._readable(t) for t, _ in restored]
         out: list[list[Triple]] = []
         docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
         for at in range(0, len(texts), batch_size):
             batch = [(next(docs), edit) for _, edit in readable[at:at + batch_size]]
-            out += [offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted)
-                    for (doc, edit), (_, inserted) in zip(
+            out += [offsets_as_written(offsets_restored(
+                        shifted(self.triples_from_doc(doc), edit), inserted), spans)
+                    for (doc, edit), (_, inserted), (_, spans) in zip(
                         map(nominal_gerunds, self._repaired_many(batch, batch_size)),
-                        restored[at:at + batch_size])]
+                        restored[at:at + batch_size], chat[at:at + batch_size])]
         return out
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:

@@ -1,0 +1,136 @@
+"""Chat abbreviations, fillers and emoticons, read before the parse.
+
+Chat text abbreviates words ("in leeds w/ my sister", "me and my gf", "3 yrs") and strews
+reactions through a clause ("handed in my notice lol, starting monday", "put him down
+yesterday :( house feels empty"). The tagger knows none of these: "w/" is read as a noun
+object of the verb before it, "gf" as a proper noun compounded with the name after it.
+:func:`chat_forms_read` spells each abbreviation of ``extractors/data/chat_abbreviations.toml``
+out ("with", "girlfriend", "years"), blanks a filler, and reads an emoticon as the full stop
+it stands for; :func:`offsets_as_written` maps triple offsets back to the text as written.
+
+Sources: Wiktionary, "Appendix:English internet slang"; D. Crystal, *Language and the
+Internet*, 2nd ed. (2006), ch. 4 (see the table's header).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from extractors.types import Triple
+
+__all__ = ["ChatForms", "chat_forms", "chat_forms_read", "offsets_as_written"]
+
+DATA_FILE = "chat_abbreviations.toml"
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "my", "your", "his", "her", "our",
+                          "their", "its"})
+"""An adverbial form after one of these is a noun of its own ("the atm", "my rn")."""
+
+
+@dataclass(frozen=True)
+class ChatForms:
+    """The chat forms read before the parse: abbreviation -> words, fillers, emoticons."""
+
+    expansions: dict[str, str]
+    fillers: frozenset[str]
+    emoticons: frozenset[str]
+
+    def pattern(self) -> re.Pattern:
+        """A form standing alone: not inside a word, a URL or a longer form."""
+        forms = sorted({*self.expansions, *self.fillers, *self.emoticons}, key=len, reverse=True)
+        return re.compile(r"(?<![\w/'’:;])(?:%s)(?![\w/'’])" % "|".join(map(re.escape, forms)),
+                          re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def chat_forms() -> ChatForms:
+    """The shipped table (``extractors/data/chat_abbreviations.toml``)."""
+    data = tomllib.loads(resources.files("extractors.data").joinpath(DATA_FILE)
+                         .read_text(encoding="utf-8"))
+    return ChatForms(expansions={k.lower(): v for k, v in data["expansions"].items()},
+                     fillers=frozenset(w.lower() for w in data["fillers"]["words"]),
+                     emoticons=frozenset(data["emoticons"]["faces"]))
+
+
+@lru_cache(maxsize=1)
+def _pattern() -> re.Pattern:
+    return chat_forms().pattern()
+
+
+def _after_determiner(text: str, at: int) -> bool:
+    words = re.findall(r"[A-Za-z]+", text[max(0, at - 12):at])
+    return bool(words) and text[:at].rstrip() != text[:at] and words[-1].lower() in _DETERMINERS
+
+
+def chat_forms_read(text: str, forms: ChatForms | None = None
+                    ) -> tuple[str, tuple[tuple[int, int, int, int], ...]]:
+    """``text`` with its chat forms read, and the replacements made.
+
+    An abbreviation is spelt out ("w/" -> "with", "Gf" -> "Girlfriend"); a filler becomes
+    blanks and an emoticon a full stop and blanks, both of the same length. An abbreviation in
+    capitals ("ATM", "BF"), or one spelt out as an adverbial phrase after a determiner ("the atm"), is
+    left alone: another word may be meant.
+
+    Returns:
+        The text to parse, and ``(start, end, start as written, end as written)`` of each
+        replacement whose length differs, in text order (for :func:`offsets_as_written`).
+    """
+    forms = forms or chat_forms()
+    pattern = _pattern() if forms is chat_forms() else forms.pattern()
+    if not pattern.search(text):
+        return text, ()
+    out: list[str] = []
+    spans: list[tuple[int, int, int, int]] = []
+    last = size = 0
+    for m in pattern.finditer(text):
+        form = m.group()
+        low = form.lower()
+        if form in forms.emoticons:
+            read = "." + " " * (len(form) - 1)
+        else:
+            if low not in forms.fillers and (
+                    low not in forms.expansions or form not in (low, low.capitalize())
+                    or (" " in forms.expansions[low] and _after_determiner(text, m.start()))):
+                continue
+            if low in forms.fillers:
+                read = " " * len(form)
+            else:
+                read = forms.expansions[low]
+                if form[0].isupper():
+                    read = read[0].upper() + read[1:]
+        out.append(text[last:m.start()])
+        size += m.start() - last
+        if len(read) != len(form):
+            spans.append((size, size + len(read), m.start(), m.end()))
+        out.append(read)
+        size += len(read)
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out), tuple(spans)
+
+
+def offsets_as_written(triples: list[Triple], spans: tuple[tuple[int, int, int, int], ...]
+                       ) -> list[Triple]:
+    """Triples whose offsets in the text :func:`chat_forms_read` made are mapped to the text
+    as written: past a replacement an offset moves by its change of length; inside one, a
+    start maps to the replaced form's start and an end to its end."""
+    if not spans:
+        return triples
+
+    def back(offset: int, is_end: bool) -> int:
+        moved = 0
+        for start, end, old_start, old_end in spans:
+            if offset <= start if is_end else offset < end:
+                if offset > start:  # a start inside the spelt-out words
+                    return old_start
+                break
+            if offset < end:  # an end inside the spelt-out words
+                return old_end
+            moved = old_end - end
+        return offset + moved
+
+    return [Triple(**{**t.to_dict(), "start": back(t.start, False), "end": back(t.end, True),
+                      "qualifiers": t.qualifiers}) for t in triples]
