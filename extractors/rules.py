@@ -92,6 +92,7 @@ from extractors.clause_frames import (
 from extractors.state_changes import (
     default_state_changes, ENDED_RULE, implied, PARTY_QUALIFIER, StateChanges)
 from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
+from extractors.constructions.dwelling_places import dwelling_places
 from extractors.relations import dwelling_reading
 from extractors.syntax import (
     _CHANGE_VERBS,
@@ -330,6 +331,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             relation, value = dwelling_reading(t.relation, t.object, t.object_text,
                                                t.qualifier("time"))
             if relation != t.relation:  # "lives in a flat": the kind of home, not the place
+                placed += dwelling_places(doc, t, t.relation)  # "… a flat in Leeds": Leeds
                 t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
                               "qualifiers": t.qualifiers})
             relations = place_relations(t.relation, t.object)
