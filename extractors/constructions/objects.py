@@ -300,8 +300,34 @@ class ObjectRules:
         clause = next((a for a in noun.ancestors if a.pos_ in ("VERB", "AUX")), None)
         if clause is not None and clause.tag_ == "VBD":
             return []
-        return [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
-                           rule="presupposition")] if value else []
+        if not value:
+            return []
+        found = [self._make(who, "have", value, _surface(words), negated=False, clause=noun,
+                            rule="presupposition")]
+        name = _partner_named(noun) if owner.lower_ in ("my", "our") else None
+        if name is not None:
+            # "my girlfriend Noor and I ...": the appositive names the partner (Quirk et al.
+            # 1985, §17.65: a full appositive has the noun's referent)
+            found.append(self._make(who, noun.lemma_.lower(), name.lower_, name.text,
+                                    negated=False, clause=noun, rule="appositive"))
+        return found
+
+
+PARTNER_NOUNS = frozenset({"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé",
+                           "fiancée", "wife", "husband"})
+"""Nouns of one's romantic partner (FrameNet Personal_relationship: boyfriend, girlfriend,
+partner, fiancé, wife, husband): one holds at a time, so its name is a value of its own."""
+
+
+def _partner_named(noun: Token) -> Token | None:
+    """The proper name right after a possessed partner noun, its appositive ("my girlfriend
+    Noor"), when nothing modifies the name (a coordinated "and I" may follow); else None."""
+    if noun.lemma_.lower() not in PARTNER_NOUNS:
+        return None
+    return next((c for c in noun.children if c.dep_ == "appos" and c.pos_ == "PROPN"
+                 and c.i == noun.i + 1 and c.text[:1].isupper()
+                 and all(g.dep_ in ("cc", "conj") for g in c.children)),
+                None)
 
 
 def _cohort(noun: Token) -> bool:
