@@ -16,6 +16,7 @@ from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
 from extractors.clause_frames import CONDITIONED, with_time
+from extractors.constructions.handovers import _HANDING, handed_for_a_while
 from extractors.constructions.particulars import mark_particular
 from extractors.constructions.preferences import _CHANGED
 from extractors.relations import MOVE_RELATIONS, SETTING_MODIFIERS
@@ -342,7 +343,8 @@ class ChangeRules:
         it ends a state only in the past or the perfect ("sold her car", "has been
         cancelled"), never in a habitual present ("Rolls-Royce cars are sold by BMW", "she
         sells cars"); a copula's state ends in any tense ("the trip is off")."""
-        if verb.pos_ == "VERB" and _temporary(verb):
+        if verb.pos_ == "VERB" and (_temporary(verb) or _lemma(verb) in _HANDING
+                                    and handed_for_a_while(verb)):
             # a change undone or bounded ends nothing ("rehomed Rex temporarily") and holds
             # only for its spell: a move for the summer says where one stays then, never
             # where one lives; a separation for the summer ends no marriage

@@ -10,6 +10,7 @@ from spacy.tokens import Token
 from extractors.clause_frames import CONDITIONED
 from extractors.constructions.preferences import _CHANGED
 from extractors.syntax import _event, _GROUP_NOUNS, _is_time, _temporary, _phrase, USER
+from extractors.times import _TIME_WORDS
 from extractors.types import Triple
 
 
@@ -64,11 +65,67 @@ LEADING_VERBS = ("run", "lead", "head", "manage", "organize")
 Making_arrangements' organize): a group handed on is no longer led so by the giver."""
 
 
+_BOUNDING_PREPS = frozenset({"until", "till", "til", "through", "during", "throughout"})
+"""Prepositions of a span a handing-over lasts or ends at ("until September", "during my
+leave"; Quirk et al. 1985 §§9.35–9.37 on duration and span)."""
+_BOUNDING_MARKS = frozenset({"while", "whilst", "until", "till", "til"})
+"""Subordinators of a clause that bounds the handover's time ("while I travel", "until I'm
+back"; Quirk et al. 1985 §15.25 on clauses of time)."""
+_SPELL_NOUNS = frozenset("""
+    sprint iteration cycle leave holiday holidays vacation trip break absence sabbatical
+    tour stay visit interim duration project event match game season semester term
+    """.split())
+"""Nouns of a bounded spell a role may be handed over for ("for the sprint", "for my
+leave": FrameNet Leave_of_absence, Work periods), beside the time nouns
+(:func:`extractors.syntax._is_time`)."""
+_GIVING_BACK = frozenset({"hand", "pass", "give", "turn", "return"})
+"""Verbs of giving whose "back" returns what was given ("she handed it back": FrameNet
+Giving with a reversive particle, Quirk et al. 1985 §16.4)."""
+
+
+def _bounded_phrase(prep: Token) -> bool:
+    """A prepositional phrase that bounds a handover in time: a span or end ("until
+    September", "during my leave", "through the summer"), a spell ("for two weeks", "for
+    the sprint"), or a recurring time ("on Tuesdays", "at weekends")."""
+    pobj = next((p for p in prep.children if p.dep_ == "pobj"), None)
+    if prep.lower_ in _BOUNDING_PREPS:
+        return True
+    if pobj is None:
+        return False
+    if prep.lower_ == "for":
+        return _is_time(pobj) or pobj.lemma_.lower() in _SPELL_NOUNS
+    if prep.lower_ in ("on", "at", "in") and _is_time(pobj):
+        return pobj.tag_ in ("NNS", "NNPS") or pobj.lower_[:-1] in _TIME_WORDS or any(
+            t.lower_ in ("every", "each") for t in pobj.subtree)
+    return False
+
+
+def handed_for_a_while(verb: Token) -> bool:
+    """Whether a handing-over is temporary or undone, so it ends nothing: bounded by a
+    phrase (:func:`_bounded_phrase`) or a clause of time ("while I travel", "until I'm
+    back", "while on holiday") on the verb or on the agent noun the tagger read as a
+    coordinated verb ("handed the team lead role …": :func:`_lead_misparse`), or followed
+    by a handing back ("…, but she handed it back")."""
+    heads = [verb] + [c for c in verb.children if c.dep_ in ("conj", "ccomp", "xcomp")
+                      and c.i > verb.i and not any(g.dep_ == "nsubj" for g in c.children)]
+    for head in heads:
+        for c in head.children:
+            if c.dep_ == "prep" and _bounded_phrase(c):
+                return True
+            if c.dep_ in ("advcl", "prep", "mark") and any(
+                    m.dep_ in ("mark", "advmod") and m.lower_ in _BOUNDING_MARKS
+                    for m in (c, *c.children)):
+                return True  # ("while on holiday": the mark hung on the phrase)
+    return any(t.i > verb.i and t.lemma_.lower() in _GIVING_BACK and t.pos_ == "VERB" and any(
+        c.lower_ == "back" and c.dep_ in ("prt", "advmod") for c in t.children) and not any(
+        c.dep_ == "neg" or c.lower_ == "never" for c in t.children) for t in verb.sent)
+
+
 def _happened_for_good(verb: Token) -> bool:
     """Whether a handover happened, for good: not "offered to hand …" (an inner clause),
     "for a week" (a spell), nor "while I'm on leave" (an adverbial clause)."""
     return _event(verb) and not _temporary(verb) and verb.dep_ not in ("xcomp", "ccomp") \
-        and not any(c.dep_ == "advcl" for c in verb.children)
+        and not any(c.dep_ == "advcl" for c in verb.children) and not handed_for_a_while(verb)
 
 
 def _lead_misparse(verb: Token, obj: Token) -> Token | None:

@@ -44,6 +44,24 @@ KEPT = [
     # for a spell, or only offered
     ("I run the chess club.", "I passed the chess club on to Rahel for the summer."),
     ("I run the chess club.", "I offered to hand the chess club over to Rahel."),
+    # a spell, an end, a span or a recurring time bounds the handover
+    ("I'm the squad lead.", "I handed the squad lead role to Odile for three weeks."),
+    ("I'm the squad lead.", "I handed the squad lead role to Odile for the sprint."),
+    ("I'm the squad lead.", "I handed the squad lead role to Odile until I return."),
+    ("I'm the squad lead.", "I handed the squad lead role to Odile until October."),
+    ("I'm the secretary of the RSPB.",
+     "I handed the RSPB secretary role over to Dana during my sabbatical."),
+    ("I lead the hiking group.", "I handed the hiking group over to Ilse for the winter."),
+    ("I lead the hiking group.", "I handed the hiking group over to Ilse while I recover."),
+    ("I lead the hiking group.", "I handed the hiking group over to Ilse while on leave."),
+    ("I lead the hiking group.", "I passed the hiking group on to Ilse through the autumn."),
+    ("The user organizes the Sunday quiz.",
+     "The user handed organizing the Sunday quiz over to Bea on Saturdays."),
+    # handed back in the same sentence
+    ("I'm the secretary of the RSPB.",
+     "I handed the RSPB secretary role over to Dana, but she handed it back."),
+    ("I lead the hiking group.", "I passed the hiking group on to Ilse, and she passed it back."),
+    ("I'm the squad lead.", "I handed the squad lead role to Odile, who gave it back to me."),
     # someone else's group, or a group named by where it is
     ("I run the chess club.", "I passed my sister's chess club on to Rahel."),
     ("I run the chess club.", "I passed the chess club at school on to Rahel."),
@@ -81,3 +99,14 @@ def test_handover_triples(extractor, sentence, facts):
 def test_no_role_handed(extractor, sentence):
     found = {(t.relation, t.object) for t in extractor.extract(sentence) if t.negated}
     assert not any(r in ("be", "lead", "write") for r, _ in found), sorted(found)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I handed the chess club over to Rahel while I travel.",
+    "I handed the chess club over to Rahel during my leave.",
+    "I handed the chess club over to Rahel, and he handed it back.",
+])
+def test_a_handover_for_a_while_ends_nothing(extractor, sentence):
+    """Neither the handover rule nor the generic ending of "hand over" ends anything."""
+    ended = [t for t in extractor.extract(sentence) if t.negated and t.subject == U]
+    assert ended == [], ended
