@@ -127,9 +127,24 @@ def picked_out(denier: Stance, obj: str, holder: Stance) -> bool:
     wanted = next((w for o, w in denier.particular if o == obj), None)
     if wanted is None:
         return True
-    words = set(_WORD.findall(holder.record.text.lower()))
+    words = set(_WORD.findall(_phrase_of(holder.record.text.lower(), obj)))
     words |= {w[:-1] for w in words if w.endswith("s")}
     return all(w in words or w.removesuffix("s") in words for w in wanted.split())
+
+
+_PHRASE_BREAKS = re.compile(r"[,;.!?:()]|\b(?:and|but|or|plus|as well as)\b")
+"""Where a coordinated or separate phrase begins (Quirk et al. 1985 §13.1 on coordination):
+"a laptop and a college degree" holds two things, each with its own modifiers."""
+
+
+def _phrase_of(text: str, obj: str) -> str:
+    """The stretch of ``text`` between coordinators and punctuation that names ``obj``'s head
+    noun ("I have a gaming chair and a laptop" -> "a laptop"): a modifier stated of another
+    coordinated thing is none of this one's. The whole text when no stretch names it."""
+    head = obj.rsplit(" ", 1)[-1]
+    stretches = [p for p in _PHRASE_BREAKS.split(text) if p and any(
+        w in (head, head + "s", head + "es") for w in _WORD.findall(p))]
+    return " ".join(stretches) if stretches else text
 
 
 def _one_circumstance(p: str, q: str) -> bool:

@@ -21,6 +21,17 @@ U = "user"
     ("I lost my rain jacket.", (U, "have", "rain jacket"), "rain"),
     ("I sold my car, which I loved.", (U, "own", "car"), None),   # not restrictive
     ("I sold my car.", (U, "own", "car"), None),
+    # a relative clause with no content word still picks the thing out
+    ("I gave away the scooter I hardly rode.", (U, "have", "scooter"), "_modifier"),
+    ("Ada sold the flat where she was born.", ("ada", "have", "apartment"), "_modifier"),
+    # a name or number label, a place or feature postmodifier
+    ("I sold my Lenovo tablet.", (U, "have", "lenovo tablet"), "lenovo"),
+    ("I sold my 2012 tablet.", (U, "have", "2012 tablet"), "2012"),
+    ("I sold the cottage in Wales.", (U, "have", "cottage"), "wales"),
+    ("I sold the tablet with the cracked case.", (U, "have", "tablet"), "cracked case"),
+    ("I sold my scooter in June.", (U, "have", "scooter"), None),   # a time
+    # a pet's name is no noun the recipient's modifiers pick out
+    ("I gave Pixel to an animal shelter.", (U, "have", "pixel"), None),
 ])
 def test_particular_words_of_an_ending(extractor, text, fact, words):
     found = {(t.subject, t.relation, t.object): t for t in extractor.extract(text)
@@ -35,6 +46,11 @@ RESOLVED = [
     ("I own a car.", "I sold my car, which I loved."),
     ("I own a rain jacket.", "I lost my rain jacket."),
     ("Ada has a guitar from music school.", "Ada sold her guitar from music school."),
+    ("I have a tablet.", "I sold my tablet."),
+    ("I have a tablet.", "I sold the tablet."),
+    ("I have a Lenovo tablet.", "I sold my Lenovo tablet."),
+    ("I have a scooter.", "I sold my scooter in June."),
+    ("I have a tablet from work and a bike.", "I sold my tablet from work."),
 ]
 
 LOOK_ALIKES = [
@@ -42,6 +58,20 @@ LOOK_ALIKES = [
     ("Ada has a guitar.", "Ada sold her guitar from music school."),
     ("I own a boat.", "I got rid of my fishing boat."),
     ("I have a jacket.", "I lost my rain jacket."),
+    # a relative clause without a noun or adjective
+    ("I have a scooter.", "I gave away the scooter I hardly rode."),
+    ("I own a flat.", "I sold the flat where I was born."),
+    ("I own a flat.", "I sold the flat I was born in."),
+    ("I have a scooter.", "I sold the scooter I owned as a teenager."),
+    ("I have a scooter.", "I sold the scooter I took to school."),
+    # a name or number label, a place or feature postmodifier
+    ("I have a tablet.", "I sold my Lenovo tablet."),
+    ("I have a tablet.", "I sold my 2012 tablet."),
+    ("I own a cottage.", "I sold the cottage in Wales."),
+    ("I have a tablet.", "I sold the tablet with the cracked case."),
+    # the modifier's words stated of another thing of the earlier memory
+    ("I have a tablet and a work phone.", "I sold the tablet I used at work."),
+    ("I have a racing helmet and a bike.", "I sold my racing bike."),
 ]
 
 
