@@ -30,7 +30,7 @@ from extractors.clause_frames import CONDITIONED, misread_adverbial, with_time
 from extractors.constructions.verb_words import _extent
 from extractors.polarity import _is_negator, _no_longer
 from extractors.syntax import time_words
-from extractors.times import _TIME_WORDS, RECURRENCE, _is_time
+from extractors.times import _CLOCK, _TIME_WORDS, RECURRENCE, _is_time
 from extractors.types import Triple
 
 FOCUS_PARTICLES = frozenset({"just", "only", "merely", "simply", "solely", "purely",
@@ -49,6 +49,13 @@ NEUTRAL_ADVERBS = frozenset("""
 stance (§8.99–8.103: "really", "honestly", "actually"), additive subjuncts ("either", "also",
 §8.116), and the deictic place that is itself the value ("there", "here")."""
 
+HEDGES = frozenset("""
+    usually normally generally typically mostly mainly largely often sometimes occasionally
+    partly partially nearly almost practically virtually
+    """.split())
+"""Frequency adjuncts (Quirk et al. 1985 §8.64) and approximators (§8.111) on a denial or an
+ending: it holds mostly or nearly, not always ("I usually don't eat meat anymore", "mostly
+gave up coffee")."""
 _NEUTRAL_PREPS = frozenset({"since"})
 """Prepositions of the time a denial holds from ("since March"; "as of today" too, but "as
 an engineer" restricts)."""
@@ -70,6 +77,11 @@ _DURATION_PREPS = frozenset({"for", "in"})
 _DURATION_NOUNS = frozenset("""
     second minute hour day week month year decade century age while ever long time
     """.split())
+_PERMANENCE = frozenset({"good", "keeps", "ever", "life"})
+"""Objects of "for" in idioms of unlimited duration ("for good", "for keeps", "for ever",
+"for life"; Quirk et al. 1985 §8.57 on duration adjuncts): they measure an ending, never
+restrict it."""
+
 _NOW_NOUNS = frozenset({"day", "nowadays", "moment", "point"})
 """Heads of phrases that place a denial at the present ("these days", "at the moment")."""
 _SINCE_PREPS = frozenset({"after", "since", "following", "once"})
@@ -195,6 +207,9 @@ def _neutral(token: Token, changed: bool) -> bool:
         noun = pobj.lemma_.lower()
         if present_phrase(token):
             return True  # "at all", "after all", "at the moment"
+        if low == "for" and noun in _PERMANENCE and not any(
+                c.dep_ in ("det", "poss") for c in pobj.children):
+            return True  # "for good", "for life"
         if low in _DURATION_PREPS and noun in _DURATION_NOUNS and (
                 pobj.tag_ == "NNS" or any(c.dep_ in ("nummod", "amod", "det")
                                           for c in pobj.children)):
@@ -205,12 +220,16 @@ def _neutral(token: Token, changed: bool) -> bool:
     return False
 
 
-def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token] | None:
+def _restrictions(head: Token, negator: Token, values: list[str], implicit: bool = False
+                  ) -> list[Token] | None:
     """The adjuncts and modifiers in the scope of ``negator`` that are no part of a denied
     value (``values``: the denied objects' surfaces, lower case); None when a focusing
-    subjunct takes the focus ("not just vegetarian")."""
+    subjunct takes the focus ("not just vegetarian"). ``implicit``: the clause's verb denies
+    by its meaning (an ending or a switch, ``negator`` is the verb itself), whose time of
+    change leaves the denial whole as after "no longer"."""
     found: list[Token] = []
-    changed = _no_longer(head) or any(c.lower_ in ("anymore", "longer") for c in head.children)
+    changed = implicit or _no_longer(head) or any(c.lower_ in ("anymore", "longer")
+                                                  for c in head.children)
 
     def visit(token: Token, on_value: bool) -> bool:
         if token.i < negator.i or token.dep_ in _SKIP_DEPS and not (
@@ -219,6 +238,9 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
         if token.dep_ == "advmod" and token.lower_ in FOCUS_PARTICLES and (
                 on_value or token.head == head):
             return False  # (a particle on another argument is not this denial's focus)
+        if implicit and token.dep_ not in _ARGUMENT_DEPS and marked_restriction(token):
+            found.append(token)  # (also when the parser read it as a value: "switched to
+            return True  # Obsidian for journaling only")
         text = _text(token)
         if any(text in value for value in values):
             return True  # part of the value: "of the chess club" in "member of the chess club"
@@ -231,16 +253,24 @@ def _restrictions(head: Token, negator: Token, values: list[str]) -> list[Token]
             # the value or another argument ("is not my manager": the value is the subject),
             # whose own modifiers may restrict it ("a teacher at that school")
             return all(visit(child, holds or not any(values)) for child in token.children)
-        if not _neutral(token, changed) and (exception(token) or not _set_off(negator, token)):
+        if implicit:
+            if token.dep_ == "xcomp":  # "switched from vim to vscode for one project",
+                # the new value read as a verb: its adjuncts are the switch's
+                return all(visit(child, False) for child in token.children)
+        elif not _neutral(token, changed) and (exception(token) or not _set_off(negator, token)):
             found.append(token)
         return True
 
-    if any(c.lower_ in FOCUS_PARTICLES for c in negator.children):
+    if not implicit and any(c.lower_ in FOCUS_PARTICLES for c in negator.children):
         return None  # "not only a teacher": the parser hangs the particle on the negator
     for child in head.children:
         if child is not negator and not visit(child, False):
             return None
     found += [t for t in _extents(head, negator) if not any(t in f.subtree for f in found)]
+    # a frequency or approximating adverb before the negator or the ending verb ("I usually
+    # don't", "I've mostly given up"): the denial holds mostly, not always
+    found += [c for c in head.children if c.dep_ == "advmod" and c.lower_ in HEDGES
+              and c.i < negator.i]
     if head.dep_ in ("ccomp", "conj", "parataxis") and head.head.i > head.i:
         # a restricting clause between this clause and the next, which the parser hung on
         # the next ("i don't ride my bike when it's icy, i take the tram")
@@ -270,6 +300,65 @@ def _extents(head: Token, negator: Token) -> list[Token]:
     return out
 
 
+_SETTING_NOUNS = frozenset({"work", "school", "home", "church", "college", "university",
+                            "uni", "class", "bed"})
+"""Nouns of an institution or setting used with the zero article ("at work", "at home", "in
+class"; Quirk et al. 1985 §5.44): a habit's domain, not a place of one event."""
+_PART_QUANTIFIERS = frozenset({"one", "some", "certain", "few", "several", "most",
+                               "particular", "specific"})
+"""Quantifiers by which a "for" phrase picks out some of a kind ("for one project", "for
+certain clients"): the change holds for those only."""
+_DAILY_BOUNDARIES = frozenset({"after", "before", "past", "at"})
+_DAILY_EVENTS = frozenset({"breakfast", "brunch", "lunch", "dinner", "supper", "work",
+                           "school", "dark", "noon", "midnight", "bedtime", "lunchtime"})
+"""Meals and daily events with the zero article ("after dinner", "before work", "at lunch";
+Quirk et al. 1985 §5.44–5.45): after "after", "before" or "at" they name or bound a time of
+every day, not date a change."""
+
+
+def daily_time(token: Token) -> bool:
+    """True for "after 3pm", "before work", "after dinner": a boundary of a recurring time
+    of day (:data:`_DAILY_EVENTS` or a clock time), which restricts a habit's denial where a
+    dated event ("after the fall", "since March") only times its change."""
+    if token.dep_ != "prep" or token.lower_ not in _DAILY_BOUNDARIES:
+        return False
+    pobj = next((c for c in token.children if c.dep_ == "pobj"), None)
+    if pobj is None or any(c.dep_ in ("det", "poss") for c in pobj.children):
+        return False
+    return bool(_CLOCK.match(pobj.lower_)) or pobj.lemma_.lower() in _DAILY_EVENTS or (
+        pobj.lower_ in ("pm", "am", "o'clock") and any(c.like_num for c in pobj.children))
+
+
+def marked_restriction(token: Token) -> bool:
+    """True for an adjunct that surely restricts an ending or a switch ("stopped drinking
+    coffee at night", "switched to Teams at work"): an exception, a phrase with a focusing
+    "only" (Quirk et al. 1985 §8.116), a recurring time (:func:`_recurring`) or a daily one
+    (:func:`daily_time`), a setting with the zero article, a "for" phrase of some of a kind
+    ("for one project"), or a frequency or approximating adverb. Other adjuncts of a change
+    mostly tell its time, place or manner ("in the spring", "to a sanctuary") and leave it
+    whole."""
+    if exception(token) or daily_time(token):
+        return True
+    if any(t.lower_ in FOCUS_PARTICLES and t.dep_ == "advmod" for t in token.subtree):
+        return True
+    if token.dep_ == "advmod" and token.lower_ in HEDGES:
+        return True
+    when = _time_phrase(token)
+    if when is not None and not any(c.dep_ == "nummod" or c.lower_ == "past"
+                                    for c in when.children) and not (
+            token.lower_ in _DURATION_PREPS and when.lemma_.lower() in _DURATION_NOUNS) and (
+            _recurring(token, when, dated_the=True)):
+        return True  # (not a measure: "after three weeks", "for the past six weeks")
+    pobj = next((c for c in token.children if c.dep_ == "pobj"), None)
+    if token.dep_ != "prep" or pobj is None:
+        return False
+    if token.lower_ in ("at", "in") and pobj.lemma_.lower() in _SETTING_NOUNS and not any(
+            c.dep_ in ("det", "poss", "amod", "compound") for c in pobj.children):
+        return True
+    return token.lower_ == "for" and any(c.lower_ in _PART_QUANTIFIERS and c.dep_ in (
+        "det", "nummod", "amod") for c in pobj.children)
+
+
 def exception(token: Token) -> bool:
     """True when ``token``'s phrase opens with a preposition of exception (:data:`EXCEPTION_WORDS`,
     :data:`EXCEPTION_PAIRS`): "except on holidays", "apart from weddings"."""
@@ -277,18 +366,24 @@ def exception(token: Token) -> bool:
     return bool(words) and (words[0] in EXCEPTION_WORDS or tuple(words) in EXCEPTION_PAIRS)
 
 
-def _recurring(token: Token, when: Token) -> bool:
+def _recurring(token: Token, when: Token, dated_the: bool = False) -> bool:
     """Whether the time phrase ``token`` (its time ``when``) names a recurring time or a span
     rather than one point: "every", a plural ("on Sundays"), a span ("during the week"), or a
-    generic part of a cycle ("in the evening")."""
+    generic part of a cycle ("in the evening"; after an ending, ``dated_the``, "split up in
+    the spring" dates the change, and only the zero article is generic: "quit at night")."""
     if any(t.lower_ in RECURRENCE for t in token.subtree):
         return True
-    if when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS:
-        return True
+    if when.lower_.endswith("s") and when.lower_[:-1] in _TIME_WORDS and not (
+            dated_the and when.lemma_.lower() not in _CYCLIC_TIMES and any(
+                c.dep_ == "det" and c.lower_ == "the" for c in when.children)):
+        return True  # (after an ending, "over the holidays" is one season)
     if token.dep_ == "prep" and token.lower_ in _SPAN_PREPS:
         return True
-    return when.lemma_.lower() in _CYCLIC_TIMES and any(
-        c.dep_ == "det" and c.lower_ == "the" for c in when.children)
+    # "in the evening", or with the zero article "at night", "in winter" (Quirk et al. 1985
+    # §5.44 on times of day and seasons without an article)
+    return when.lemma_.lower() in _CYCLIC_TIMES and (not dated_the and any(
+        c.dep_ == "det" and c.lower_ == "the" for c in when.children) or not any(
+        c.dep_ in ("det", "poss", "nummod", "amod", "compound") for c in when.children))
 
 
 _SETTING_OFF = frozenset({",", "—", "–", "-", ";", ":", "...", "…"})
@@ -350,27 +445,40 @@ def _stronger(weak: str, strong: str) -> bool:
                for scale in SCALES)
 
 
-def restricted_denials(head: Token, triples: list[Triple]) -> list[Triple]:
+def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
+                       ) -> list[Triple]:
     """``triples`` of clause ``head`` with its denials read for their focus: a restricted
     denial gets time qualifier ``"when <restriction>"``; a denial whose focus is a focusing
     subjunct, or that a corrective clause takes back, is dropped. Triples with a past, future
-    or conditioned time are left as they are (they never meet the plain present)."""
+    or conditioned time are left as they are (they never meet the plain present).
+
+    A clause without a negative word whose verb denies by its meaning (``implicit``: an
+    ending, "stopped drinking coffee at night", "quit meat on Mondays", or a switch,
+    "switched from Slack to Teams at work"; Quirk et al. 1985 §10.63 on words negative in
+    meaning, FrameNet Activity_stop and Replacing) has the same focus: an adjunct after the
+    verb that is no argument of the clause (no triple's value: "to Teams") and no time of
+    the change ("in March", "last month") restricts what ends."""
     if not any(t.negated for t in triples):
         return triples
     negator = _negator(head)
+    values_of = None
     if negator is None:
-        return triples
+        if not implicit:
+            return triples
+        negator = head
+        values_of = [t.object_text.lower() for t in triples if t.object_text]
     denied = [t for t in triples if t.negated and not _framed(t)]
     if not denied:
         return triples
-    if _corrective(head, [t.object for t in denied if t.object]):
+    if values_of is None and _corrective(head, [t.object for t in denied if t.object]):
         return [t for t in triples if t not in denied]
     out = []
     for t in triples:
         if t not in denied:
             out.append(t)
             continue
-        restrictions = _restrictions(head, negator, [t.object_text.lower()])
+        restrictions = _restrictions(
+            head, negator, values_of or [t.object_text.lower()], values_of is not None)
         if restrictions is None:
             continue  # "not just vegetarian": no denial
         if restrictions:

@@ -433,11 +433,13 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         if not self._asserted(head):
             return []  # someone else's words or opinion, or a denied saying
         found = self._with_alternatives(head, self._clause_triples_as_stated(head))
-        if found and (_truth_frame(head) is False or rejected_alternative(head)):
+        flipped = bool(found) and (_truth_frame(head) is False or rejected_alternative(head))
+        if flipped:
             # (a clause "rather than" rejects is not done: "walks rather than drive")
             found = [Triple(**{**t.to_dict(), "negated": not t.negated,
                                "qualifiers": t.qualifiers}) for t in found]
-        found = restricted_denials(head, spent_in_past(head, conditioned(head, found)))
+        found = restricted_denials(head, spent_in_past(head, conditioned(head, found)),
+                                   implicit=not flipped)
         found = dated_state_past(head, found, _CHANGE_VERBS, self._intransitive_endings)
         support, kind = self._support_verb(head)
         if support:
