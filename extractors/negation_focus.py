@@ -174,6 +174,8 @@ def _neutral(token: Token, changed: bool) -> bool:
     if any(t.lower_ == "even" for t in token.subtree) and any(
             _is_negator(t) for t in token.subtree):
         return True  # "not even on holidays": a stronger denial, not a narrower one
+    if daily_time(token):
+        return False  # "after 3pm", "after dinner": a time of every day, not of the change
     if changed and (token.dep_ == "prep" and low in _SINCE_PREPS or token.dep_ == "advcl" and any(
             c.dep_ == "mark" and c.lower_ in _SINCE_PREPS for c in token.children)):
         return True
