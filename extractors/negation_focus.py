@@ -28,6 +28,7 @@ from spacy.tokens import Token
 
 from extractors.clause_frames import CONDITIONED, misread_adverbial, with_time
 from extractors.constructions.verb_words import _extent
+from extractors.corrective_negation import _negator, corrective
 from extractors.polarity import _is_negator, _no_longer
 from extractors.syntax import time_words
 from extractors.times import _CLOCK, _TIME_WORDS, RECURRENCE, _is_time
@@ -98,13 +99,15 @@ _CYCLIC_TIMES = frozenset("""
 """Parts of a recurring cycle (day, week, year): with "the" in a habitual clause they name
 every such part, not one ("in the evening", "during the week"; Quirk et al. 1985 §5.52 on the
 generic definite article of time nouns)."""
-EXCEPTION_WORDS = frozenset({"except", "excepting", "excluding", "save", "bar", "barring"})
+EXCEPTION_WORDS = frozenset({"except", "excepting", "excluding", "save", "bar", "barring",
+                             "besides"})
 EXCEPTION_PAIRS = frozenset({("except", "for"), ("apart", "from"), ("aside", "from"),
                              ("other", "than"), ("but", "for")})
 """Prepositions of exception, simple and complex (Quirk et al. 1985 §9.58–9.59: "except
 (for)", "excepting", "excluding", "save", "bar", "barring", "apart from", "aside from",
-"other than", "but for"): the phrase they open subtracts from the denial, also when a comma
-sets it off ("I don't eat fish, except on holidays")."""
+"other than", "but for"; "besides" after a negation, and the complex "with the exception
+of"): the phrase they open subtracts from the denial, also when a comma sets it off ("I
+don't eat fish, except on holidays")."""
 _RESTRICTING_MARKS = frozenset({"when", "whenever", "while", "if", "unless"})
 _REASON_MARKS = frozenset({"because", "since", "as", "cause", "'cause", "cos", "though",
                            "although", "so", "given", "now"})
@@ -121,29 +124,6 @@ _ARGUMENT_DEPS = frozenset({"dobj", "attr", "acomp", "oprd", "pobj", "agent", "d
 """Arguments of the clause: never a restriction themselves, but their modifiers may be. A
 purpose infinitive ("doesn't drive a Tesla to work", ``xcomp``) is one unless the value is in
 it ("doesn't like to swim")."""
-_CORRECTIVE_OBJECTS = frozenset({"it", "them", "that", "those", "this", "these", "one"})
-"""Pronouns by which a corrective clause takes up the denied clause's object ("I love it")."""
-SCALES: tuple[tuple[str, ...], ...] = (
-    ("like", "enjoy", "love", "adore"),
-    ("dislike", "hate", "loathe", "detest"),
-    ("want", "need"),
-    ("think", "believe", "know"),
-    ("good", "great", "excellent", "amazing"),
-    ("warm", "hot"),
-    ("cool", "cold"),
-    ("tired", "exhausted"),
-)
-"""Horn scales, weaker to stronger (Horn 1972, *On the semantic properties of logical operators
-in English*; Levinson 2000 §1.3): a corrective clause replaces the denied word with a stronger
-one of its scale."""
-
-
-def _negator(head: Token) -> Token | None:
-    for child in head.children:
-        if _is_negator(child) or (child.dep_ == "advmod" and any(
-                c.dep_ == "neg" for c in child.children)):
-            return child
-    return None
 
 
 def _text(token: Token) -> str:
@@ -234,6 +214,9 @@ def _restrictions(head: Token, negator: Token, values: list[str], implicit: bool
                                                   for c in head.children)
 
     def visit(token: Token, on_value: bool) -> bool:
+        if token.i > negator.i and token.dep_ == "dep" and exception(token):
+            found.append(token)  # "…, save for Christmas": "save" read as a verb
+            return True
         if token.i < negator.i or token.dep_ in _SKIP_DEPS and not (
                 _misread_relative(token) or misread_adverbial(token)):
             return True
@@ -259,7 +242,8 @@ def _restrictions(head: Token, negator: Token, values: list[str], implicit: bool
             if token.dep_ == "xcomp":  # "switched from vim to vscode for one project",
                 # the new value read as a verb: its adjuncts are the switch's
                 return all(visit(child, False) for child in token.children)
-        elif not _neutral(token, changed) and (exception(token) or not _set_off(negator, token)):
+        elif not _neutral(token, changed) and (exception(token) or _focused(token)
+                                               or not _set_off(negator, token)):
             found.append(token)
         return True
 
@@ -364,8 +348,50 @@ def marked_restriction(token: Token) -> bool:
 def exception(token: Token) -> bool:
     """True when ``token``'s phrase opens with a preposition of exception (:data:`EXCEPTION_WORDS`,
     :data:`EXCEPTION_PAIRS`): "except on holidays", "apart from weddings"."""
-    words = [t.lower_ for t in token.subtree if t.pos_ != "PUNCT"][:2]
-    return bool(words) and (words[0] in EXCEPTION_WORDS or tuple(words) in EXCEPTION_PAIRS)
+    words = [t.lower_ for t in token.subtree if t.pos_ != "PUNCT"][:3]
+    return bool(words) and (words[0] in EXCEPTION_WORDS or tuple(words[:2]) in EXCEPTION_PAIRS
+                            or words[:3] == ["with", "the", "exception"])
+
+
+def _focused(token: Token) -> bool:
+    """A phrase with its own restrictive focusing subjunct ("…, only on Sundays"; Quirk et
+    al. 1985 §8.116): after a denial it names where the thing still holds, an exception."""
+    return token.dep_ in ("prep", "npadvmod", "advcl") and any(
+        c.dep_ == "advmod" and c.lower_ in FOCUS_PARTICLES and c.i < token.i
+        for c in token.children)
+
+
+def _excepted(head: Token, negator: Token) -> list[str]:
+    """Exceptions to the denial of ``head`` stated outside its clause: a next sentence that
+    is a fragment opening with an exception ("I don't eat fish anymore. Except at
+    Christmas."), or a contrasting coordinate clause that affirms the same thing with a
+    pro-form "do" or the same verb under its own adjunct ("…, but I do on Sundays"; Quirk et
+    al. 1985 §§12.22–12.25 on the pro-form "do", §13.33 on "but" of contrast). The words
+    of each, with ``except``."""
+    out = []
+    sent = head.sent
+    if head == sent.root and sent.end < len(head.doc):
+        rest = [t for t in head.doc[sent.end:] if t.sent.start == sent.end]
+        words = [t for t in rest if t.pos_ != "PUNCT"]
+        if words and not any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in words) and (
+                exception(words[0].sent.root) or words[0].lower_ in EXCEPTION_WORDS
+                or words[0].lower_ in FOCUS_PARTICLES):
+            out.append(" ".join(["except"] + [t.lemma_.lower() for t in words[1:]]))
+    subject = next((c.lower_ for c in head.children if c.dep_ == "nsubj"), None)
+    for conj in head.children:
+        if conj.dep_ not in ("conj", "parataxis") or conj.i < negator.i or _negator(conj):
+            continue
+        if not any(c.dep_ == "cc" and c.lower_ == "but" for c in head.children) and not any(
+                c.dep_ == "cc" and c.lower_ == "but" for c in conj.children):
+            continue
+        if conj.lemma_.lower() not in ("do", head.lemma_.lower()) or subject is None or next(
+                (c.lower_ for c in conj.children if c.dep_ == "nsubj"), None) != subject:
+            continue
+        adjuncts = [c for c in conj.children if c.dep_ in ("prep", "advmod", "npadvmod",
+                                                           "advcl")]
+        out.append(" ".join(["except"] + [t.lemma_.lower() for a in adjuncts
+                                          for t in a.subtree if t.pos_ != "PUNCT"]))
+    return out
 
 
 def _recurring(token: Token, when: Token, dated_the: bool = False) -> bool:
@@ -410,43 +436,6 @@ def _misread_relative(token: Token) -> bool:
                                          and c.i < token.i for c in token.children)
 
 
-def _corrective(head: Token, values: list[str]) -> bool:
-    """True when the clause after the negated ``head`` takes its object up again, affirmed
-    with another word ("I don't like coffee, I love it!", "… — I adore it")."""
-    if head.dep_ in ("ccomp", "parataxis", "conj") and head.i < head.head.i:
-        other = head.head
-    else:
-        other = next((c for c in head.children if c.dep_ in ("conj", "parataxis", "ccomp")
-                      and c.i > head.i), None)
-    if other is None or other.pos_ not in ("VERB", "AUX") or _negator(other) is not None:
-        return False
-    if not _stronger(_predicate(head), _predicate(other)):
-        return False  # "I don't own a car, I rent it": another predicate, both stand
-    subject = next((c.lower_ for c in head.children if c.dep_ == "nsubj"), None)
-    again = next((c.lower_ for c in other.children if c.dep_ == "nsubj"), None)
-    if subject is None or again != subject:
-        return False
-    if not any(c.dep_ == "dobj" for c in head.children):
-        return True  # "it's not good, it's great"
-    objects = [c for c in other.children if c.dep_ == "dobj"]
-    return any(o.lower_ in _CORRECTIVE_OBJECTS or o.lemma_.lower() in values for o in objects)
-
-
-def _predicate(head: Token) -> str:
-    """The predicate word of a clause: its verb, or a copula's adjective ("is good")."""
-    if head.lemma_ == "be":
-        word = next((c for c in head.children if c.dep_ == "acomp"), None)
-        if word is not None:
-            return word.lemma_.lower()
-    return head.lemma_.lower()
-
-
-def _stronger(weak: str, strong: str) -> bool:
-    """True when ``strong`` is above ``weak`` on one of :data:`SCALES`."""
-    return any(weak in scale and strong in scale and scale.index(strong) > scale.index(weak)
-               for scale in SCALES)
-
-
 def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
                        ) -> list[Triple]:
     """``triples`` of clause ``head`` with its denials read for their focus: a restricted
@@ -472,7 +461,7 @@ def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
     denied = [t for t in triples if t.negated and not _framed(t)]
     if not denied:
         return triples
-    if values_of is None and _corrective(head, [t.object for t in denied if t.object]):
+    if values_of is None and corrective(head, [t.object for t in denied if t.object]):
         return [t for t in triples if t not in denied]
     out = []
     for t in triples:
@@ -483,8 +472,10 @@ def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
             head, negator, values_of or [t.object_text.lower()], values_of is not None)
         if restrictions is None:
             continue  # "not just vegetarian": no denial
-        if restrictions:
-            t = with_time(t, f"{CONDITIONED} {_words(restrictions)}")
+        words = " ".join(w for w in [_words(restrictions) if restrictions else ""]
+                         + _excepted(head, negator) if w)
+        if words:
+            t = with_time(t, f"{CONDITIONED} {words}")
         out.append(t)
     return out
 
@@ -496,6 +487,8 @@ def _words(restrictions: list[Token]) -> str:
     (:func:`scanner.core.detect._one_circumstance`)."""
     words = []
     for r in sorted(restrictions, key=lambda r: r.i):
+        if _focused(r):
+            words.append("except")  # "only on Sundays" is no denial on Sundays
         when = _time_phrase(r)
         if _extent(r):
             words += [c.lower_ for c in r.children if c.dep_ == "amod"] + ["time"]
