@@ -4,26 +4,9 @@ owner's; listed values each restricted to a situation ("on my phone") hold toget
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
-from scanner.models import MemoryRecord
-from scanner.scan import scan_records
-
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-
-def rec(rid, text, days=0):
-    return MemoryRecord(id=rid, text=text, user_id="u1", source="chat", source_class="user",
-                        observed_at=T0 + timedelta(days=days), epoch="e1")
-
-
-def decided(engine, old, new):
-    """The conflicts the scanner decides between an older and a newer memory."""
-    records = [rec("m1", old), rec("m2", new, days=3)]
-    report = scan_records(records, engine.extract(records))
-    return [c for c in report.conflicts if c.verdict != "possible"]
+from tests.unit.test_state_changes import LATER_WINS, decided
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -43,7 +26,7 @@ def test_another_owner_or_another_situation_decides_nothing(engine, old, new):
     ("Browser: Firefox 120 on my phone", "Browser: Safari 17 on my phone"),
 ])
 def test_the_subjects_own_new_value_still_decides(engine, old, new):
-    assert [c.members for c in decided(engine, old, new)] == [["m1", "m2"]]
+    assert decided(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("line", "values"), [

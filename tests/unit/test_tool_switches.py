@@ -4,27 +4,10 @@ year in Porto" to a place; only the second move says where one lives."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
 from extractors.relations import switched_tool
-from scanner.models import MemoryRecord
-from scanner.scan import scan_records
-
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-
-def rec(rid, text, days=0):
-    return MemoryRecord(id=rid, text=text, user_id="u1", source="chat", source_class="user",
-                        observed_at=T0 + timedelta(days=days), epoch="e1")
-
-
-def decided(engine, old, new):
-    """The conflicts the scanner decides between an older and a newer memory."""
-    records = [rec("m1", old), rec("m2", new, days=3)]
-    report = scan_records(records, engine.extract(records))
-    return [c for c in report.conflicts if c.verdict != "possible"]
+from tests.unit.test_state_changes import LATER_WINS, decided
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -42,7 +25,7 @@ def test_a_switch_of_tools_decides_no_residence(engine, old, new):
     ("I live in Bilbao.", "I moved back to Seville after a year at Cambridge."),
 ])
 def test_a_move_home_still_decides(engine, old, new):
-    assert [c.members for c in decided(engine, old, new)] == [["m1", "m2"]]
+    assert decided(engine, old, new) == LATER_WINS
 
 
 @pytest.mark.parametrize(("spell", "switch"), [
