@@ -245,13 +245,26 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
     # -- public API -------------------------------------------------------------------------
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
+        read, (chat, inserted, edit) = self._prepared(text)
+        doc, edit = self._repaired(self.nlp(read), edit)
+        nominal_gerunds(doc)
+        return self._as_written(self.triples_from_doc(doc), (chat, inserted, edit))
+
+    def _prepared(self, text: str) -> tuple[str, tuple]:
+        """The text as parsed and its edits: chat forms read (:mod:`extractors.chat_forms`),
+        apostrophes restored (:mod:`extractors.orthography`), then :meth:`_readable`."""
         text, chat = chat_forms_read(text)
         text, inserted = apostrophes_restored(text, self._contractions())
         read, edit = self._readable(text)
-        doc, edit = self._repaired(self.nlp(read), edit)
-        nominal_gerunds(doc)
-        return offsets_as_written(
-            offsets_restored(shifted(self.triples_from_doc(doc), edit), inserted), chat)
+        return read, (chat, inserted, edit)
+
+    @staticmethod
+    def _as_written(triples: list[Triple], edits: tuple) -> list[Triple]:
+        """Triples with the offsets of :meth:`_prepared`'s text mapped to the text as
+        written (the edits undone in reverse order); ``edits`` may carry the repair's edit
+        in place of the reading's."""
+        chat, inserted, edit = edits
+        return offsets_as_written(offsets_restored(shifted(triples, edit), inserted), chat)
 
     def _contractions(self) -> dict[str, str]:
         """:func:`extractors.orthography.contraction_table` of this pipeline, made once."""
@@ -297,19 +310,15 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         return [triples for part in parts for triples in part]
 
     def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
-        contractions = self._contractions()
-        chat = [chat_forms_read(t) for t in texts]
-        restored = [apostrophes_restored(t, contractions) for t, _ in chat]
-        readable = [self._readable(t) for t, _ in restored]
+        prepared = [self._prepared(t) for t in texts]
         out: list[list[Triple]] = []
-        docs = self.nlp.pipe((text for text, _ in readable), batch_size=batch_size)
+        docs = self.nlp.pipe((read for read, _ in prepared), batch_size=batch_size)
         for at in range(0, len(texts), batch_size):
-            batch = [(next(docs), edit) for _, edit in readable[at:at + batch_size]]
-            out += [offsets_as_written(offsets_restored(
-                        shifted(self.triples_from_doc(doc), edit), inserted), spans)
-                    for (doc, edit), (_, inserted), (_, spans) in zip(
-                        map(nominal_gerunds, self._repaired_many(batch, batch_size)),
-                        restored[at:at + batch_size], chat[at:at + batch_size])]
+            part = prepared[at:at + batch_size]
+            batch = [(next(docs), edits[2]) for _, edits in part]
+            out += [self._as_written(self.triples_from_doc(doc), (*edits[:2], edit))
+                    for (doc, edit), (_, edits) in zip(
+                        map(nominal_gerunds, self._repaired_many(batch, batch_size)), part)]
         return out
 
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
