@@ -18,14 +18,14 @@ parsed sentence; every predicate head (root, conjunct, clausal complement) is vi
 
 The constructions live one per module in :mod:`extractors.constructions` (subjects, objects,
 copula, verbs, key: value lines, patterns); token-level helpers in :mod:`extractors.syntax`.
-This module holds the extractor itself: parsing, the dispatcher over predicate heads, and the
-canonical triple.
+This module holds the extractor itself: the dispatcher over predicate heads and the
+canonical triple; running it over texts (preparation, batches, workers) is
+:mod:`extractors.runner`.
 """
 
 from __future__ import annotations
 
 import logging
-import multiprocessing
 from collections.abc import Iterable
 
 from spacy.language import Language
@@ -72,12 +72,11 @@ from extractors.lexicon import (
     PatternIndex,
     place_relations,
 )
-from extractors.chat_forms import chat_forms_read, offsets_as_written
-from extractors.orthography import apostrophes_restored, contraction_table, offsets_restored
 from extractors.parsed import parsed
 from extractors.pipeline import load_pipeline
 from extractors.doc_cache import cached_sentences, doc_text
-from extractors.reading import nominal_gerunds, ReadingRules, shifted
+from extractors.reading import ReadingRules
+from extractors.runner import TextRunner
 from extractors.relations import DEFAULT_TABLE, RELATIONSHIP_NOUNS, RelationTable
 from extractors.negation_focus import restricted_denials
 from extractors.clause_frames import (
@@ -154,7 +153,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules,
-                      GoActivityRules, NoneLeftRules):
+                      GoActivityRules, NoneLeftRules, TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -242,85 +241,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         """The relation phrases mapped to lexicon relations (phrase -> relation)."""
         return dict(self._induced)
 
-    # -- public API -------------------------------------------------------------------------
-    def extract(self, text: str) -> list[Triple]:
-        """Triples of one text, deduplicated, in text order."""
-        read, (chat, inserted, edit) = self._prepared(text)
-        doc, edit = self._repaired(self.nlp(read), edit)
-        nominal_gerunds(doc)
-        return self._as_written(self.triples_from_doc(doc), (chat, inserted, edit))
-
-    def _prepared(self, text: str) -> tuple[str, tuple]:
-        """The text as parsed and its edits: chat forms read (:mod:`extractors.chat_forms`),
-        apostrophes restored (:mod:`extractors.orthography`), then :meth:`_readable`."""
-        text, chat = chat_forms_read(text)
-        text, inserted = apostrophes_restored(text, self._contractions())
-        read, edit = self._readable(text)
-        return read, (chat, inserted, edit)
-
-    @staticmethod
-    def _as_written(triples: list[Triple], edits: tuple) -> list[Triple]:
-        """Triples with the offsets of :meth:`_prepared`'s text mapped to the text as
-        written (the edits undone in reverse order); ``edits`` may carry the repair's edit
-        in place of the reading's."""
-        chat, inserted, edit = edits
-        return offsets_as_written(offsets_restored(shifted(triples, edit), inserted), chat)
-
-    def _contractions(self) -> dict[str, str]:
-        """:func:`extractors.orthography.contraction_table` of this pipeline, made once."""
-        table = getattr(self, "_contraction_table", None)
-        if table is None:
-            lookups = self.nlp.get_pipe("lemmatizer").lookups
-            words = [w for name in ("lemma_index", "lemma_exc") if lookups.has_table(name)
-                     for forms in lookups.get_table(name).values() for w in forms]
-            table = self._contraction_table = contraction_table(self.nlp.tokenizer.rules,
-                                                                words)
-        return table
-
-    def extract_many(self, texts: Iterable[str], batch_size: int = 256,
-                     n_process: int = 1) -> list[list[Triple]]:
-        """Triples for many texts, parsed in batches with ``nlp.pipe``; one list per text.
-
-        Args:
-            texts: the texts.
-            batch_size: texts per parser batch.
-            n_process: worker processes. With more than one, the texts are cut into chunks and
-                each worker parses *and* extracts its chunks, returning only triples (parsed
-                ``Doc`` objects never cross a process boundary). Workers are forked, so they
-                share this extractor's loaded pipeline and tables instead of loading them
-                again; where ``fork`` is unavailable the texts are processed here.
-
-        Returns:
-            ``len(texts)`` lists of triples, in input order, equal to ``[extract(t) for t in
-            texts]``.
-        """
-        texts = list(texts)
-        chunk = max(batch_size, -(-len(texts) // (4 * max(1, n_process))))
-        if (n_process <= 1 or len(texts) <= batch_size
-                or "fork" not in multiprocessing.get_all_start_methods()):
-            return self._extract_chunk(texts, batch_size)
-        chunks = [texts[i:i + chunk] for i in range(0, len(texts), chunk)]
-        _FORKED[:] = [self]
-        try:
-            with multiprocessing.get_context("fork").Pool(n_process) as pool:
-                parts = pool.map(_extract_in_worker,
-                                 [(part, batch_size) for part in chunks], chunksize=1)
-        finally:
-            _FORKED.clear()
-        return [triples for part in parts for triples in part]
-
-    def _extract_chunk(self, texts: list[str], batch_size: int) -> list[list[Triple]]:
-        prepared = [self._prepared(t) for t in texts]
-        out: list[list[Triple]] = []
-        docs = self.nlp.pipe((read for read, _ in prepared), batch_size=batch_size)
-        for at in range(0, len(texts), batch_size):
-            part = prepared[at:at + batch_size]
-            batch = [(next(docs), edits[2]) for _, edits in part]
-            out += [self._as_written(self.triples_from_doc(doc), (*edits[:2], edit))
-                    for (doc, edit), (_, edits) in zip(
-                        map(nominal_gerunds, self._repaired_many(batch, batch_size)), part)]
-        return out
-
+    # -- public API: extract() and extract_many() come from TextRunner ---------------------
     def triples_from_doc(self, doc: Doc) -> list[Triple]:
         """Triples of a parsed document (which the rules leave unchanged)."""
         doc = parsed(doc)
@@ -556,15 +477,6 @@ def _with_surface(text: str, triple: Triple) -> Triple:
         return triple
     return Triple(**{**triple.to_dict(), "object_text": text[at:at + len(triple.object)],
                      "qualifiers": triple.qualifiers})
-
-
-_FORKED: list[TripleExtractor] = []
-"""The extractor a forked worker inherits from :meth:`TripleExtractor.extract_many`."""
-
-
-def _extract_in_worker(job: tuple[list[str], int]) -> list[list[Triple]]:
-    texts, batch_size = job
-    return _FORKED[0]._extract_chunk(texts, batch_size)
 
 
 def extract(text: str) -> list[Triple]:
