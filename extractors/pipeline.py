@@ -19,8 +19,9 @@ import operator
 import re
 from collections.abc import Callable
 
+import numpy
 import spacy
-from spacy.attrs import LEMMA, MORPH, ORTH, POS
+from spacy.attrs import IDS, LEMMA, MORPH, ORTH, POS
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.tokens._retokenize import set_token_attrs
@@ -151,6 +152,8 @@ class IndexedAttributeRuler:
         self._rest_cache: dict[tuple, tuple[int, ...]] = {}
         self.multi: list[tuple[int, int, list[list[Callable]]]] = []
         self._cache: dict[tuple, tuple[int, ...]] = {}
+        self._by_ids: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._attr_ids: list[int] = []
         self._composed: dict[tuple[int, ...], dict] = {}
         self._signature = operator.attrgetter("i")
 
@@ -192,7 +195,9 @@ class IndexedAttributeRuler:
         self._lower = keys.index("LOWER") if "LOWER" in keys else None
         self._rest = [n for n in range(len(keys)) if n not in word_keys]
         self._signature = operator.attrgetter(*(_TOKEN_ATTRS[k] for k in keys), "i")
+        self._attr_ids = [IDS[k] for k in keys]
         self._cache.clear()
+        self._by_ids.clear()
         self._rest_cache: dict[tuple, tuple[int, ...]] = {}
         self._composed.clear()
         return self
@@ -234,15 +239,35 @@ class IndexedAttributeRuler:
 
     def __call__(self, doc: Doc) -> Doc:
         """Set POS, morphology and lemma exceptions on every token of ``doc`` in place."""
-        sigs = [self._signature(t)[:-1] for t in doc]
-        fired = [self._fired(sig) for sig in sigs]
+        # the signature's attributes as ids in one call (a Token is a view built on every
+        # access): one id tuple spells one signature, so the rules it fires are looked up by
+        # it and the strings are read only for a tuple not seen before
+        by_ids, fired, n_tokens = self._by_ids, [], len(doc)
+        for i, row in enumerate(doc.to_array(self._attr_ids).tolist() if n_tokens else ()):
+            key = tuple(row)
+            found = by_ids.get(key)
+            if found is None:
+                found = self._fired(self._signature(doc[i])[:-1])
+                if len(by_ids) > _MAX_CACHE:
+                    by_ids.clear()
+                by_ids[key] = found
+            fired.append(found)
+        sigs: dict[int, tuple] = {}
+
+        def signature(i: int) -> tuple:
+            sig = sigs.get(i)
+            if sig is None:
+                sig = sigs[i] = self._signature(doc[i])[:-1]
+            return sig
+
         extra: dict[int, list[int]] = {}
         for start, (_, candidates) in enumerate(fired):
             for n in candidates:
                 attr_id, index, tests = self.multi[n]
                 width = len(tests)
-                if start + width <= len(sigs) and all(
-                        test(sigs[start + k]) for k in range(1, width) for test in tests[k]):
+                if start + width <= n_tokens and all(
+                        test(signature(start + k)) for k in range(1, width)
+                        for test in tests[k]):
                     target = start + index if index >= 0 else start + width + index
                     extra.setdefault(target, []).append(attr_id)
         for i, (rules, _) in enumerate(fired):
@@ -298,18 +323,22 @@ class CachedLemmatizer:
         lemmatizer overwrites), in place."""
         lemmatizer = self.lemmatizer
         overwrite, cache = lemmatizer.overwrite, self._cache
-        for i, (lemma, orth, pos, morph) in enumerate(
-                doc.to_array(_LEMMA_KEY).tolist()):
+        if not len(doc):
+            return doc
+        lemmas = []
+        for i, (lemma, orth, pos, morph) in enumerate(doc.to_array(_LEMMA_KEY).tolist()):
             if lemma and not overwrite:
+                lemmas.append(lemma)
                 continue
             key = (orth, pos, morph)
             found = cache.get(key)
-            token = doc[i]
             if found is None:
                 if len(cache) > _MAX_CACHE:
                     cache.clear()
-                found = cache[key] = doc.vocab.strings.add(lemmatizer.lemmatize(token)[0])
-            token.lemma = found
+                found = cache[key] = doc.vocab.strings.add(lemmatizer.lemmatize(doc[i])[0])
+            lemmas.append(found)
+        # one write for all tokens (a Token is a view built on every access)
+        doc.from_array([LEMMA], numpy.array(lemmas, dtype=numpy.uint64).reshape(-1, 1))
         return doc
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from spacy.attrs import DEP, IDX, LENGTH, LIKE_EMAIL, LIKE_URL
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Token
 
 from extractors.memory_forms import (
@@ -200,6 +202,15 @@ _UNCHANGED_PAST = ("quit", "let", "put", "set", "cut", "shut", "split", "hurt", 
 is never an imperative)."""
 
 
+_REPAIR_ATTRS = [DEP, LIKE_URL, LIKE_EMAIL, IDX, LENGTH]
+_REPAIRED_DEPS = frozenset(get_string_id(d) for d in (
+    "advmod", "npadvmod", "dep", "intj", "acl", "nsubj", "nsubjpass", "xcomp", "oprd", "pcomp"))
+"""The relations a token of :func:`nominal_gerunds` holds before any of its repairs applies
+(besides a merged title's space and an address): every other token is skipped. A repair
+changes a later token's head only, or a relation within this set, so the set read before the
+loop stays exact."""
+
+
 def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
     """Tag and attachment repairs after the parse, in place; returns its argument.
 
@@ -216,7 +227,13 @@ def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
     ("Preferred language for replies changed to English"); a base form made a subject is the
     head noun of a compound ("the project lead for Atlas")."""
     doc = parsed[0] if isinstance(parsed, tuple) else parsed
-    for token in doc:
+    text = doc_text(doc)
+    for i, (dep, url, email, idx, length) in enumerate(
+            doc.to_array(_REPAIR_ATTRS).tolist() if len(doc) else ()):
+        if dep not in _REPAIRED_DEPS and not url and not email and " " not in text[
+                idx:idx + length]:
+            continue  # no repair below applies to this token (one array read for all)
+        token = doc[i]
         if " " in token.text and token.text[:1].isupper():
             # a quoted title merged into one token (extractors.pipeline.quoted_titles): a
             # name, and the complement of a copula or the object of a verb the parser left
