@@ -120,6 +120,17 @@ _STATE_PARTICIPLES = frozenset("""
 ("No longer married to Jo", "Still enrolled at UCL"; Quirk et al. 1985 §7.15)."""
 
 
+_STATAL_PASSIVES = {
+    "married": ("to",), "engaged": ("to",), "based": ("in", "at", "out"),
+    "employed": ("at", "by", "as", "with"), "interested": ("in",), "involved": ("in", "with"),
+    "located": ("in", "at"), "stationed": ("in", "at"), "allergic": ("to",),
+}
+"""Participles (and "allergic") that open a memory writer's fact as a state with the
+preposition their active verb never takes ("Married to Lars", "Based in Leeds", "Employed as
+a nurse", "Interested in pottery"): the statal passive with its copula and subject left out
+(Quirk et al. 1985 §3.77), so the fact is read "I am married to Lars"."""
+
+
 def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
                         irregular: Mapping[str, str] | None) -> bool:
     """Whether the text ``m`` (:data:`_LEAD`) matched opens with a state adverb and goes on
@@ -130,12 +141,14 @@ def _verbless_predicate(m: re.Match, is_verb: Callable[[str], bool],
     if word == "done" and re.match(r"\s+at\s", m["rest"]):
         # "Finally done at Tellis": the adjective of having finished (WordNet done.s.01)
         return True
+    after = m["rest"].lstrip().split(" ", 1)[0].lower().strip(".,;:!") if m["rest"][:1].isspace() \
+        else m["rest"][:1]
+    if after in _STATAL_PASSIVES.get(word, ()):
+        return True  # "Married to Lars": "I am married to Lars", never "I married to Lars"
     if not adverbs or not any(adverbs.startswith(a) for a in _STATE_ADVERBS):
         return False
     if word in _FINITE or word in _AUX or word in (irregular or {}) or word.endswith("ing"):
         return False
-    after = m["rest"].lstrip().split(" ", 1)[0].lower().strip(".,;:!") if m["rest"][:1].isspace() \
-        else m["rest"][:1]
     if word.endswith("ed"):
         # (a participle used as an adjective of state; "Now moved to Berlin" is a move)
         return word in _STATE_PARTICIPLES and after in ("", ",", ";", ".", "to", "with", "at",

@@ -65,10 +65,17 @@ CLOCK_TIME = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)", re.IGNORECASE)
 """A time of day written with its "am"/"pm" ("6am", "10:30pm"): one word. spaCy's English
 suffix rules split "am" off, which leaves "am" read as the object of "wake up at"."""
 
+FREE_ADJECTIVE = re.compile(r"[A-Za-z]+-free")
+"""An adjective of the combining form "-free", "without" ("dairy-free", "smoke-free",
+"gluten-free"; Merriam-Webster, -free combining form): one word. Split at its hyphen, the
+small parser reads "gluten" as a verb or leaves "dairy" hanging from "free", and the value
+"free" loses what the holder is free of."""
+
 
 def keep_iso_dates(nlp: Language) -> Language:
     """Make ``nlp``'s tokenizer keep ISO 8601 dates and date-times (:data:`ISO_DATE`), names
-    with a colon (:data:`COLON_NAME`), hyphenated codes and names (:data:`HYPHENATED_CODE`) and
+    with a colon (:data:`COLON_NAME`), hyphenated codes and names (:data:`HYPHENATED_CODE`),
+    "-free" adjectives (:data:`FREE_ADJECTIVE`) and
     numbers in digit groups (:data:`extractors.values.NUMBER_CODE`) and times of day
     (:data:`CLOCK_TIME`) as one token, in place;
     returns ``nlp``.
@@ -81,7 +88,8 @@ def keep_iso_dates(nlp: Language) -> Language:
     """
     tokenizer = nlp.tokenizer
     iso = (r"^(?:" + ISO_DATE.pattern + r"|" + COLON_NAME.pattern + r"|"
-           + HYPHENATED_CODE.pattern + r"|" + NUMBER_CODE.pattern + r"|" + CLOCK_TIME.pattern
+           + HYPHENATED_CODE.pattern + r"|" + FREE_ADJECTIVE.pattern + r"|"
+           + NUMBER_CODE.pattern + r"|" + CLOCK_TIME.pattern
            + r")$")
     previous = tokenizer.token_match
     if previous is None:

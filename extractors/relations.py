@@ -42,6 +42,7 @@ SPELLING: dict[str, str] = {
     "programme": "program", "catalogue": "catalog", "neighbour": "neighbor",
     "honour": "honor", "theatre": "theater", "metre": "meter", "litre": "liter",
     "favoured": "favored", "analyse": "analyze", "customise": "customize",
+    "enrol": "enroll", "enrolment": "enrollment", "practise": "practice",
 }
 """British to American spellings, folded token by token before any lookup."""
 

@@ -33,10 +33,14 @@ HABITS: dict[str, tuple[str, str]] = {
     "tobacco": ("smoke", ""), "nicotine": ("smoke", ""), "cigar": ("smoke", ""),
     "alcohol": ("drink", "alcohol"), "booze": ("drink", "alcohol"), "drink": ("drink", "alcohol"),
     "drinking": ("drink", "alcohol"), "liquor": ("drink", "alcohol"),
+    "meat": ("eat", "meat"), "dairy": ("eat", "dairy"), "gluten": ("eat", "gluten"),
+    "sugar": ("eat", "sugar"),
 }
 """Words of a habit -> the habit they name: tobacco (WordNet smoke.v.01 "inhale and exhale
-smoke from cigarettes, cigars, pipes"; nicotine, tobacco.n.01) and alcohol (drink.n.02 "a
-serving of an alcoholic beverage", drink.v.02, booze.n.01, liquor.n.01)."""
+smoke from cigarettes, cigars, pipes"; nicotine, tobacco.n.01), alcohol (drink.n.02 "a
+serving of an alcoholic beverage", drink.v.02, booze.n.01, liquor.n.01) and the foods a diet
+leaves out (FrameNet Ingestion; "dairy-free", "gluten-free" said of a person: "eats no dairy",
+as a vegan's diet is read)."""
 
 _SPELL_UNITS = frozenset({"week", "month", "year", "fortnight"})
 """Units of a spell long enough to be a habit given up, not one occasion ("a day without
@@ -49,8 +53,17 @@ _NOW_WORDS = frozenset({"now", "today", "currently", "officially"})
 
 
 def _habit(word: Token) -> tuple[str, str] | None:
-    """The habit a word names (:data:`HABITS`), by its form or lemma."""
+    """The habit a word names (:data:`HABITS`), by its form or lemma; for a "-free" word kept
+    whole by the tokenizer (:data:`extractors.pipeline.FREE_ADJECTIVE`), what it is free of
+    ("smoke-free" -> smoke)."""
+    if _fused_free(word):
+        return HABITS.get(word.lower_.removesuffix("-free"))
     return HABITS.get(word.lower_) or HABITS.get(word.lemma_.lower())
+
+
+def _fused_free(word: Token) -> bool:
+    """Whether ``word`` is one "-free" token ("smoke-free", "dairy-free")."""
+    return word.lower_.endswith("-free") and len(word.lower_) > 5
 
 
 def _spell(tokens) -> bool:
@@ -75,9 +88,14 @@ def _milestone(sent) -> tuple[str, str] | None:
     if len(words) > 2 and words[0].lower_ == "sober" and (
             words[1].lower_ == "since" or words[1].lower_ == "for" and _spell(words[2:5])):
         return ("drink", "alcohol")  # "Sober since March; …", "Sober for a year now"
-    if len(words) < 4 or not (words[0].like_num or words[0].lower_ in ("a", "one")):
+    if len(words) < 3 or not (words[0].like_num or words[0].lower_ in ("a", "one")):
         return None
     if words[1].lemma_.lower() not in _SPELL_UNITS:
+        return None
+    if _fused_free(words[2]):
+        # ("six months alcohol-free challenge": the free of a thing)
+        return _habit(words[2]) if words[2].head.i <= words[2].i else None
+    if len(words) < 4:
         return None
     rest = words[3:] if words[3].tag_ != "HYPH" else words[4:]
     if not rest or rest[0].lower_ != "free" or rest[0].head.i > rest[0].i:
@@ -92,7 +110,8 @@ class AbstinenceRules:
     def _abstinence(self, head: Token) -> list[Triple]:
         """The habits a clause says its subject has given up (see the module's forms), each
         a negated triple; [] for anything else."""
-        if _ABSTINENCE_WORDS.isdisjoint(doc_words(head.doc)):
+        words = doc_words(head.doc)
+        if _ABSTINENCE_WORDS.isdisjoint(words) and not any(w.endswith("-free") for w in words):
             return []  # each form needs "free", "sober" or "without"
         found = _milestone(head.sent) if head.dep_ == "ROOT" else None
         if found is None and (_negated(head) or _past(head)):
@@ -128,14 +147,14 @@ class AbstinenceRules:
         free for ninety days", "six weeks smoke free today")."""
         if head.lemma_ == "be" or head.lemma_ in ("stay", "remain", "go"):
             free = next((c for c in head.children if c.dep_ in ("acomp", "oprd")
-                         and c.lower_ == "free"), None)
+                         and (c.lower_ == "free" or _fused_free(c))), None)
             attr = next((c for c in head.children if c.dep_ == "attr"), None)
             if free is None and attr is not None and not any(
                     c.dep_ in ("det", "poss") for c in attr.children):
                 # "I have been smoke free": the parser makes the habit's noun the attribute
                 free = next((c for c in attr.children if c.dep_ == "amod"
                              and c.lower_ == "free" and c.i == attr.i + 1), None)
-        elif head.dep_ == "ROOT" and head.lower_ == "free":
+        elif head.dep_ == "ROOT" and (head.lower_ == "free" or _fused_free(head)):
             free = head
         elif head.dep_ == "ROOT" and head.pos_ == "NOUN":
             # "Smoke free for ninety days": the parser heads the line with the habit's noun
@@ -145,6 +164,8 @@ class AbstinenceRules:
             return None
         if free is None:
             return None
+        if _fused_free(free):
+            return _habit(free)
         before = free.nbor(-1) if free.i > 0 else None
         if before is not None and before.tag_ == "HYPH" and free.i > 1:
             before = free.nbor(-2)

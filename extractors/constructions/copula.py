@@ -8,6 +8,8 @@ preferences and how they change are read by :mod:`extractors.constructions.prefe
 
 from __future__ import annotations
 
+import functools
+
 from spacy.tokens import Token
 
 from extractors.constructions.descriptions import (
@@ -86,12 +88,20 @@ def _group_of(noun: Token) -> Token | None:
     return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
 
 
-def _workplace_of(noun: Token) -> Token | None:
+def _workplace_of(noun: Token, cop: Token | None = None) -> Token | None:
     """The named workplace of an occupation noun ("the head chef at Trattoria Luce"), else
-    None (:data:`OCCUPATION_NOUNS`)."""
+    None (:data:`OCCUPATION_NOUNS`). With the copula ``cop`` whose complement the noun is,
+    an "at" phrase the parser hung on the copula after the noun counts too ("I'm a paralegal
+    at Voss & Kline": the coordinated name draws the phrase up to the verb)."""
     if noun.lemma_.lower() not in OCCUPATION_NOUNS:
         return None
-    return _named_object(noun, ("at",))
+    found = _named_object(noun, ("at",))
+    if found is None and cop is not None:
+        found = next((p for c in cop.children if c.dep_ == "prep" and c.lower_ == "at"
+                      and c.i > noun.i for p in c.children if p.dep_ == "pobj" and (
+                          p.pos_ == "PROPN" or p.pos_ == "NOUN" and p.text[:1].isupper())),
+                     None)
+    return found
 
 
 RESIDENT_NOUNS = frozenset({"resident", "inhabitant"})
@@ -336,7 +346,8 @@ class CopulaRules:
                     for find, relation, quals in ((_group_of, "member of", places),
                                                   (_school_of, "study at", places),
                                                   (_residence_of, "live in", over),
-                                                  (_workplace_of, "work at", over)):
+                                                  (functools.partial(_workplace_of, cop=cop),
+                                                   "work at", over)):
                         found = find(value_token)
                         if found is not None:
                             value, surface = self._value(found)

@@ -23,12 +23,17 @@ HAS = [
     ("I've gone three months without a cigarette.", (U, "smoke", "", True)),
     # a memory writer's line may open with the perfect, its subject left out
     ("Has been vegetarian since 2019.", (U, "eat", "meat", True)),
+    # a diet's "-free" said of the person (one token: "gluten" is no verb)
+    ("Karin is dairy-free.", ("karin", "eat", "dairy", True)),
+    ("Has been gluten-free since the spring.", (U, "eat", "gluten", True)),
     # a perfect spell "for the past …" reaches now and bounds nothing
     ("The user has cut out lemonade for the past three weeks.", (U, "drink", "lemonade", True)),
 ]
 
 NO_HABIT = [
     "The museum is smoke-free.",
+    "We bought dairy-free ice cream for the party.",
+    "The bakery on Elm Street is gluten-free.",
     "I ordered a caffeine free latte.",
     "We baked a gluten-free cake for the party.",
     "I was smoke-free during my pregnancy.",
@@ -69,11 +74,15 @@ RESOLVED = [
     ("Drinks beer with friends on Fridays.", "Ten weeks without a drink now."),
     ("The user drinks three lemonades a day.",
      "The user has cut out lemonade for the past three weeks."),
+    ("I eat dairy most days.", "I've been dairy-free since March."),
+    ("Karin is dairy-free.", "Karin eats dairy again."),
 ]
 
 LOOK_ALIKES = [
     # a thing's "-free", one occasion, a moment's sobriety, a past or bounded spell
     ("Smokes around fifteen cigarettes a day.", "My hotel room is smoke-free."),
+    ("I eat dairy most days.", "I bought a dairy-free yoghurt for my niece."),
+    ("Karin is dairy-free.", "Karin's son eats dairy."),
     ("I drink coffee every morning.", "I went a day without coffee."),
     ("I drink coffee every morning.", "I like caffeine free tea at night."),
     ("Drinks beer with friends on Fridays.", "I am sober tonight because I'm driving."),
