@@ -88,8 +88,9 @@ from extractors.clause_frames import (
     in_future,
     spent_in_past,
 )
+from extractors.implied_denials import implied
 from extractors.state_changes import (
-    default_state_changes, ENDED_RULE, implied, PARTY_QUALIFIER, StateChanges)
+    default_state_changes, ENDED_RULE, PARTY_QUALIFIER, StateChanges)
 from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
 from extractors.constructions.dwelling_places import dwelling_places
 from extractors.relations import dwelling_reading

@@ -100,7 +100,7 @@ class AlternativeRules:
         mirrored with the alternative as object, negated, in place of whatever the clause's
         rules read of the alternative (a conjunct, a misattached phrase). The alternative
         names a definite thing given up for the chosen one, so it is matched as an ended
-        object is (rule ``state_change``, :func:`extractors.state_changes.same_referent`)."""
+        object is (rule ``state_change``, :func:`extractors.referents.same_referent`)."""
         pairs = alternatives(head)
         if not pairs or not found:
             return found

@@ -9,7 +9,7 @@ abandoned through its noun: FrameNet Abandonment and Activity_stop with a Purpos
 
 Each ending is a negated triple of every planning relation (:data:`PLANNING`) whose object is
 the planned activity as the extractor spells a plan's object ("adopt greyhound", "run for city
-council"), matched like any ended object (:func:`extractors.state_changes.same_referent`:
+council"), matched like any ended object (:func:`extractors.referents.same_referent`:
 "adopt greyhound" is the referent of "adopt rescue greyhound").
 """
 

@@ -5,7 +5,7 @@ A restrictive modifier (Quirk et al. 1985 ch. 17: restrictive relative clauses �
 prepositional postmodifiers §17.37, noun premodifiers that name a subclass §17.104) picks one
 thing out of its kind; ending that one ("sold the laptop I used at university") says nothing
 about having another of the kind now ("has a laptop"), as "my old bike" does not
-(:data:`extractors.state_changes.CONTRASTIVE_MODIFIERS`). The ending keeps the modifier's
+(:data:`extractors.referents.CONTRASTIVE_MODIFIERS`). The ending keeps the modifier's
 words as qualifier :data:`PARTICULAR`; detection lets it meet only a statement that names them
 too (:func:`scanner.core.detect.picked_out`: "has a trophy from a dance contest" is the
 "dance contest trophy" given away).

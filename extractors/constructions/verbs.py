@@ -63,7 +63,7 @@ from extractors.constructions.verb_words import (
     _whole_object,
     REPLACING_VERBS,
 )
-from extractors.state_changes import GROUP_NOUNS
+from extractors.referents import GROUP_NOUNS
 from extractors.constructions.handovers import HANDOVER_VERBS, handed_theme
 from extractors.negation_focus import present_phrase
 from extractors.times import RECURRENCE

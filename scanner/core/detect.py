@@ -28,9 +28,9 @@ from extractors import Cardinality, RelationTable, Triple
 from extractors.clause_frames import CONDITIONED, FUTURE
 from extractors.constructions.settings import RESTRICTION_OPENINGS
 from extractors.relations import HYPERNYMS, is_kind_of
-from extractors.state_changes import (CARRIER_NOUNS, GROUP_NOUNS, INSTITUTION_HEADS,
-                                      INSTITUTION_WORDS,
-                                      institution_name, same_group_name, same_referent)
+from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WORDS,
+                                  institution_name, same_group_name, same_referent)
+from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
@@ -168,7 +168,7 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
       "doesn't smoke anymore" / "smokes half a pack a day" (not a light verb's, whose missing
       object is more likely an object the extractor could not read);
     * an object a state change ended, with a stated object of the same referent
-      (:func:`extractors.state_changes.same_referent`);
+      (:func:`extractors.referents.same_referent`);
     * otherwise a denial of the more general thing denies the more specific one (same head
       noun, the denied words among the stated ones): "doesn't take the bus" denies "takes the
       14 bus", but "doesn't like red wine" does not deny "likes wine"; the thing may be

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from extractors import Triple
 from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
-from extractors.state_changes import ENDED_RULE, NAME_ADJECTIVES, PARTY_QUALIFIER, SCHOOL_STATES
+from extractors.referents import NAME_ADJECTIVES, SCHOOL_STATES
+from extractors.state_changes import ENDED_RULE, PARTY_QUALIFIER
 from scanner.core.keys import Assertion
 from scanner.core.names import written_name
 from scanner.models import MemoryRecord
@@ -37,7 +38,7 @@ class Stance:
     or plural ("Joanna's favourite genres are …"), or as a ``key: value`` line."""
     ended: frozenset[str] = frozenset()
     """Denied objects that a state change implies ("sold her car" ends having it), matched
-    with stated objects of the same referent (:func:`extractors.state_changes.same_referent`)."""
+    with stated objects of the same referent (:func:`extractors.referents.same_referent`)."""
     plural: frozenset[str] = frozenset()
     """Asserted and ended objects written in the plural ("has turtles")."""
     bare: bool = False

@@ -1,5 +1,5 @@
 """State changes without "not" (extractors.state_changes): sentence -> implied triples, the
-referent match detection uses, and the table's own errors."""
+referent match detection uses (extractors.referents), and the table's own errors."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from extractors.referents import same_referent
 from extractors.state_changes import (
     StateChangeTableError,
     load_state_changes,
     object_variants,
-    same_referent,
 )
 from scanner.models import MemoryRecord
 from scanner.scan import scan_records

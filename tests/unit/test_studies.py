@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.state_changes import same_institution, same_referent
+from extractors.referents import same_institution, same_referent
 from tests.unit.test_state_changes import LATER_WINS, outcome
 
 U = "user"
