@@ -6,7 +6,8 @@ yesterday :( house feels empty"). The tagger knows none of these: "w/" is read a
 object of the verb before it, "gf" as a proper noun compounded with the name after it.
 :func:`chat_forms_read` spells each abbreviation of ``extractors/data/chat_abbreviations.toml``
 out ("with", "girlfriend", "years"), blanks a filler, and reads an emoticon as the full stop
-it stands for; :func:`offsets_as_written` maps triple offsets back to the text as written.
+it stands for; the replacements it records (:class:`extractors.offsets.Edits`) map triple
+offsets back to the text as written.
 
 Sources: Wiktionary, "Appendix:English internet slang"; D. Crystal, *Language and the
 Internet*, 2nd ed. (2006), ch. 4 (see the table's header).
@@ -20,9 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from extractors.types import Triple
+from extractors.offsets import NO_EDITS, Edits
 
-__all__ = ["ChatForms", "chat_forms", "chat_forms_read", "offsets_as_written"]
+__all__ = ["ChatForms", "chat_forms", "chat_forms_read"]
 
 DATA_FILE = "chat_abbreviations.toml"
 _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "my", "your", "his", "her", "our",
@@ -65,8 +66,7 @@ def _after_determiner(text: str, at: int) -> bool:
     return bool(words) and text[:at].rstrip() != text[:at] and words[-1].lower() in _DETERMINERS
 
 
-def chat_forms_read(text: str, forms: ChatForms | None = None
-                    ) -> tuple[str, tuple[tuple[int, int, int, int], ...]]:
+def chat_forms_read(text: str, forms: ChatForms | None = None) -> tuple[str, Edits]:
     """``text`` with its chat forms read, and the replacements made.
 
     An abbreviation is spelt out ("w/" -> "with", "Gf" -> "Girlfriend"); a filler becomes
@@ -75,16 +75,16 @@ def chat_forms_read(text: str, forms: ChatForms | None = None
     left alone: another word may be meant.
 
     Returns:
-        The text to parse, and ``(start, end, start as written, end as written)`` of each
-        replacement whose length differs, in text order (for :func:`offsets_as_written`).
+        The text to parse, and the replacements whose length differs: ``(start, end,
+        length)`` in characters of ``text`` ("w/" at 8 -> ``(8, 10, 4)``), in text order.
     """
     forms = forms or chat_forms()
     pattern = _pattern() if forms is chat_forms() else forms.pattern()
     if not pattern.search(text):
-        return text, ()
+        return text, NO_EDITS
     out: list[str] = []
-    spans: list[tuple[int, int, int, int]] = []
-    last = size = 0
+    spans: list[tuple[int, int, int]] = []
+    last = 0
     for m in pattern.finditer(text):
         form = m.group()
         low = form.lower()
@@ -102,35 +102,10 @@ def chat_forms_read(text: str, forms: ChatForms | None = None
                 if form[0].isupper():
                     read = read[0].upper() + read[1:]
         out.append(text[last:m.start()])
-        size += m.start() - last
         if len(read) != len(form):
-            spans.append((size, size + len(read), m.start(), m.end()))
+            spans.append((m.start(), m.end(), len(read)))
         out.append(read)
-        size += len(read)
         last = m.end()
     out.append(text[last:])
-    return "".join(out), tuple(spans)
+    return "".join(out), Edits(tuple(spans))
 
-
-def offsets_as_written(triples: list[Triple], spans: tuple[tuple[int, int, int, int], ...]
-                       ) -> list[Triple]:
-    """Triples whose offsets in the text :func:`chat_forms_read` made are mapped to the text
-    as written: past a replacement an offset moves by its change of length; inside one, a
-    start maps to the replaced form's start and an end to its end."""
-    if not spans:
-        return triples
-
-    def back(offset: int, is_end: bool) -> int:
-        moved = 0
-        for start, end, old_start, old_end in spans:
-            if offset <= start if is_end else offset < end:
-                if offset > start:  # a start inside the spelt-out words
-                    return old_start
-                break
-            if offset < end:  # an end inside the spelt-out words
-                return old_end
-            moved = old_end - end
-        return offset + moved
-
-    return [Triple(**{**t.to_dict(), "start": back(t.start, False), "end": back(t.end, True),
-                      "qualifiers": t.qualifiers}) for t in triples]

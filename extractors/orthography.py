@@ -11,8 +11,8 @@ exception without an apostrophe whose pieces match those of an exception with on
 "i'm"). spaCy already leaves out forms that are common words ("its", "ill", "well", "were",
 "hell", "shell"); a form that is a word of the lemmatizer's tables ("wed", "id", "cant",
 "wont") is left out here too, since a memory may mean the word. :func:`apostrophes_restored`
-puts the apostrophes back and :func:`offsets_restored` maps triple offsets back to the text as
-written.
+puts the apostrophes back and records each as an insertion (:class:`extractors.offsets.Edits`),
+which maps triple offsets back to the text as written.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from extractors.types import Triple
+from extractors.offsets import NO_EDITS, Edits
 
-__all__ = ["apostrophes_restored", "contraction_table", "offsets_restored"]
+__all__ = ["apostrophes_restored", "contraction_table"]
 
 _WORD = re.compile(r"(?<![\w'’@#/.:-])[A-Za-z]+(?![\w'’@/:-]|\.\w)")
 """A word standing alone: not part of an address, a URL, a handle or a hashtag
@@ -63,9 +63,10 @@ def contraction_table(tokenizer_rules: dict, words: Iterable[str]) -> dict[str, 
     return table
 
 
-def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[int, ...]]:
+def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, Edits]:
     """``text`` with the apostrophes of :func:`contraction_table` forms put back, and the
-    positions in the new text of the characters inserted.
+    insertions made: ``(position in text, position, 1)`` per apostrophe, positions in
+    characters of ``text``.
 
     A form is restored in lower case anywhere, and with a capital first letter only where a
     sentence starts ("Im back" restored; "Dr. Im", "my wife Ima", German "im Zentrum" are
@@ -73,11 +74,10 @@ def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[i
     abbreviation may be meant. Nothing is restored inside an address, a URL, a handle, a
     hashtag or a double-quoted stretch."""
     if not table:
-        return text, ()
+        return text, NO_EDITS
     out: list[str] = []
-    inserted: list[int] = []
+    inserted: list[tuple[int, int, int]] = []
     last = 0
-    size = 0
     quoted = [m.span() for m in _QUOTED.finditer(text)] if '"' in text or "“" in text else []
     for m in _WORD.finditer(text):
         word = m.group()
@@ -89,22 +89,20 @@ def apostrophes_restored(text: str, table: dict[str, str]) -> tuple[str, tuple[i
         if any(a < m.start() < b for a, b in quoted):
             continue
         out.append(text[last:m.start()])
-        size += m.start() - last
         restored, k = [], 0
         for ch in spelled:
             if ch == _APOSTROPHE:
-                inserted.append(size + len(restored))
+                inserted.append((m.start() + k, m.start() + k, 1))
                 restored.append(_APOSTROPHE)
             else:
                 restored.append(word[k])
                 k += 1
         out.append("".join(restored))
-        size += len(restored)
         last = m.end()
     if not inserted:
-        return text, ()
+        return text, NO_EDITS
     out.append(text[last:])
-    return "".join(out), tuple(inserted)
+    return "".join(out), Edits(tuple(inserted))
 
 
 def _starts_sentence(text: str, at: int) -> bool:
@@ -121,15 +119,3 @@ def _starts_sentence(text: str, at: int) -> bool:
             return False
     return True
 
-
-def offsets_restored(triples: list[Triple], inserted: tuple[int, ...]) -> list[Triple]:
-    """Triples whose ``start``/``end`` offsets in the restored text are mapped to the text as
-    written: an offset moves back by the inserted characters before it."""
-    if not inserted:
-        return triples
-
-    def back(offset: int) -> int:
-        return offset - sum(1 for at in inserted if at < offset)
-
-    return [Triple(**{**t.to_dict(), "start": back(t.start), "end": back(t.end),
-                      "qualifiers": t.qualifiers}) for t in triples]

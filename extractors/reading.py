@@ -4,7 +4,7 @@ A subject-less memory-writer fact is read in the first person, with its later ";
 joined (:mod:`extractors.memory_forms`); a labelled line without its label; a verbless
 "NAME, in PLACE." fragment with its elided copula; the small tagger's plural-noun reading of a
 verb after a name repaired; quoted titles and nominal gerunds tagged after the parse. Each
-edit is ``(position, characters added)`` in the parsed text, mapped back by :func:`shifted`.
+edit is recorded as :class:`extractors.offsets.Edits`, which maps offsets back.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from extractors.syntax import (
     VERB_INDEX,
     truecase,
 )
-from extractors.types import Triple
 from extractors.doc_cache import doc_text
+from extractors.offsets import NO_EDITS, Edits
 
 _LISTED_LABEL = re.compile(r"\s*(?:[-*+\u2022]\s+)?(?P<key>[A-Za-z][\w '\-]{0,40}):\s+(?=\S)")
 """A label opening a line, after a list item's marker ("- Education: …")."""
@@ -44,7 +44,7 @@ _EDUCATION_LABELS = frozenset({"education", "school", "university", "college", "
 EDUCATION_KEYS`), whose value may be a subject-less clause of the user."""
 
 
-def _education_clause(text: str, is_verb, irregular) -> tuple[str, tuple[int, int]] | None:
+def _education_clause(text: str, is_verb, irregular) -> tuple[str, Edits] | None:
     """"- Education: finished my BDS at Marlow in 2024": an education label's value that is a
     subject-less fact (:func:`extractors.memory_forms.in_first_person`) is the user's clause,
     read without its label ("I finished my BDS at Marlow in 2024"), never with the label as
@@ -61,7 +61,14 @@ def _education_clause(text: str, is_verb, irregular) -> tuple[str, tuple[int, in
     first = in_first_person(value, is_verb, irregular)
     if first is None:
         return None
-    return first[0], (0, first[1] - label.end())
+    return first[0], _moved_start(first[1] - label.end())
+
+
+def _moved_start(added: int) -> Edits:
+    """The edit of ``added`` characters put before a text's start (negative: left out of it)."""
+    if added > 0:
+        return Edits(((0, 0, added),))
+    return Edits(((0, -added, 0),)) if added else NO_EDITS
 
 
 _REPORTING_LABEL = re.compile(
@@ -95,9 +102,9 @@ class ReadingRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for reading a text (a mixin: it
     reads the extractor's ``nlp``, ``_is_verb`` and ``_verb_tables``)."""
 
-    def _readable(self, text: str) -> tuple[str, tuple[int, int]]:
-        """The text as parsed, and its edit as ``(position, characters added)`` in the parsed
-        text (:func:`shifted` maps offsets back): a subject-less memory-writer fact is read
+    def _readable(self, text: str) -> tuple[str, Edits]:
+        """The text as parsed, and its edit (:class:`extractors.offsets.Edits` maps offsets
+        back): a subject-less memory-writer fact is read
         in the first person (:mod:`extractors.memory_forms`); a labelled line without its
         label (and see :meth:`_repaired`)."""
         text = _parenthetical_sentence(truecase(visible_text(text)), self._is_verb,
@@ -110,29 +117,29 @@ class ReadingRules:
             # "The user corrected this: their birthday is …" is their birthday)
             if not (_NAMES_THE_USER.search(label[0])
                     and _THEY.match(text, label.end())):
-                return text[label.end():], (0, -label.end())
-            return text, (0, 0)
+                return text[label.end():], Edits(((0, label.end(), 0),))
+            return text, NO_EDITS
         clause = _education_clause(text, self._is_verb, self._irregular_past())
         if clause is not None:
             return clause
         if _KEY_VALUE.match(text) and not _CLAUSE_OPENING.match(text):
             # "Billing plan: Pro", "Preferred reply language: Spanish": a label, never a
             # subject-less clause ("I am billing plan", "I preferred reply language")
-            return text, (0, 0)
+            return text, NO_EDITS
         irregular = self._irregular_past()
         first = in_first_person(text, self._is_verb, irregular)
         if first is not None:
-            return _joined_clauses(first[0], self._is_verb, irregular), (0, first[1])
-        return text, (0, 0)
+            return _joined_clauses(first[0], self._is_verb, irregular), _moved_start(first[1])
+        return text, NO_EDITS
 
-    def _repaired(self, doc: Doc, edit: tuple[int, int]) -> tuple[Doc, tuple[int, int]]:
+    def _repaired(self, doc: Doc, edit: Edits) -> tuple[Doc, Edits]:
         """``doc``, or a parse of its text with an adverb before the verb when the tagger read
         "Maria volunteers at" as a name compounded with a plural noun (only then: a pattern
         with literal words still sees the text as written)."""
         return self._repaired_many([(doc, edit)])[0]
 
-    def _repaired_many(self, parsed: list[tuple[Doc, tuple[int, int]]], batch_size: int = 256
-                       ) -> list[tuple[Doc, tuple[int, int]]]:
+    def _repaired_many(self, parsed: list[tuple[Doc, Edits]], batch_size: int = 256
+                       ) -> list[tuple[Doc, Edits]]:
         """:meth:`_repaired` of each ``(doc, edit)``; the texts to parse again are parsed
         together, in batches of ``batch_size`` (one ``nlp.pipe``)."""
         fixes = [self._repair(doc, edit) for doc, edit in parsed]
@@ -151,18 +158,19 @@ class ReadingRules:
             out.append((doc, edit))
         return out
 
-    def _repair(self, doc: Doc, edit: tuple[int, int]
-                ) -> tuple[str, tuple[int, int], tuple[int, int] | None] | None:
-        """What :meth:`_repaired` parses again: ``(text, edit, verb)``, ``verb`` the
-        character span of a verb to tag as one in the new parse, or None; None when ``doc``
-        stands (a verb may be retagged in it, in place)."""
-        fragment = _located_fragment(doc) if edit == (0, 0) else None
+    def _repair(self, doc: Doc, edit: Edits
+                ) -> tuple[str, Edits, tuple[int, int] | None] | None:
+        """What :meth:`_repaired` parses again: ``(text, edit, verb)``, ``edit`` the edit of
+        the text read before (only an unedited text is repaired), ``verb`` the character span
+        of a verb to tag as one in the new parse, or None; None when ``doc`` stands (a verb
+        may be retagged in it, in place)."""
+        fragment = _located_fragment(doc) if not edit else None
         if fragment is not None:
             # "Marstrand, in Sweden.": a verbless fragment, its copula elided, read as
             # "Marstrand is in Sweden" (only a place phrase: "Sam, the piano." stays nothing)
             return (doc_text(doc)[:fragment] + " is" + doc_text(doc)[fragment + 1:],
-                    (fragment, len(" is") - 1), None)
-        m = _NAME_VERB_PREP.match(doc_text(doc)) if edit == (0, 0) else None
+                    Edits(((fragment, fragment + 1, len(" is")),)), None)
+        m = _NAME_VERB_PREP.match(doc_text(doc)) if not edit else None
         if m is None or not self._is_verb(m["verb"][:-1]) or self._is_verb(m["verb"]):
             return None
         verb = doc.char_span(m.start("verb"), m.end("verb"))
@@ -178,7 +186,7 @@ class ReadingRules:
         at = m.start("verb") if kept else m.start("adverb")
         end = at if kept else m.end("adverb")
         added = len("regularly ") - (end - at)
-        return (text[:at] + "regularly " + text[end:], (at, added),
+        return (text[:at] + "regularly " + text[end:], Edits(((at, end, len("regularly ")),)),
                 (m.start("verb") + added, m.end("verb") + added))
 
     def _irregular_past(self) -> dict[str, str]:
@@ -211,7 +219,7 @@ changes a later token's head only, or a relation within this set, so the set rea
 loop stays exact."""
 
 
-def nominal_gerunds(parsed: tuple[Doc, tuple[int, int]] | Doc):
+def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
     """Tag and attachment repairs after the parse, in place; returns its argument.
 
     Merged quoted titles are names. An "-ing" form the parser made a preposition's clausal
@@ -422,17 +430,3 @@ def _located_fragment(doc: Doc) -> int | None:
         return None
     return comma.idx
 
-
-def shifted(triples: list[Triple], edit: tuple[int, int]) -> list[Triple]:
-    """Triples with their offsets mapped back to the original text: ``edit`` is ``(position,
-    characters added)`` in the parsed text (negative: characters left out, such as a label);
-    an offset past the position moves back by the characters added."""
-    at, added = edit
-    if not added:
-        return triples
-
-    def back(offset: int) -> int:
-        return max(0, offset - added) if offset > at or at == 0 else offset
-
-    return [Triple(**{**t.to_dict(), "start": back(t.start), "end": back(t.end),
-                      "qualifiers": t.qualifiers}) for t in triples]

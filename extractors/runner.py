@@ -10,9 +10,10 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Iterable
 
-from extractors.chat_forms import chat_forms_read, offsets_as_written
-from extractors.orthography import apostrophes_restored, contraction_table, offsets_restored
-from extractors.reading import nominal_gerunds, shifted
+from extractors.chat_forms import chat_forms_read
+from extractors.offsets import offsets_back
+from extractors.orthography import apostrophes_restored, contraction_table
+from extractors.reading import nominal_gerunds
 from extractors.types import Triple
 
 __all__ = ["TextRunner"]
@@ -29,8 +30,9 @@ class TextRunner:
         return self._as_written(self.triples_from_doc(doc), (chat, inserted, edit))
 
     def _prepared(self, text: str) -> tuple[str, tuple]:
-        """The text as parsed and its edits: chat forms read (:mod:`extractors.chat_forms`),
-        apostrophes restored (:mod:`extractors.orthography`), then :meth:`_readable`."""
+        """The text as parsed and its three edits (:class:`extractors.offsets.Edits`, in the
+        order made): chat forms read (:mod:`extractors.chat_forms`), apostrophes restored
+        (:mod:`extractors.orthography`), then :meth:`_readable`."""
         text, chat = chat_forms_read(text)
         text, inserted = apostrophes_restored(text, self._contractions())
         read, edit = self._readable(text)
@@ -39,10 +41,9 @@ class TextRunner:
     @staticmethod
     def _as_written(triples: list[Triple], edits: tuple) -> list[Triple]:
         """Triples with the offsets of :meth:`_prepared`'s text mapped to the text as
-        written (the edits undone in reverse order); ``edits`` may carry the repair's edit
-        in place of the reading's."""
-        chat, inserted, edit = edits
-        return offsets_as_written(offsets_restored(shifted(triples, edit), inserted), chat)
+        written (the edits undone in reverse order, :func:`extractors.offsets.offsets_back`);
+        ``edits`` may carry the repair's edit in place of the reading's."""
+        return offsets_back(triples, edits)
 
     def _contractions(self) -> dict[str, str]:
         """:func:`extractors.orthography.contraction_table` of this pipeline, made once."""
