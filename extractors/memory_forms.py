@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from extractors.offsets import Edits
 from extractors.relations import SETTING_VERBS
 
 _FIRST_PERSON_FORMS = {
@@ -48,7 +49,7 @@ _LEAD = re.compile(r"^(?P<adverbs>(?:(?:" + "|".join(a.replace(" ", r"\s+") for 
 
 
 def in_first_person(text: str, is_verb: Callable[[str], bool],
-                    irregular: Mapping[str, str] | None = None) -> tuple[str, int] | None:
+                    irregular: Mapping[str, str] | None = None) -> tuple[str, Edits] | None:
     """A subject-less fact read in the first person, or None when ``text`` has a subject.
 
     Args:
@@ -58,8 +59,9 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
             verb exceptions), which open a subject-less fact as the "-ed" forms do.
 
     Returns:
-        ``(text in the first person, characters added before the verb)``: "Now works at X"
-        -> ("I now work at X", 2).
+        ``(text in the first person, its edits)``: the subject put in place of any leading
+        blanks and the verb's form replaced, in characters of ``text``: "Now works at X" ->
+        ("I now work at X", ``Edits(((0, 0, 2), (4, 9, 4)))``).
     """
     stripped = text.lstrip()
     m = _LEAD.match(stripped)
@@ -67,10 +69,11 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
         return None
     word = m["verb"]
     low = word.lower()
+    lead = len(text) - len(stripped)
     if _verbless_predicate(m, is_verb, irregular):
         # "No longer vegan" -> "I am no longer vegan"
         body = stripped[:1].lower() + stripped[1:]
-        return "I am " + body, 5 - (len(text) - len(stripped))
+        return "I am " + body, Edits(((0, lead, len("I am ")),))
     base = _FIRST_PERSON_FORMS.get(low) or (low if low in _FINITE else None)
     if base is None and low.endswith("ing"):
         base = "am " + low  # "Building a side project" -> "I am building a side project"
@@ -79,7 +82,11 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
             _base_form(low, is_verb) or low
     adverbs = m["adverbs"]
     adverbs = adverbs[:1].lower() + adverbs[1:]
-    return "I " + adverbs + base + m["rest"], 2 - (len(text) - len(stripped))
+    # the verb's form may change length ("works" -> "work", "has" -> "have", "Building" ->
+    # "am building"): an edit of its own, so offsets after it map back exactly
+    verb = (lead + m.start("verb"), lead + m.end("verb"), len(base))
+    return "I " + adverbs + base + m["rest"], Edits(
+        ((0, lead, len("I ")),) + ((verb,) if len(base) != len(word) else ()))
 
 
 _LABELLED = re.compile(r"\s*[A-Za-z][\w'/-]*(?: [\w'/.-]+){0,4}:\s")

@@ -61,14 +61,9 @@ def _education_clause(text: str, is_verb, irregular) -> tuple[str, Edits] | None
     first = in_first_person(value, is_verb, irregular)
     if first is None:
         return None
-    return first[0], _moved_start(first[1] - label.end())
-
-
-def _moved_start(added: int) -> Edits:
-    """The edit of ``added`` characters put before a text's start (negative: left out of it)."""
-    if added > 0:
-        return Edits(((0, 0, added),))
-    return Edits(((0, -added, 0),)) if added else NO_EDITS
+    # the label left out, then the value's own edits (in characters of the whole text)
+    return first[0], Edits(((0, label.end(), 0),) + tuple(
+        (start + label.end(), end + label.end(), length) for start, end, length in first[1].spans))
 
 
 _REPORTING_LABEL = re.compile(
@@ -129,7 +124,7 @@ class ReadingRules:
         irregular = self._irregular_past()
         first = in_first_person(text, self._is_verb, irregular)
         if first is not None:
-            return _joined_clauses(first[0], self._is_verb, irregular), _moved_start(first[1])
+            return _joined_clauses(first[0], self._is_verb, irregular), first[1]
         return text, NO_EDITS
 
     def _repaired(self, doc: Doc, edit: Edits) -> tuple[Doc, Edits]:

@@ -58,3 +58,69 @@ def test_edits_made_one_after_another_are_undone_last_to_first():
     assert (back.start, back.end) == (0, 12)
     assert offsets_back([t], [Edits(), Edits()]) == [t]
     assert not Edits() and Edits(((0, 0, 1),))
+
+
+TEXTS = [
+    # subject-less memory-writer facts: the verb's form changes length when read in the
+    # first person ("teaches" -> "teach", "has" -> "have", "building" -> "am building")
+    "Now teaches at Kellmore Academy",
+    "Has three ferrets",
+    "Is no longer pescatarian.",
+    "No longer drinks espresso",
+    "Building a canoe with Odile",
+    "Recently relocated to Tampere for work.",
+    "Still lives in Ghent",
+    "Doesn't own a car anymore",
+    "   Works remotely for Valtex Systems",
+    "Now manages the Larkfield branch; also coaches the under-9s at Pemberton",
+    "- Education: completed a diploma at Harlow College in 2019",
+    # chat abbreviations and contractions without their apostrophe
+    "moved in w/ my gf in Aarhus",
+    "been at Quillon 3 yrs, bf works there too",
+    "w/o a car since may, sold it lol",
+    "im vegetarian since june",
+    "ive got two rabbits now",
+    "theyre moving to Bergen next month",
+    "Im in Lyon w/ my bf atm",
+    # labelled lines
+    "Favourite colour: teal",
+    "Home city: Utrecht",
+    "Employer: Norvik Labs",
+    # plain sentences and the parse's own repairs
+    "My sister Ilse lives in Graz.",
+    "I sold my motorbike last week.",
+    "Tomasz stepped down as treasurer of the chess club.",
+    "Marina, in Porto.",
+    "Ines volunteers at the animal shelter",  # read again with "regularly" before the verb
+    "Grew up in Ballina; now lives in Sligo w/ his husband",
+]
+
+
+def _within(text: str, triples: list[Triple]) -> None:
+    """Every triple's span lies in the text as written, and an object named in the text is
+    named in its span (a derived ending may take its object from elsewhere in the sentence:
+    the other party of "X and I ended things" is the subject's noun)."""
+    for t in triples:
+        assert 0 <= t.start <= t.end <= len(text), (text, t)
+        written = t.object_text.lower()
+        if written and written in text.lower() and t.rule != "state_change":
+            assert written in text[t.start:t.end].lower(), (text, t)
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    from extractors import TripleExtractor
+    return TripleExtractor()
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_triple_offsets_stay_within_the_text_as_written(extractor, text):
+    _within(text, extractor.extract(text))
+
+
+def test_batch_offsets_stay_within_the_texts_as_written(extractor):
+    many = extractor.extract_many(TEXTS, batch_size=8)
+    assert any(many)
+    for text, triples in zip(TEXTS, many):
+        _within(text, triples)
+        assert triples == extractor.extract(text)
