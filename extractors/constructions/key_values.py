@@ -92,6 +92,21 @@ _RESTRICTING_COMMENT = re.compile(
     re.IGNORECASE)
 """A comment that names where a value holds rather than why it changed: "# personal machine",
 "(office only)", "# staging only", "(for work)"."""
+_ENDED_VALUE = re.compile(
+    r"^\s*\(\s*(?:stopped|dropped|quit|gave up(?: on)?|no longer|left|cancell?ed|canceled|ended)"
+    r"\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+)?"
+    r"(?P<value>(?!(?:for|until|till|while|during|at|in|on|to|doing|going)\b)[A-Za-z][\w'-]*"
+    r"(?:\s(?!(?:for|until|till|while|during|temporarily|briefly|again|and|or|but|in|on|at|"
+    r"last|this|since|ago)\b)[\w'-]+){0,3}?)"
+    r"(?:\s+(?:in|since|back in)\s+(?:(?:19|20)\d\d|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|spring|summer|autumn|fall|winter)"
+    r"|\s+last\s+(?:week|month|year|spring|summer|autumn|fall|winter)"
+    r"|\s+(?:a|one|two|three|four|five|six|\d+)\s+(?:weeks?|months?|years?)\s+ago)?"
+    r"\s*\)\s*$", re.IGNORECASE)
+"""A profile value's comment saying a value of the key has ended: "Hobbies: knitting (stopped
+birdwatching)", "Diet: no restrictions (dropped low-carb)", "Employer: Globex (left Acme in
+April)" (FrameNet Activity_stop, Quitting, Abandonment). Only a short value and at most a time
+point after it: a spell ("for the summer", "until May") or more commentary says no ending."""
 _CODE_PIECE = re.compile(r"[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)+")
 """A value written as one code: "us-east-1", "9.9.9.9", "db_main"."""
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
@@ -309,6 +324,20 @@ class KeyValueRules:
                                   object_text=surface,
                                   rule="attribute_set" if plural else "key_value",
                                   qualifiers=tuple(scope)))
+            ended = _ENDED_VALUE.match(comment)
+            if ended is not None:
+                at = start + m.start("value") + len(body) + ended.start("value")
+                span = doc.char_span(at, at + len(ended["value"]), alignment_mode="expand")
+                words = [t for t in span or () if not t.is_punct
+                         and t.lower_ not in ("a", "an", "the")]
+                value = ended["value"].lower() if _CODE_PIECE.fullmatch(ended["value"]) \
+                    else normalize_value(" ".join(w for w in map(_word, words) if w))
+                if value and span is not None:
+                    # "(stopped birdwatching)": the ended value is denied, the rest stands
+                    out.append(Triple(subject=subject, relation=relation, object=value,
+                                      negated=not flips, start=start, end=start + len(line),
+                                      object_text=span.text,
+                                      rule="attribute_set" if plural else "key_value"))
         return out
 
     @staticmethod

@@ -1,0 +1,57 @@
+"""A profile line's comment that says a value of its key has ended ("Hobbies: pottery
+(stopped running)", extractors.constructions.key_values): the ended value is denied for the
+block's person, the listed values stand. Sentence -> triples, and earlier/later pairs ->
+verdict, with look-alikes that must decide nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_state_changes import pair_tables
+
+U = "user"
+
+HAS = [
+    ("Name: Odile | Hobbies: pottery (stopped running)", ("odile", "hobbies", "run", True)),
+    ("Hobbies: chess (gave up sailing)", (U, "hobbies", "sailing", True)),
+    ("Diet: flexible (dropped keto in March)", (U, "diet", "keto", True)),
+    ("Employer: Vantor (left Brightwell last year)", (U, "employer", "brightwell", True)),
+]
+
+NOT_ENDED = [
+    "Hobbies: pottery (stopped running for the winter)",  # a spell, not an ending
+    "Hobbies: pottery (stopped for now)",
+    "Diet: flexible (dropped keto until the wedding)",
+    "Hobbies: pottery (running too, when the knee allows)",
+]
+
+
+def facts(extractor, text):
+    return {t.fact for t in extractor.extract(text)}
+
+
+@pytest.mark.parametrize(("text", "fact"), HAS)
+def test_reading(extractor, text, fact):
+    found = facts(extractor, text)
+    assert fact in found
+    assert (fact[0], fact[1], fact[2], False) not in found
+
+
+@pytest.mark.parametrize("text", NOT_ENDED)
+def test_no_ending(extractor, text):
+    assert not [f for f in facts(extractor, text) if f[3] and f[1] in ("hobbies", "diet")]
+
+
+RESOLVED = [
+    ("Name: Odile | Hobbies: running, pottery", "Name: Odile | Hobbies: pottery (stopped running)"),
+    ("Diet: keto", "Diet: flexible (dropped keto in March)"),
+]
+
+LOOK_ALIKES = [
+    ("Name: Odile | Hobbies: running, pottery",
+     "Name: Odile | Hobbies: pottery (stopped running for the winter)"),
+    ("Name: Odile | Hobbies: running, pottery",
+     "Name: Bettina | Hobbies: pottery (stopped running)"),
+]
+
+test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
