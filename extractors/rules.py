@@ -74,6 +74,7 @@ from extractors.lexicon import (
 )
 from extractors.parsed import parsed
 from extractors.pipeline import load_pipeline
+from extractors.role_verbs import role_readings
 from extractors.doc_cache import cached_sentences, doc_text
 from extractors.reading import ReadingRules
 from extractors.runner import TextRunner
@@ -272,6 +273,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                 placed += [Triple(**{**t.to_dict(), "relation": r, "qualifiers": t.qualifiers})
                            for r in relations]
         placed = named_values(placed)  # "the organization of OPEC" is OPEC
+        placed += role_readings(placed)  # "chairs the committee" is the committee chair
         text = doc_text(doc)
         placed += implied(placed, text)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(text, t) for t in self._unique(_with_exceptions(doc, placed))]

@@ -280,9 +280,12 @@ class HandoverRules:
             role_tokens = [t for t in obj.doc[obj.left_edge.i:role_head.i]
                            if t.dep_ not in ("det", "poss")]
         else:
+            # (a name the tagger made a number's modifier is the role's too: "the under-12
+            # coaching role"; a count is not: "the two coaching roles")
             role_tokens = [t for c in role_head.children
-                           if c.dep_ in ("compound", "amod", "nmod") and c.i < role_head.i
-                           for t in c.subtree]
+                           if (c.dep_ in ("compound", "amod", "nmod")
+                               or c.dep_ == "nummod" and not c.like_num)
+                           and c.i < role_head.i for t in c.subtree]
         if head_noun in ROLE_NOMINALIZATIONS:
             # "release management" names the release manager's role (Quirk et al. 1985
             # App. I.27-I.30: -ment, -ing, -ship, -cy name the agent noun's activity or office)

@@ -27,12 +27,18 @@ HAS = [
     ("Ravi retired from Kingsmead Academy last summer.",
      ("ravi", "teach at", "kingsmead academy", True)),
     ("Completed the UX design bootcamp.", (U, "enroll in", "ux design bootcamp", True)),
+    # a role said with its verb is the role its agent noun names
+    ("Imogen chairs the parish council.", ("imogen", "be", "parish council chair", False)),
+    ("Captains the Thursday darts team.", (U, "be", "thursday dart team captain", False)),
+    ("Oskar manages the bakery section.", ("oskar", "be", "bakery section manager", False)),
 ]
 
 HAS_NOT = [
     ("I'm a regular at Fox & Hound.", "work at"),  # a regular is no occupation
     ("I'm a nurse at heart.", "work at"),
     ("Married Teodor in 2015.", "spouse"),  # the wedding, an event with its own reading
+    ("Imogen chaired the parish council in 2019.", "be"),  # over: no role of now
+    ("Imogen doesn't chair the parish council.", "be"),
 ]
 
 
@@ -55,6 +61,12 @@ RESOLVED = [
     ("Married to Teodor.", "Divorced Teodor in the spring."),
     ("Ravi teaches maths at Kingsmead Academy.", "Ravi retired from Kingsmead Academy last summer."),
     ("Enrolled in a UX design bootcamp.", "Completed the UX design bootcamp."),
+    # the role's verb meets its ending; "X of Y" meets "Y X" (Quirk §17.108)
+    ("Imogen chairs the parish council.", "Imogen stepped down as council chair in May."),
+    ("Captains the Thursday darts team.", "Handed the darts team captaincy to Joel."),
+    ("I'm the secretary of the allotment society.",
+     "I handed the allotment society secretary job over to Wen."),
+    ("Coaches the under-9 netball squad.", "Handed the under-9 coaching role to Pilar."),
 ]
 
 LOOK_ALIKES = [
@@ -63,6 +75,10 @@ LOOK_ALIKES = [
     ("Enrolled in a UX design bootcamp.",
      "Completed the first module of the UX design bootcamp."),
     ("Married to Teodor.", "Teodor's sister divorced her husband."),
+    ("Imogen chairs the parish council.", "Imogen stepped down as treasurer."),
+    ("I'm the captain of the rugby team.", "I handed the chess team captaincy over to Ola."),
+    ("Coaches the under-9 netball squad.", "Handed the under-11 coaching role to Pilar."),
+    ("Oskar teaches chemistry.", "Oskar's wife is no longer a teacher."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
