@@ -129,7 +129,7 @@ def _in_progress(verb: Token) -> bool:
     return verb.tag_ in ("VBG", "VBZ", "VBP")
 
 
-YEAR_NOUNS = frozenset({"year", "semester", "term"})
+YEAR_NOUNS = frozenset({"year", "semester", "term", "trimester"})
 """A period of a course of study ("in her third year of law school", "in his final semester
 at Dunmore University")."""
 
@@ -159,7 +159,9 @@ def year_of_studies(year: Token) -> Token | None:
         return None
     of = [p for c in year.children if c.dep_ == "prep" and c.lower_ == "of"
           for p in c.children if p.dep_ == "pobj"]
-    schooled = any(p.lemma_.lower() in SCHOOL_NOUNS for p in of)
+    # (a semester or a term is a school's own period: "my last semester at Temple")
+    schooled = any(p.lemma_.lower() in SCHOOL_NOUNS for p in of) or \
+        year.lemma_.lower() in _SCHOOL_PERIODS
     places = [p for node in [year, *of] for c in node.children
               if c.dep_ == "prep" and c.lower_ == "at"
               for p in c.children if p.dep_ == "pobj" and not _is_time(p) and (
@@ -169,7 +171,16 @@ def year_of_studies(year: Token) -> Token | None:
         # not "Lund University Hospital")
         if schooled or place.lower_ in _INSTITUTION_WORDS:
             return place
-    return None
+    # "in her final year of medical school": the school the year is of, when no name says
+    # where ("of her PhD" names no school)
+    return next((p for p in of if p.lemma_.lower() in _SCHOOL_HEADS and any(
+        c.dep_ in ("amod", "compound") for c in p.children)), None)
+
+
+_SCHOOL_PERIODS = frozenset({"semester", "term", "trimester"})
+"""Periods only a school's year is divided into (a year may be a year at a job)."""
+_SCHOOL_HEADS = frozenset({"school", "college", "university", "uni"})
+"""Heads of a kind of school said with its field ("medical school", "nursing school")."""
 
 
 _ORDINALS = frozenset("""
@@ -208,7 +219,8 @@ class StudyRules:
                                   neg: bool) -> list[Triple]:
         """"Finished the Grantham nursing programme", "completed my Exeter MSc" -> (user,
         graduate from, grantham): a degree finished or received, its school named before it
-        (:func:`named_school_of`)."""
+        (:func:`named_school_of`); "has finished nursing school" -> (user, graduate from,
+        nursing school): a kind of school finished (never "a school project", "a school")."""
         if base not in COMPLETION_VERBS:
             return []
         out = []
@@ -218,6 +230,14 @@ class StudyRules:
                 value, surface = school.lower_, school.text
                 out.append(self._make(subject, GRADUATION, value, surface, negated=neg,
                                       clause=verb, rule="svo"))
+            elif base in _FINISHING_VERBS and obj.lemma_.lower() in _SCHOOL_HEADS and any(
+                    c.dep_ in ("amod", "compound") for c in obj.children) and not any(
+                    c.dep_ in ("det", "nummod") and c.lower_ not in ("the",)
+                    for c in obj.children):
+                value, surface = self._value(obj)
+                if value:
+                    out.append(self._make(subject, GRADUATION, value, surface, negated=neg,
+                                          clause=verb, rule="svo"))
         return out
 
     def _degree_pursuit(self, head: Token, found: list[Triple]) -> list[Triple]:

@@ -25,6 +25,9 @@ U = "user"
                                                                "vance university")),
     ("Oskar is a PhD candidate in botany at Lund.", ("oskar", "study at", "lund")),
     ("Sven is in his final year of law school at Lund.", ("sven", "study at", "lund")),
+    # the kind of school a year is of, when no name says where; a school's own period
+    ("Ines is in her final year of nursing school.", ("ines", "study at", "nursing school")),
+    ("I'm in my last semester at Corvin.", (U, "study at", "corvin")),
     # work toward a degree, a degree being finished: study, never a workplace
     ("Lena is working towards a law degree at Carrow University.",
      ("lena", "study at", "carrow university")),
@@ -46,6 +49,8 @@ def test_student_states(extractor, sentence, fact):
     ("I did my master's at Warwick.", (U, "study at", "warwick")),
     ("I hope to do a PhD at Ravel University.", (U, "study at", "ravel university")),
     ("Tomas is in his second year at Google.", ("tomas", "study at", "google")),
+    ("I'm in the final year of my mortgage.", (U, "study at", "mortgage")),
+    ("I'm in the final year of my PhD.", (U, "study at", "phd")),
     ("Sven is in his second year at Lund University Hospital.",
      ("sven", "study at", "lund university hospital")),
     ("Tomas was in his final year of law school at Dunmore.", ("tomas", "study at", "dunmore")),
@@ -146,6 +151,10 @@ def test_an_institution_named_with_its_school(ended, stated, same):
     ("Attends Pinecrest Academy, class of 2028.", "Graduated from Pinecrest in June."),
     ("Studying nursing at Ashgrove College.", "Finished the Ashgrove nursing programme."),
     ("I'm a first-year student at Corvin Uni.", "graduated from corvin in june, so happy"),
+    ("Ines is in her final year of nursing school.", "Ines graduated from nursing school in June."),
+    ("I'm in my last semester at Corvin.", "I graduated from Corvin last week."),
+    ("The user is in their final year of veterinary school.",
+     "The user has finished veterinary school."),
 ])
 def test_an_end_of_studies_ends_the_student_state(engine, old, new):
     assert outcome(engine, old, new) == LATER_WINS
@@ -169,6 +178,8 @@ def test_an_end_of_studies_ends_the_student_state(engine, old, new):
     ("I teach at Ravel University.", "I got my PhD from Ravel University years ago."),
     ("Works at Halden Medical Center.", "Graduated from Halden Medical School in 2012."),
     ("Priya studies at Ravel University.", "Priya's brother finished his MBA at Ravel University."),
+    ("Ines is in her final year of nursing school.", "Ines finished a nursing school placement."),
+    ("I'm in my last semester at Corvin.", "My sister graduated from Corvin."),
 ])
 def test_no_end_of_these_studies(engine, old, new):
     decided = [o for o in outcome(engine, old, new) if o[1] != "possible"]
