@@ -33,6 +33,7 @@ from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WO
 from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.names import agree_by_name, contested_names, name_denials
+from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
 from scanner.models import MemoryRecord, Scope
 
@@ -297,7 +298,8 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if (p is None) != (q is None) and _later_exception(x, y):
         return False
     p, q = x.time, y.time
-    if p is not None and q is not None and p != q and not _one_circumstance(p, q):
+    if (p is not None and q is not None and p != q and not _one_circumstance(p, q)
+            and not lapsed_routine(x, y)):
         return False
     if _past(p) != _past(q):
         return False  # "worked at Amazon for three years before joining Shopify"
