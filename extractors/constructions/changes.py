@@ -371,6 +371,9 @@ class ChangeRules:
             derived = [d for d in derived if d.relation not in held]
         if endings:  # "sold the laptop I used at university": that one, not every laptop
             derived = mark_particular(verb, derived, {s for e in endings for s in e.states})
+        if _lemma(verb) in _QUITTING:  # "quit Harbour Mills": the employer, at any of its sites
+            derived = [with_qualifier(d, QUIT_QUALIFIER, _lemma(verb))
+                       if d.relation == "work at" else d for d in derived]
         return triples + derived if derived else triples
 
     def _carried_places(self, verb: Token, triples: list[Triple]) -> list[_Carried]:
@@ -393,6 +396,22 @@ class ChangeRules:
                                                     "qualifiers": t.qualifiers}))
                         for t in triples if t.object == carried and not t.negated and value]
         return out
+
+
+_QUITTING = frozenset({"quit", "resign"})
+"""Verbs of leaving one's employment that name no other leaving (FrameNet Quitting: quit.v,
+resign.v; "leave" is also Departing, "left Leeds"; "retire" may be from a sport): their
+employer is qualified with :data:`QUIT_QUALIFIER`."""
+QUIT_QUALIFIER = "quit"
+"""The qualifier of an ending of work at an employer by quitting it: the name is a firm's,
+which also ends work at a site named by it ("the Harbour Mills depot":
+:func:`scanner.core.named_referents.workplace_of`)."""
+
+
+def with_qualifier(triple: Triple, name: str, value: str) -> Triple:
+    """``triple`` with the qualifier ``(name, value)`` added."""
+    quals = tuple(sorted({*triple.qualifiers, (name, value)}))
+    return Triple(**{**triple.to_dict(), "qualifiers": quals})
 
 
 _FINISHING = frozenset({"finish", "complete", "wrap"})

@@ -1,13 +1,35 @@
 """Things named one way when stated and another when ended, beyond
-:func:`extractors.state_changes.same_referent`: a vehicle named by model year, make and model
-("drives a 2016 Kia Rio", then "sold the kia")."""
+:func:`extractors.state_changes.same_referent`: an employer named with the head noun of one of
+its sites ("works at the Harbour Mills depot", then "quit Harbour Mills"), and a vehicle named
+by model year, make and model ("drives a 2016 Kia Rio", then "sold the kia")."""
 
 from __future__ import annotations
 
 import re
 
+WORKPLACE_HEADS = frozenset("""
+    warehouse store shop office factory plant mill depot branch outlet workshop site
+    center centre headquarters hq lab laboratory bakery restaurant cafe
+    """.split())
+"""Nouns of a place of work that follow the name of the firm that runs it ("the Harbour Mills
+depot", "the Brightline call centre"): words of WordNet 3.1's workplace ("a place where work
+is done": factory, mill, plant, office, workshop, depot, laboratory, headquarters) and
+mercantile establishment (store, shop, outlet, branch, restaurant) synsets and of warehouse."""
+
 _MODEL_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 """A model year before a make ("a 2014 Mazda 3"; years of mass-produced vehicles)."""
+
+
+def workplace_of(name: str, stated: str) -> bool:
+    """Whether ``stated`` is the firm ``name`` followed by the head noun of one of its sites,
+    with at most one modifier before it ("harbour mills" / "harbour mills depot", "brightline"
+    / "brightline call center": :data:`WORKPLACE_HEADS`). The caller makes sure ``name`` was
+    written as a proper name and ended by quitting work there: a city's name before "office"
+    ("the Leeds office") is no firm, and leaving Leeds is no quitting."""
+    a, b = name.split(), stated.split()
+    tail = b[len(a):]
+    return (bool(a) and b[:len(a)] == a and 1 <= len(tail) <= 2
+            and tail[-1] in WORKPLACE_HEADS and all(w.isalpha() for w in tail))
 
 
 def make_of_model(ended: str, stated: str, others: frozenset[str] = frozenset()) -> bool:

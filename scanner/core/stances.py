@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from extractors import Triple
+from extractors.constructions.changes import QUIT_QUALIFIER
 from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.referents import NAME_ADJECTIVES, SCHOOL_STATES
@@ -69,6 +70,10 @@ class Stance:
     """``(ended object, words)``: an ended thing a restrictive modifier picks out ("the laptop
     I used at university": qualifier ``particular``), which meets only a statement naming
     those words too (:func:`scanner.core.detect.picked_out`)."""
+    quits: frozenset[str] = frozenset()
+    """Ended objects written as proper names whose ending quits work there ("quit Harbour
+    Mills": qualifier ``quit``), which also end work at a site the firm names ("the Harbour
+    Mills depot": :func:`scanner.core.named_referents.workplace_of`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed".
@@ -165,10 +170,10 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               bool(t.qualifiers) and t.qualifier("change") is not None,
                               bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
                               rule == "attribute_set", held if written_name(t) else _NONE,
-                              _particular(t)))
+                              _particular(t), held if _quit(t) else _NONE))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
-        ended, plural, named, names = set(), set(), set(), set()
+        ended, plural, named, names, quits = set(), set(), set(), set(), set()
         particular: frozenset[tuple[str, str]] = _NONE
         attribute = similar = shaped = bare = changed = False
         generic = in_set = True
@@ -185,6 +190,8 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                 particular |= _particular(t)
                 if _named(t):
                     named.add(t.object)
+                if _quit(t):
+                    quits.add(t.object)
             if (not t.negated or t.rule == ENDED_RULE) and _plural(t):
                 plural.add(t.object)
             bare = bare or _bare(t)
@@ -204,8 +211,16 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(places) if len(places) == 1 else None, attribute,
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
-                          generic, changed, kinds, in_set, frozenset(names), particular))
+                          generic, changed, kinds, in_set, frozenset(names), particular,
+                          frozenset(quits)))
     return out
+
+
+def _quit(triple: Triple) -> bool:
+    """An ending of work at an employer by quitting it, the employer written as a proper name
+    ("quit Harbour Mills", "resigned from Brightline")."""
+    return (triple.rule == ENDED_RULE and bool(triple.qualifiers)
+            and triple.qualifier(QUIT_QUALIFIER) is not None and written_name(triple))
 
 
 def _particular(triple: Triple) -> frozenset[tuple[str, str]]:
