@@ -11,6 +11,7 @@ import multiprocessing
 from collections.abc import Iterable
 
 from extractors.chat_forms import chat_forms_read
+from extractors.chat_with import bare_with_read
 from extractors.offsets import offsets_back
 from extractors.orthography import apostrophes_restored, contraction_table
 from extractors.reading import nominal_gerunds
@@ -24,19 +25,21 @@ class TextRunner:
 
     def extract(self, text: str) -> list[Triple]:
         """Triples of one text, deduplicated, in text order."""
-        read, (chat, inserted, edit) = self._prepared(text)
-        doc, edit = self._repaired(self.nlp(read), edit)
+        read, edits = self._prepared(text)
+        doc, edit = self._repaired(self.nlp(read), edits[-1])
         nominal_gerunds(doc)
-        return self._as_written(self.triples_from_doc(doc), (chat, inserted, edit))
+        return self._as_written(self.triples_from_doc(doc), (*edits[:-1], edit))
 
     def _prepared(self, text: str) -> tuple[str, tuple]:
-        """The text as parsed and its three edits (:class:`extractors.offsets.Edits`, in the
-        order made): chat forms read (:mod:`extractors.chat_forms`), apostrophes restored
+        """The text as parsed and its four edits (:class:`extractors.offsets.Edits`, in the
+        order made; :meth:`_readable`'s last): chat forms read (:mod:`extractors.chat_forms`,
+        then :mod:`extractors.chat_with`), apostrophes restored
         (:mod:`extractors.orthography`), then :meth:`_readable`."""
         text, chat = chat_forms_read(text)
+        text, bare = bare_with_read(text, self._is_verb, self._irregular_past())
         text, inserted = apostrophes_restored(text, self._contractions())
         read, edit = self._readable(text)
-        return read, (chat, inserted, edit)
+        return read, (chat, bare, inserted, edit)
 
     @staticmethod
     def _as_written(triples: list[Triple], edits: tuple) -> list[Triple]:
@@ -94,8 +97,8 @@ class TextRunner:
         docs = self.nlp.pipe((read for read, _ in prepared), batch_size=batch_size)
         for at in range(0, len(texts), batch_size):
             part = prepared[at:at + batch_size]
-            batch = [(next(docs), edits[2]) for _, edits in part]
-            out += [self._as_written(self.triples_from_doc(doc), (*edits[:2], edit))
+            batch = [(next(docs), edits[-1]) for _, edits in part]
+            out += [self._as_written(self.triples_from_doc(doc), (*edits[:-1], edit))
                     for (doc, edit), (_, edits) in zip(
                         map(nominal_gerunds, self._repaired_many(batch, batch_size)), part)]
         return out
