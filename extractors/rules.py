@@ -46,6 +46,7 @@ from extractors.constructions.none_left import NoneLeftRules
 from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.genres import GenreRules
 from extractors.constructions.go_activities import GoActivityRules
+from extractors.constructions.visits import VisitRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
@@ -155,7 +156,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules,
-                      GoActivityRules, NoneLeftRules, TextRunner):
+                      GoActivityRules, NoneLeftRules, VisitRules, TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:

@@ -382,7 +382,7 @@ class CopulaRules:
                         out.append(self._make(subject, "member of", value, surface,
                                               negated=neg, clause=cop, rule="prep_object",
                                               qualifiers=places))
-        return out
+        return out + self._visits(cop, out)  # "haven't been to the gym since March"
 
     def _reversed_preference(self, cop: Token, subj: Token, complements: list[Token],
                              neg: bool) -> list[Triple]:
