@@ -1,10 +1,10 @@
-""""Haven't been to the gym since March": the perfect of "be" with "to" is the perfect of
-"go to" (the visit perfect: "has been to Paris" = has gone there and come back; Quirk et al.
-1985 §4.22 note, "been" as a past participle of "go"). Denied with a "since" time, it denies
-every going there since: (user, go to, gym) denied at ``since march``, which ends a routine of
-going there (:func:`scanner.core.routines.lapsed_routine`). An affirmed visit perfect ("I've
-been to Rome") tells one visit, no habit, and says nothing here; so does a denial without
-"since" ("have never been to Rome")."""
+""""Haven't been to the gym since March": the perfect of "be" with "to" is the perfect of "go to"
+(the visit perfect: "has been to Paris" = has gone there and come back, "been" serving as a
+participle of "go"; Quirk et al. 1985 ch. 4 on the perfective). Denied with a "since" time, it
+denies every going there since: (user, go to, gym) denied at ``since march``, which ends a routine
+of going there (:func:`scanner.core.routines.lapsed_routine`). An affirmed visit perfect ("I've been
+to Rome") tells one visit, no habit, and says nothing here; so does a denial without "since" ("have
+never been to Rome")."""
 
 from __future__ import annotations
 

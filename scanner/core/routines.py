@@ -15,7 +15,7 @@ _ROUTINE_WORDS = frozenset("""
     thursday friday saturday sunday
     """.split())
 """Times of a routine that recurs at least weekly ("every day", "on Fridays", "every Saturday
-morning": frequency adjuncts, Quirk et al. 1985 §8.64-8.66)."""
+morning": frequency adjuncts, Quirk et al. 1985 ch. 8)."""
 _LONG_SPELL = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september"
                          r"|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct"
                          r"|nov|dec|spring|summer|autumn|fall|winter|month|year"
@@ -25,13 +25,13 @@ _LONG_SPELL = re.compile(r"\b(?:january|february|march|april|may|june|july|augus
 
 
 def lapsed_routine(x: Stance, y: Stance) -> bool:
-    """Whether one stance only denies under a negated perfect's "since" time ("hasn't eaten
-    meat since January") and the other only asserts a routine of at least weekly recurrence
-    ("eats meat every day", "plays tennis on weekends"): the perfect denies every occurrence
-    from that time to now (Quirk et al. 1985 §4.20-4.22, the perfect's "state leading up to
-    the present"), so a weekly routine cannot have held over a spell of a month or more. A
-    routine of a longer period ("every winter", "every year") may simply not have come round
-    again, and a short spell ("since Tuesday") may be a pause: both stay apart."""
+    """Whether one stance only denies under a negated perfect's "since" time ("hasn't eaten meat
+    since January") and the other only asserts a routine of at least weekly recurrence ("eats meat
+    every day", "plays tennis on weekends"): the perfect denies every occurrence from that time to
+    now (Quirk et al. 1985 ch. 4 on the perfective: a state or habit "leading up to the present"),
+    so a weekly routine cannot have held over a spell of a month or more. A routine of a longer
+    period ("every winter", "every year") may simply not have come round again, and a short spell
+    ("since Tuesday") may be a pause: both stay apart."""
     for spell, routine in ((x, y), (y, x)):
         since, times = spell.time, routine.time
         if since is None or times is None:

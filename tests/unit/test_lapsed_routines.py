@@ -50,7 +50,8 @@ NOT_LAPSED = [
     ("I go to the pool every Tuesday.", "I haven't been to the pool since Sunday."),
     # another thing, or another routine's circumstance
     ("I eat fish every day.", "I haven't eaten beef since February."),
-    ("Priya plays badminton every Thursday.", "Priya hasn't played badminton on a Monday since 2024."),
+    ("Priya plays badminton every Thursday.",
+     "Priya hasn't played badminton on a Monday since 2024."),
     # the later memory asserts: no denial of the routine
     ("I eat fish every day.", "I have eaten fish since February."),
 ]
@@ -61,7 +62,8 @@ test_perfect_ends_routine, test_look_alike_decides_nothing = pair_tables(LAPSED,
 
 @pytest.mark.parametrize(("sentence", "fact", "time"), [
     ("I haven't eaten fish since February.", (U, "eat", "fish", True), "since february"),
-    ("Priya hasn't played badminton since 2024.", ("priya", "play", "badminton", True), "since 2024"),
+    ("Priya hasn't played badminton since 2024.", ("priya", "play", "badminton", True),
+     "since 2024"),
     ("I eat fish every day.", (U, "eat", "fish", False), "day"),
     ("I haven't been to the pool since January.", (U, "go to", "pool", True), "since january"),
     ("Priya plays badminton every Thursday.", ("priya", "play", "badminton", False), "thursday"),
