@@ -24,6 +24,16 @@ GROUP_NOUNS = frozenset("""
 with or without them names one group."""
 
 
+WORKPLACE_HEADS = frozenset("""
+    warehouse store shop office factory plant mill depot branch outlet workshop site
+    center centre headquarters hq lab laboratory bakery restaurant cafe
+    """.split())
+"""Nouns of a place of work that follow the name of the firm that runs it ("the Harbour Mills
+depot", "the Brightline call centre"): words of WordNet 3.1's workplace ("a place where work
+is done": factory, mill, plant, office, workshop, depot, laboratory, headquarters) and
+mercantile establishment (store, shop, outlet, branch, restaurant) synsets and of warehouse."""
+
+
 def same_group_name(x: str, y: str) -> bool:
     """Whether one canonical object is the other followed by a group noun: "riverside
     runners club" / "riverside runners" (:data:`GROUP_NOUNS`)."""
@@ -136,8 +146,10 @@ def same_referent(ended: str, stated: str, *, stated_plural: bool = False,
     if _PEOPLE & set(a[:-1]) and not _PEOPLE & set(b):
         return False  # "my aunt Juniper passed away" is no cat named Juniper
     if ended_name and len(b) > 1 and a and a[-1] in b[:-1] and all(
-            w in NAME_ADJECTIVES for w in a[:-1]):
-        return True  # ("sold the old Honda" / "drives a 2009 Honda Civic")
+            w in NAME_ADJECTIVES for w in a[:-1]) and b[-1] not in WORKPLACE_HEADS:
+        # ("sold the old Honda" / "drives a 2009 Honda Civic"; a name before a site's noun
+        # may be its town's: leaving Leeds is no leaving "the Leeds office")
+        return True
     if ended_name and len(a) > 1 and len(b) > len(a) and b[:len(a)] == a:
         # a name's opening words name it: "left St. Mary's" / "St. Mary's Hospital" (of
         # several words, scanner.core.stances._named marks only a local genitive)

@@ -7,14 +7,7 @@ from __future__ import annotations
 
 import re
 
-WORKPLACE_HEADS = frozenset("""
-    warehouse store shop office factory plant mill depot branch outlet workshop site
-    center centre headquarters hq lab laboratory bakery restaurant cafe
-    """.split())
-"""Nouns of a place of work that follow the name of the firm that runs it ("the Harbour Mills
-depot", "the Brightline call centre"): words of WordNet 3.1's workplace ("a place where work
-is done": factory, mill, plant, office, workshop, depot, laboratory, headquarters) and
-mercantile establishment (store, shop, outlet, branch, restaurant) synsets and of warehouse."""
+from extractors.referents import WORKPLACE_HEADS
 
 _MODEL_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 """A model year before a make ("a 2014 Mazda 3"; years of mass-produced vehicles)."""

@@ -79,6 +79,9 @@ LOOK_ALIKES = [
     ("I'm the captain of the rugby team.", "I handed the chess team captaincy over to Ola."),
     ("Coaches the under-9 netball squad.", "Handed the under-11 coaching role to Pilar."),
     ("Oskar teaches chemistry.", "Oskar's wife is no longer a teacher."),
+    # a town's name before a site's noun: leaving the town is no leaving the site
+    ("I work at the Leeds office.", "I left Leeds last year."),
+    ("Works at the Bristol branch.", "Moved away from Bristol in May."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
