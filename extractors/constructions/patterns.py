@@ -52,6 +52,16 @@ class PatternRules:
                     continue  # "passed away in November": a time is no place, person or thing
                 if _fronted_modifier(x):
                     continue  # "In 2019, Bob was born in Paris": "In 2019" is no part of Bob
+                if any(t.pos_ in ("VERB", "AUX") and t.text.islower() for t in x):
+                    continue  # "The user left Deloitte and now works as …": a clause
+                cut = next((t.i for t in x if (t.dep_ == "neg" or t.dep_ == "advmod" and (
+                    t.head.i >= x.end or t.head.i < x.start)) and t.text.islower()), None)
+                if cut is not None:
+                    # "The user no longer plays …", "X professionally plays …": the clause's
+                    # adverb is no part of its subject (a title's is: "Google Now")
+                    if cut == x.start:
+                        continue
+                    x = doc[x.start:cut]
                 subject = self._span_entity(x)
                 surface = span_text(doc, y.start, y.end)
                 if (y.root.pos_ == "NOUN" and y.root.lemma_.lower() in _CONTAINER_NOUNS and
