@@ -217,9 +217,11 @@ _RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejo
                            "re-join", "re-hire", "go", "take"})
 _SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch",
                           "season", "semester", "term", "lent", "ramadan", "advent",
-                          "passover", "navratri"})
-"""Nouns of a bounded spell after "for" ("for a while", "for one match"), with the named
-observances one gives something up for ("for Lent", "for Ramadan")."""
+                          "passover", "navratri", "recess", "break", "holiday", "holidays",
+                          "vacation", "sabbatical", "leave", "duration"})
+"""Nouns of a bounded spell after "for" ("for a while", "for one match", "for the summer
+recess", "for a year's sabbatical": WordNet time_period.n.01's recess, vacation, leave), with
+the named observances one gives something up for ("for Lent", "for Ramadan")."""
 _OCCASION_ADVERBS = frozenset({"early", "halfway", "midway"})
 """Adverbs that place a leaving or stopping inside one occasion ("left the club early
 tonight", "stopped playing halfway"): it ends that occasion, not the habit (except a

@@ -128,12 +128,12 @@ _STATE_PARTICIPLES = frozenset("""
 
 
 _STATAL_PASSIVES = {
-    "married": ("to",), "engaged": ("to",), "based": ("in", "at", "out"),
+    "married": ("to",), "engaged": ("to",),
     "employed": ("at", "by", "as", "with"), "interested": ("in",), "involved": ("in", "with"),
     "located": ("in", "at"), "stationed": ("in", "at"), "allergic": ("to",),
 }
 """Participles (and "allergic") that open a memory writer's fact as a state with the
-preposition their active verb never takes ("Married to Lars", "Based in Leeds", "Employed as
+preposition their active verb never takes ("Married to Lars", "Employed as
 a nurse", "Interested in pottery"): the statal passive with its copula and subject left out
 (Quirk et al. 1985 §3.77), so the fact is read "I am married to Lars"."""
 

@@ -38,7 +38,8 @@ from extractors.constructions.changes import ChangeRules
 from extractors.constructions.handovers import HandoverRules
 from extractors.constructions.still_holds import prefer_present, StillHoldsRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
-from extractors.constructions.copula import CopulaRules
+from extractors.constructions.copula import OCCUPATION_NOUNS, CopulaRules
+from extractors.constructions.descriptions import partners_are_people
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules
@@ -275,6 +276,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                            for r in relations]
         placed = named_values(placed)  # "the organization of OPEC" is OPEC
         placed += role_readings(placed)  # "chairs the committee" is the committee chair
+        placed = partners_are_people(placed, OCCUPATION_NOUNS)  # not "married to my work"
         text = doc_text(doc)
         placed += implied(placed, text)  # "Is vegetarian" denies "eats meat"
         found = [_with_surface(text, t) for t in self._unique(_with_exceptions(doc, placed))]

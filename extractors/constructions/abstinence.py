@@ -103,6 +103,32 @@ def _milestone(sent) -> tuple[str, str] | None:
     return _habit(words[2])
 
 
+_BOUNDING_PREPS = frozenset({"on", "at", "in", "during", "for", "while", "until", "till",
+                             "except", "over", "before", "after", "around"})
+"""Prepositions of a circumstance that bounds an abstinence to it ("on Mondays", "at work",
+"for Lent", "in January", "during the week"); "for" a spell of weeks or more and "since"
+reach now instead (:func:`_spell`)."""
+
+
+def _bounded(head: Token) -> bool:
+    """Whether the clause of ``head`` bounds what it says to a time, place, occasion or
+    condition: a circumstance phrase (:data:`_BOUNDING_PREPS`, but not "for" a spell of weeks
+    or more), a clause of time or condition ("when her eczema flares"), a time noun other than
+    now ("weekdays"), or "only". Such a "-free", "sober" or "without" gives up no habit: it is
+    the restricted denial of Quirk et al. 1985 §10.64 (the focus of the negation)."""
+    nodes = [head, *(a for a in head.children if a.dep_ in ("acomp", "oprd", "attr"))]
+    for c in (c for n in nodes for c in n.children):
+        if c.dep_ == "prep" and c.lower_ in _BOUNDING_PREPS and not (
+                c.lower_ == "for" and _spell(c.subtree)):
+            return True
+        if c.dep_ == "advcl" or (c.dep_ == "advmod" and c.lower_ == "only"):
+            return True
+        if c.dep_ == "npadvmod" and c.lower_ not in _NOW_WORDS and not _spell([c]) and (
+                _is_time(c) or c.lower_.endswith("s") and c.pos_ == "NOUN"):
+            return True
+    return any(t.lower_ == "only" and t.dep_ == "advmod" for t in head.sent)
+
+
 class AbstinenceRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin: it
     reads the extractor's ``_entity`` and ``_make``)."""
@@ -116,6 +142,8 @@ class AbstinenceRules:
         found = _milestone(head.sent) if head.dep_ == "ROOT" else None
         if found is None and (_negated(head) or _past(head)):
             return []
+        if found is None and _bounded(head):
+            return []  # "dairy-free on weekdays only", "meat-free for Lent", "smoke-free at work"
         found = found or self._free_of(head) or self._sober(head) or self._without(head)
         if found is None:
             return []

@@ -87,6 +87,10 @@ class _Carried(NamedTuple):
     """The triple with the carried place as object ("starbucks")."""
 
 
+_SEPARATING = frozenset({"divorce", "separate", "split"})
+"""Verbs of a couple's parting whose "from" phrase names the other party."""
+
+
 class ChangeRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``state_changes``, ``_value``, ``_entity``, ``_split_attribute``,
@@ -316,8 +320,11 @@ class ChangeRules:
         Quirk et al. 1985 §6.30: ``{"user": "jordan", "jordan": "user"}``; the parser may
         leave the first name outside the clause)."""
         out: dict[str, str] = {}
+        # (a separation's "from" names the party too: "divorced from Tom", "separated from
+        # the band"; FrameNet Forming_relationships, Partner_2)
+        preps = ("with", "from") if _lemma(verb) in _SEPARATING else ("with",)
         for prep in (c for h in [verb, *(o for o in verb.children if o.dep_ in ("dobj", "obj"))]
-                     for c in h.children if c.dep_ == "prep" and c.lower_ == "with"):
+                     for c in h.children if c.dep_ == "prep" and c.lower_ in preps):
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 value = self._value(pobj)[0]
                 if value:

@@ -285,3 +285,28 @@ def _predicational(subject: Token, complements: list[Token], located: bool = Fal
                 c.dep_ == "poss" for c in comp.children):
             return False
     return True
+
+
+PERSON_HEADS = frozenset("""
+    man woman guy girl boy lady gentleman person someone somebody sweetheart lover
+    """.split())
+"""Head nouns of a person other than a kinship, partner or occupation noun."""
+
+_PARTNER_RELATIONS = frozenset({"spouse", "be engaged to", "date"})
+"""Relations whose value is a person: "married to my work", "engaged to the idea of a
+startup" are idioms of devotion (WordNet 3.1 married.s.02, "devoted to") and name nobody."""
+
+
+def partners_are_people(triples: list, occupations: frozenset[str]) -> list:
+    """``triples`` without the affirmed partner states (:data:`_PARTNER_RELATIONS`) whose value
+    names no person: no capitalised word in its surface, and a head that is no kinship or
+    partner noun (:data:`extractors.relations.RELATIONSHIP_NOUNS`), occupation
+    (``occupations``) or :data:`PERSON_HEADS` noun ("married to my work lol")."""
+    def person(t) -> bool:
+        if any(w[:1].isupper() for w in t.object_text.split()):
+            return True
+        head = t.object.split()[-1] if t.object else ""
+        return head in RELATIONSHIP_NOUNS or head in occupations or head in PERSON_HEADS
+
+    return [t for t in triples if t.relation not in _PARTNER_RELATIONS or t.negated
+            or not t.object or t.rule not in ("prep_object", "copula") or person(t)]

@@ -83,6 +83,12 @@ LOOK_ALIKES = [
     ("Smokes around fifteen cigarettes a day.", "My hotel room is smoke-free."),
     ("I eat dairy most days.", "I bought a dairy-free yoghurt for my niece."),
     ("Karin is dairy-free.", "Karin's son eats dairy."),
+    # a "-free" bounded to a time, a meal, a place, an occasion or a condition
+    ("I eat dairy most days.", "I'm dairy-free on weekdays only."),
+    ("I eat dairy most days.", "I'm dairy-free at breakfast."),
+    ("I eat meat.", "I'm meat-free for Lent."),
+    ("Karin eats dairy.", "Karin is dairy-free when her asthma flares up."),
+    ("Smokes around fifteen cigarettes a day.", "I'm smoke-free at work."),
     ("I drink coffee every morning.", "I went a day without coffee."),
     ("I drink coffee every morning.", "I like caffeine free tea at night."),
     ("Drinks beer with friends on Fridays.", "I am sober tonight because I'm driving."),

@@ -1,6 +1,6 @@
 """Roles and states a memory states without a verb of doing (extractors.constructions.copula,
 extractors.memory_forms) and the endings that meet them: an occupation "at" a workplace the
-parser hung on the copula, a memory writer's statal passive ("Married to …", "Based in …"),
+parser hung on the copula, a memory writer's statal passive ("Married to …", "Engaged to …"),
 teaching at a school ended by retiring from it, a course ended by completing it. Sentence ->
 triples, and earlier/later pairs -> verdict, with look-alikes that must decide nothing."""
 
@@ -19,7 +19,6 @@ HAS = [
     # the statal passive of a memory writer, its copula and subject left out (Quirk §3.77)
     ("Married to Teodor.", (U, "spouse", "teodor", False)),
     ("Engaged to Marisol since the summer.", (U, "be engaged to", "marisol", False)),
-    ("Based in Galway.", (U, "live in", "galway", False)),
     ("Employed as a welder at Brannock Steel.", (U, "work at", "brannock steel", False)),
     # "enrol" is spelled one way
     ("Enrolled in a UX design bootcamp.", (U, "enroll in", "ux design bootcamp", False)),
@@ -36,6 +35,8 @@ HAS = [
 HAS_NOT = [
     ("I'm a regular at Fox & Hound.", "work at"),  # a regular is no occupation
     ("I'm a nurse at heart.", "work at"),
+    ("Married to my job, honestly.", "spouse"),  # devotion, no partner
+    ("Married to the idea of a van life.", "spouse"),
     ("Married Teodor in 2015.", "spouse"),  # the wedding, an event with its own reading
     ("Imogen chaired the parish council in 2019.", "be"),  # over: no role of now
     ("Imogen doesn't chair the parish council.", "be"),
@@ -79,6 +80,13 @@ LOOK_ALIKES = [
     ("I'm the captain of the rugby team.", "I handed the chess team captaincy over to Ola."),
     ("Coaches the under-9 netball squad.", "Handed the under-11 coaching role to Pilar."),
     ("Oskar teaches chemistry.", "Oskar's wife is no longer a teacher."),
+    # a partner's other party, a spell, a pupil's or a patient's leaving
+    ("Married to Teodor.", "Divorced from my first husband Kemal in 2009."),
+    ("Married to Teodor.", "Separated from Teodor's family firm last year."),
+    ("Imogen chairs the parish council.",
+     "Imogen stepped down as council chair for the summer recess."),
+    ("Ravi teaches maths at Kingsmead Academy.", "Ravi left Kingsmead Academy as a pupil in 1994."),
+    ("Ravi teaches maths at Kingsmead Academy.", "Ravi left Kingsmead Academy for a sabbatical."),
     # a town's name before a site's noun: leaving the town is no leaving the site
     ("I work at the Leeds office.", "I left Leeds last year."),
     ("Works at the Bristol branch.", "Moved away from Bristol in May."),
