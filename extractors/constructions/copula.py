@@ -83,6 +83,19 @@ Trattoria Luce" -> work at). Roles that are no employment ("a customer / member 
 speaker at X") are left out."""
 
 
+def _contrasted(cop: Token, complements: list[Token]) -> int | None:
+    """The index of a "not" that opens a later complement or apposition after the first ("my
+    manager is Lena now, not Tom", "is Lena, not Tom": contrastive negation, Quirk et al.
+    1985 §10.55, denies only what follows it), else None."""
+    if not complements:
+        return None
+    first = min(complements, key=lambda c: c.i)
+    later = [k.i for k in complements if k.i > first.i] + [
+        c.i for c in first.children if c.dep_ in ("appos", "conj") and c.i > first.i]
+    return next((c.i for c in (*cop.children, *first.children) if c.dep_ == "neg"
+                 and c.i > first.i and any(i > c.i for i in later)), None)
+
+
 def _group_of(noun: Token) -> Token | None:
     """The group of a membership noun ("a member / part of the hiking club"), else None."""
     return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
@@ -184,6 +197,7 @@ class CopulaRules:
         complements = [c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")]
         # "is no longer vegetarian": the parser may hang "no longer" on the complement
         neg = _negated(cop) or any(_no_longer(c) for c in complements)
+        contrast = _contrasted(cop, complements)
         if len(complements) == 1 and complements[0].like_num and not any(
                 complements[0].children) and _living(subj):
             # "My son is 7", "Ravi is 34", "My dog Biscuit is 14": a bare number of a
@@ -265,6 +279,8 @@ class CopulaRules:
             quals = places + ([_CHANGED] if _marks_change(cop, subj) else [])
             for value_token in values:
                 alt_neg = _negated(value_token) and value_token not in complements
+                if contrast is not None:  # "is Lena now, not Tom": Tom alone is denied
+                    neg = alt_neg = value_token.i > contrast
                 value, surface = self._value(value_token)
                 out.append(self._make(subject, relation_phrase, value, surface,
                                       negated=neg or alt_neg, clause=cop, rule=rule,
@@ -299,6 +315,8 @@ class CopulaRules:
         for comp in complements:
             for value_token in self._objects(comp):
                 negated = neg or (_negated(value_token) and value_token != comp)
+                if contrast is not None:
+                    negated = value_token.i > contrast
                 age = _age(value_token)
                 if age is not None:
                     out.append(self._make(subject, "age", age, age, negated=negated,

@@ -526,8 +526,15 @@ class VerbRules:
         backs = [b for a in children if a.dep_ in ("advmod", "npadvmod")
                  for b in (a, *a.children) if b.lower_ == "back"]
         children += [c for b in backs for c in b.children if c.dep_ == "prep"]
+        # "works at a bakery on weekends": the parser may hang the time on the place
+        children += [c for a in children if a.dep_ == "prep" for p in a.children
+                     if p.dep_ == "pobj" and not _is_time(p) for c in p.children
+                     if c.dep_ == "prep" and c.lower_ in ("on", "at", "in", "during")]
+        # "lives in Lisbon during the winter": in a present habit, "during" says when
+        present = head.tag_ in ("VBZ", "VBP")
         for child in children:
-            if child.dep_ == "prep" and child.lower_ not in _DURATION_PREPS and not (
+            if child.dep_ == "prep" and (child.lower_ not in _DURATION_PREPS or (
+                    present and child.lower_ == "during")) and not (
                     present_phrase(child)):  # "at all these days" is no time of its own
                 # "for two years", "during the summer": how long, not when (a duration
                 # never sets one statement apart from another about the same thing)
