@@ -107,6 +107,8 @@ _ENDED_VALUE = re.compile(
 birdwatching)", "Diet: no restrictions (dropped low-carb)", "Employer: Globex (left Acme in
 April)" (FrameNet Activity_stop, Quitting, Abandonment). Only a short value and at most a time
 point after it: a spell ("for the summer", "until May") or more commentary says no ending."""
+_KEY_PREPOSITIONS = frozenset({"in", "at", "for", "with", "on", "to", "from", "by"})
+"""Prepositions after a verb that labels a profile line ("Lives in:", "Works at:")."""
 _CODE_PIECE = re.compile(r"[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)+")
 """A value written as one code: "us-east-1", "9.9.9.9", "db_main"."""
 _BULLET = re.compile(r"\s*(?:[-*+\u2022\u2023\u25e6\u2043]|\d{1,2}[.)])\s+")
@@ -364,4 +366,10 @@ class KeyValueRules:
                 return (USER if subject in _FIRST_PERSON or subject == "user" else subject,
                         m["rel"])
         words = [SPELLING.get(w, w) for w in re.sub(r"^(?:the|my|our) ", "", key).split()]
+        if len(words) == 2 and words[1] in _KEY_PREPOSITIONS and words[0].endswith("s"):
+            # "Lives in: Denver", "Works at: Acme": a verb's third person as its key, the
+            # relation its base form ("live in"), as the clause "lives in Denver" reads
+            base = next((b for b in (words[0][:-1], words[0][:-2]) if self._is_verb(b)), None)
+            if base is not None:
+                words[0] = base
         return USER, " ".join(words)

@@ -160,9 +160,13 @@ class SettingRules:
         out = []
         for comp in (c for c in cop.children if c.dep_ in ("attr", "acomp", "oprd")):
             for value_token in self._objects(comp):
+                # (a bracketed comment is no part of the value: "5 (set in v2)")
+                bracket = next((t.i for t in value_token.subtree if t.text == "("
+                                and t.i > value_token.i), None)
                 tokens = [t for t in value_token.subtree if t.dep_ not in ("det", "punct")
                           and t.i not in restricting and not (
-                              t.dep_ == "advmod" and t.lower_ in ("now", "currently"))]
+                              t.dep_ == "advmod" and t.lower_ in ("now", "currently"))
+                          and (bracket is None or t.i < bracket)]
                 surface = _surface(tokens) if tokens else value_token.text
                 value = normalize_value(surface)
                 relation_name, flips = self.table.canonical(relation)

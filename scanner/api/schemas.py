@@ -13,6 +13,7 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 
 from scanner.api.errors import ErrorDetail
@@ -95,7 +96,13 @@ class ScanResponse(ScanReport):
 
 
 class AddMemoriesRequest(BaseModel):
-    """``POST /v1/memories``: records of one user, and whether to check them at once."""
+    """``POST /v1/memories``: records of one user, and whether to check them at once.
+
+    A record's fields outside the record format (an export's ``created_at``, ``updated_at``,
+    ``metadata``, ``hash``) are ignored, never a reason to refuse the memory, as
+    ``contrascan scan-file`` and ``import`` ignore them; :attr:`ignored_fields` counts them
+    by name and the response reports them. ``updated_at`` never becomes ``observed_at``.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -104,6 +111,25 @@ class AddMemoriesRequest(BaseModel):
     check: bool = Field(False, strict=True, description="Write-time check: scan the new records against "
                                            "stored memories sharing their keys and record "
                                            "the verdicts.")
+    ignored_fields: dict[str, int] = Field(
+        default_factory=dict, exclude=True,
+        description="Set by the server: fields outside the record format, by name, with the "
+                    "number of records that carried each (ignored).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_foreign_fields(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+            return data
+        known, ignored, records = set(MemoryInput.model_fields), {}, []
+        for record in data["records"]:
+            if isinstance(record, dict) and not known.issuperset(record):
+                for name in record:
+                    if name not in known:
+                        ignored[name] = ignored.get(name, 0) + 1
+                record = {k: v for k, v in record.items() if k in known}
+            records.append(record)
+        return {**data, "records": records, "ignored_fields": ignored}
 
 
 class AddMemoriesResponse(BaseModel):
@@ -117,6 +143,11 @@ class AddMemoriesResponse(BaseModel):
                     "memory is kept (memories are never overwritten); post a correction "
                     "under a new id.")
     report: ScanReport | None = None
+    ignored_fields: dict[str, int] = Field(
+        default_factory=dict,
+        description="Fields outside the record format that the records carried, by name, "
+                    "with how many records carried each: ignored, never a reason to refuse "
+                    "a memory.")
 
 
 class BatchScanRequest(BaseModel):

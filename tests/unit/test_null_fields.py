@@ -52,3 +52,21 @@ def test_scan_file_keeps_a_memory_with_a_null_source_class(tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["scanned"] == 1 and report["rejected"] == []
+
+
+def test_posted_records_keep_a_memory_with_fields_outside_the_format():
+    """POST /v1/memories reads a record as scan-file does: an export's extra fields are
+    ignored and counted, never a reason to refuse the memory (issue: records from other
+    memory systems)."""
+    from scanner.api.schemas import AddMemoriesRequest
+
+    body = AddMemoriesRequest.model_validate({
+        "user_id": GOOD["user_id"],
+        "records": [dict(GOOD, created_at="2026-01-01", hash="ab12"),
+                    dict(GOOD, id="m2", created_at="2026-01-02"), dict(GOOD, id="m3")]})
+    assert [r.id for r in body.records] == [GOOD["id"], "m2", "m3"]
+    assert body.ignored_fields == {"created_at": 2, "hash": 1}
+    assert "ignored_fields" not in body.model_dump()
+    with pytest.raises(ValueError):  # the request's own fields stay strict
+        AddMemoriesRequest.model_validate({"user_id": GOOD["user_id"], "records": [GOOD],
+                                           "chek": True})

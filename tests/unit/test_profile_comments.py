@@ -55,3 +55,20 @@ LOOK_ALIKES = [
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    # a verb's third person as a profile key reads as the clause does
+    ("Name: Mirela. Lives in: Graz.", ("mirela", "live in", "graz", False)),
+    ("Works at: Hollis Bakery", (U, "work at", "hollis bakery", False)),
+    # a bracketed comment is no part of a setting's value
+    ("batch_size is 64 (set in v3)", (U, "batch size", "64", False)),
+])
+def test_profile_keys_and_setting_values(extractor, text, fact):
+    assert fact in facts(extractor, text)
+
+
+def test_a_profile_key_meets_the_clause(engine):
+    from tests.unit.test_state_changes import LATER_WINS, decided
+    assert decided(engine, "Name: Mirela. Lives in: Graz.", "Mirela lives in Linz now.") \
+        == LATER_WINS

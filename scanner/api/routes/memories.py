@@ -52,4 +52,5 @@ def add_memories(body: AddMemoriesRequest, request: Request) -> Response:
                       [ErrorField(field=f"records.{index.get(mid, '?')}", message=msg,
                                   type="store_rejected") for mid, msg in result.failures])
     return json_response(AddMemoriesResponse(written=result.written, unchanged=result.unchanged,
-                                             differing=result.differing, report=report))
+                                             differing=result.differing, report=report,
+                                             ignored_fields=body.ignored_fields))
