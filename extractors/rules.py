@@ -38,8 +38,9 @@ from extractors.constructions.changes import ChangeRules
 from extractors.constructions.handovers import HandoverRules
 from extractors.constructions.still_holds import prefer_present, StillHoldsRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
-from extractors.constructions.copula import OCCUPATION_NOUNS, CopulaRules
+from extractors.constructions.copula import CopulaRules
 from extractors.constructions.descriptions import partners_are_people
+from extractors.constructions.role_nouns import OCCUPATION_NOUNS
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
 from extractors.constructions.nominal_endings import NominalEndingRules

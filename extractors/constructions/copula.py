@@ -22,8 +22,13 @@ from extractors.constructions.preferences import (
     GENERIC_RULE,
     KIND_READING,
 )
+from extractors.constructions.role_nouns import (
+    _former,
+    _group_of,
+    _residence_of,
+    _workplace_of,
+)
 from extractors.constructions.studies import (  # student nouns: re-exported
-    _named_object,
     _school_of,
     CLASS_YEAR_NOUNS,
     SCHOOL_WORDS,
@@ -47,7 +52,6 @@ from extractors.syntax import (
     _no_longer,
     _no_value,
     _NP_DROP,
-    _of_object,
     _phrase,
     _prep_objects,
     _span_tokens,
@@ -66,23 +70,6 @@ OWNED_THINGS = frozenset("""
 """Things one owns: "my (current) car is X" also says the owner has X (whose sale then ends
 it); "my favourite / dream car" says nothing of owning one."""
 
-OCCUPATION_NOUNS = frozenset("""
-    accountant actor administrator analyst architect assistant associate attorney baker
-    barber barista bartender bookkeeper butcher carpenter cashier chef clerk coach consultant
-    cook coordinator counselor designer developer dentist director dishwasher doctor driver
-    economist editor electrician employee engineer hairdresser hygienist instructor intern
-    janitor journalist lawyer lecturer librarian machinist manager mechanic nanny nurse
-    officer paralegal paramedic pharmacist photographer physician physiotherapist pilot
-    plumber producer professor programmer receptionist recruiter reporter researcher
-    salesperson scientist secretary server specialist staffer supervisor surgeon teacher
-    technician therapist trainer tutor veterinarian waiter waitress welder
-    """.split())
-"""Occupations (common job titles, as in the US Standard Occupational Classification's
-titles): such a noun with "at" and a name says where its holder works ("is the head chef at
-Trattoria Luce" -> work at). Roles that are no employment ("a customer / member / regular /
-speaker at X") are left out."""
-
-
 def _contrasted(cop: Token, complements: list[Token]) -> int | None:
     """The index of a "not" that opens a later complement or apposition after the first ("my
     manager is Lena now, not Tom", "is Lena, not Tom": contrastive negation, Quirk et al.
@@ -94,52 +81,6 @@ def _contrasted(cop: Token, complements: list[Token]) -> int | None:
         c.i for c in first.children if c.dep_ in ("appos", "conj") and c.i > first.i]
     return next((c.i for c in (*cop.children, *first.children) if c.dep_ == "neg"
                  and c.i > first.i and any(i > c.i for i in later)), None)
-
-
-def _group_of(noun: Token) -> Token | None:
-    """The group of a membership noun ("a member / part of the hiking club"), else None."""
-    return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
-
-
-def _workplace_of(noun: Token, cop: Token | None = None) -> Token | None:
-    """The named workplace of an occupation noun ("the head chef at Trattoria Luce"), else
-    None (:data:`OCCUPATION_NOUNS`). With the copula ``cop`` whose complement the noun is,
-    an "at" phrase the parser hung on the copula after the noun counts too ("I'm a paralegal
-    at Voss & Kline": the coordinated name draws the phrase up to the verb)."""
-    if noun.lemma_.lower() not in OCCUPATION_NOUNS:
-        return None
-    found = _named_object(noun, ("at",))
-    if found is None and cop is not None:
-        found = next((p for c in cop.children if c.dep_ == "prep" and c.lower_ == "at"
-                      and c.i > noun.i for p in c.children if p.dep_ == "pobj" and (
-                          p.pos_ == "PROPN" or p.pos_ == "NOUN" and p.text[:1].isupper())),
-                     None)
-    return found
-
-
-RESIDENT_NOUNS = frozenset({"resident", "inhabitant"})
-"""Nouns of a person who lives where their name modifier or "of" object names ("a
-Manchester resident", "a resident of Leeds")."""
-
-
-def _residence_of(noun: Token) -> Token | None:
-    """The named place of a resident noun ("officially a Manchester resident now"), else
-    None."""
-    if noun.lemma_.lower() not in RESIDENT_NOUNS:
-        return None
-    named = next((c for c in noun.children if c.dep_ in ("compound", "nmod") and c.i < noun.i
-                  and c.pos_ == "PROPN"), None)
-    return named if named is not None else _named_object(noun, ("of",))
-
-
-_FORMER = frozenset({"former", "ex", "previous", "old", "past", "one-time"})
-
-
-def _former(cop: Token, noun: Token) -> bool:
-    """Whether a copula's role is over: a past-tense copula ("was an intern at Meta") or a
-    modifier that says so ("a former Manchester resident")."""
-    return cop.tag_ == "VBD" or any(c.dep_ == "amod" and c.lower_ in _FORMER
-                                    for c in noun.children)
 
 
 _DURATION_PREPS = frozenset({"for", "since", "during", "until", "till"})
