@@ -38,6 +38,7 @@ from extractors.constructions.changes import ChangeRules
 from extractors.constructions.handovers import HandoverRules
 from extractors.constructions.still_holds import prefer_present, StillHoldsRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
+from extractors.constructions.clause_times import ClauseTimeRules
 from extractors.constructions.copula import CopulaRules
 from extractors.constructions.descriptions import partners_are_people
 from extractors.constructions.role_nouns import OCCUPATION_NOUNS
@@ -158,7 +159,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules,
-                      GoActivityRules, NoneLeftRules, VisitRules, TextRunner):
+                      GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:

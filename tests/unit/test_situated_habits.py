@@ -1,6 +1,6 @@
 """A present habit restricted to its time ("works at a bakery on weekends", "lives in Lisbon
 during the winter") holds in that time only: two values of two times both stand, and a plain
-later value still replaces a plain earlier one (extractors.constructions.verbs._times)."""
+later value still replaces a plain earlier one (extractors.constructions.clause_times)."""
 
 from __future__ import annotations
 
