@@ -177,6 +177,15 @@ def year_of_studies(year: Token) -> Token | None:
         c.dep_ in ("amod", "compound") for c in p.children)), None)
 
 
+def _kind_of_school(noun: Token) -> bool:
+    """Whether ``noun`` names a kind of school by its field or level ("nursing school", "law
+    school", "high school"), with no article ("the school choir", "a school" name no place
+    one attends)."""
+    return noun.lemma_.lower() in _SCHOOL_HEADS and any(
+        c.dep_ in ("amod", "compound") and c.i < noun.i for c in noun.children) and not any(
+        c.dep_ == "det" for c in noun.children)
+
+
 _SCHOOL_PERIODS = frozenset({"semester", "term", "trimester"})
 """Periods only a school's year is divided into (a year may be a year at a job)."""
 _SCHOOL_HEADS = frozenset({"school", "college", "university", "uni"})
@@ -288,7 +297,8 @@ class StudyRules:
         out = []
         for year in (p for c in head.children if c.dep_ == "prep" and c.lower_ == "in"
                      for p in c.children if p.dep_ == "pobj"):
-            place = year_of_studies(year)
+            # "I'm in nursing school": a kind of school one is in is the school one attends
+            place = year if _kind_of_school(year) else year_of_studies(year)
             if place is not None:
                 value, surface = self._value(place)
                 if value:

@@ -28,6 +28,7 @@ U = "user"
     # the kind of school a year is of, when no name says where; a school's own period
     ("Ines is in her final year of nursing school.", ("ines", "study at", "nursing school")),
     ("I'm in my last semester at Corvin.", (U, "study at", "corvin")),
+    ("I'm in veterinary school.", (U, "study at", "veterinary school")),
     # work toward a degree, a degree being finished: study, never a workplace
     ("Lena is working towards a law degree at Carrow University.",
      ("lena", "study at", "carrow university")),
@@ -50,6 +51,8 @@ def test_student_states(extractor, sentence, fact):
     ("I hope to do a PhD at Ravel University.", (U, "study at", "ravel university")),
     ("Tomas is in his second year at Google.", ("tomas", "study at", "google")),
     ("I'm in the final year of my mortgage.", (U, "study at", "mortgage")),
+    ("I was in veterinary school in 2015.", (U, "study at", "veterinary school")),
+    ("She's in the school choir.", ("she", "study at", "school choir")),
     ("I'm in the final year of my PhD.", (U, "study at", "phd")),
     ("Sven is in his second year at Lund University Hospital.",
      ("sven", "study at", "lund university hospital")),
@@ -153,6 +156,7 @@ def test_an_institution_named_with_its_school(ended, stated, same):
     ("I'm a first-year student at Corvin Uni.", "graduated from corvin in june, so happy"),
     ("Ines is in her final year of nursing school.", "Ines graduated from nursing school in June."),
     ("I'm in my last semester at Corvin.", "I graduated from Corvin last week."),
+    ("I'm in veterinary school.", "I finished veterinary school last month."),
     ("The user is in their final year of veterinary school.",
      "The user has finished veterinary school."),
 ])
