@@ -45,7 +45,7 @@ def role_readings(triples: Iterable[Triple]) -> list[Triple]:
     out = []
     for t in triples:
         agent = ROLE_AGENTS.get(t.relation)
-        if agent is None or t.negated or not t.object or t.rule not in ("svo",) or any(
+        if agent is None or t.negated or not t.object or t.rule != "svo" or any(
                 name == "time" and value.startswith(_NOT_NOW) for name, value in t.qualifiers):
             continue
         if t.object.split()[-1] == agent:

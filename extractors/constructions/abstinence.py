@@ -121,7 +121,7 @@ def _bounded(head: Token) -> bool:
         if c.dep_ == "prep" and c.lower_ in _BOUNDING_PREPS and not (
                 c.lower_ == "for" and _spell(c.subtree)):
             return True
-        if c.dep_ == "advcl" or (c.dep_ == "advmod" and c.lower_ == "only"):
+        if c.dep_ == "advcl":
             return True
         if c.dep_ == "npadvmod" and c.lower_ not in _NOW_WORDS and not _spell([c]) and (
                 _is_time(c) or c.lower_.endswith("s") and c.pos_ == "NOUN"):

@@ -13,6 +13,7 @@ from extractors.constructions.descriptions import common_description, describes_
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.doc_cache import doc_text
+from extractors.memory_forms import _base_form
 
 
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
@@ -369,7 +370,7 @@ class KeyValueRules:
         if len(words) == 2 and words[1] in _KEY_PREPOSITIONS and words[0].endswith("s"):
             # "Lives in: Denver", "Works at: Acme": a verb's third person as its key, the
             # relation its base form ("live in"), as the clause "lives in Denver" reads
-            base = next((b for b in (words[0][:-1], words[0][:-2]) if self._is_verb(b)), None)
+            base = _base_form(words[0], self._is_verb)
             if base is not None:
                 words[0] = base
         return USER, " ".join(words)

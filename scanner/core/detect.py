@@ -173,7 +173,7 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
       (:func:`extractors.referents.same_referent`);
     * otherwise a denial of the more general thing denies the more specific one (same head
       noun, the denied words among the stated ones, an "of" phrase read before its noun:
-      :func:`_premodified`): "doesn't take the bus" denies "takes the
+      :func:`_of_phrase_first`): "doesn't take the bus" denies "takes the
       14 bus", but "doesn't like red wine" does not deny "likes wine"; the thing may be
       named by its hypernym ("doesn't drink alcohol" denies "drinks red wine":
       :data:`extractors.relations.HYPERNYMS`).
@@ -195,11 +195,11 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
         return True
     if is_kind_of(obj, held):  # "not adopt another dog" / "adopting a new pup"
         return True
-    a, b = obj.split(), _premodified(held).split()
+    a, b = obj.split(), _of_phrase_first(held).split()
     return a[-1] == b[-1] and set(a) <= set(b)
 
 
-def _premodified(value: str) -> str:
+def _of_phrase_first(value: str) -> str:
     """A noun with one "of" phrase written with the phrase before it ("treasurer of book
     club" -> "book club treasurer"): the postmodifying of-phrase and the premodifying noun
     name one thing (Quirk et al. 1985, §17.108), so a denial of the one meets the other."""
