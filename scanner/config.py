@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from extractors import DEFAULT_TABLE
 from scanner.core.keys import AliasTable
 from scanner.core.policy_config import DEFAULT_CLOCK_SKEW_S, PolicyConfig, Strategy
-from scanner.errors import ConfigurationError
+from scanner.errors import ConfigurationError, faults
 from scanner.scan import ScanConfig
 from scanner.store.replication import ReplicationSettings
 
@@ -158,6 +158,6 @@ def load_settings(path: str | Path) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise ConfigurationError(f"{path}: {field}", first["msg"]) from err
+        field, reason, _ = faults(err.errors(), field=lambda loc: ".".join(map(str, loc)),
+                                  reason=lambda e: e["msg"])
+        raise ConfigurationError(f"{path}: {field}", reason) from err

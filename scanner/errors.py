@@ -18,9 +18,30 @@ attributes. Third-party errors are wrapped with ``raise ... from err``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from scanner.wording import shown_id
+
+
+def faults(errors: Sequence[Mapping], *, field: Callable[[tuple], str],
+           reason: Callable[[Mapping], str]) -> tuple[str, str, tuple[str, ...]]:
+    """Every fault of one failed validation, worded for a person.
+
+    Args:
+        errors: pydantic's ``ValidationError.errors()``, in its order.
+        field: the shown name of an error's ``loc``.
+        reason: the wording of one error.
+
+    Returns:
+        ``(first field, reason, every field)``: the reason is the first field's, followed by
+        "; also field 'x': ..." for each further fault, so that one correction pass can fix
+        them all.
+    """
+    found = [(field(tuple(e["loc"])), reason(e)) for e in errors]
+    (first, why), others = found[0], found[1:]
+    if others:
+        why += "; also " + "; ".join(f"field '{f}': {r}" for f, r in others)
+    return first, why, tuple(f for f, _ in found)
 
 
 class ScannerError(Exception):
@@ -36,14 +57,17 @@ class RecordError(ScannerError):
         record_id: the record's ``id`` when it could be read, else ``None``.
         field: dotted path of the offending field (``"observed_at"``), or ``"<line>"`` when the
             line is not a JSON object at all.
-        reason: what is wrong with it.
+        reason: what is wrong with it (with every other field at fault, when there are several).
+        fields: every field at fault, ``field`` first.
     """
 
-    def __init__(self, *, line: int | None, record_id: str | None, field: str, reason: str):
+    def __init__(self, *, line: int | None, record_id: str | None, field: str, reason: str,
+                 fields: tuple[str, ...] = ()):
         self.line = line
         self.record_id = shown_id(record_id)  # an oversized id is cut, never echoed whole
         record_id = self.record_id
         self.field = field
+        self.fields = fields or (field,)
         self.reason = reason
         where = f"line {line}" if line is not None else "record"
         who = f" (id {record_id!r})" if record_id else ""

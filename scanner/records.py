@@ -16,7 +16,7 @@ from typing import IO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from scanner.errors import RecordError
+from scanner.errors import RecordError, faults
 from scanner.models import MemoryRecord, RejectedLine
 from scanner.wording import counted
 
@@ -44,7 +44,9 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
     """Validate one decoded JSON value as a memory record.
 
     Raises:
-        RecordError: naming the line, the id (if readable) and the first field at fault.
+        RecordError: naming the line, the id (if readable) and the first field at fault in
+            ``field``; ``fields`` lists every field at fault and ``reason`` says what is wrong
+            with each ("...; also field 'user_id': ...").
     """
     rid = data.get("id") if isinstance(data, dict) else None
     if isinstance(rid, (int, float)) and not isinstance(rid, bool):
@@ -59,16 +61,20 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
     try:
         return MemoryRecord.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        reason = first["msg"]
-        if first["type"] == "timezone_aware":
-            reason = "naive timestamp: give a UTC offset such as 'Z' or '+00:00'"
-        elif first["type"] == "string_unicode":
-            reason = "holds a lone surrogate (such as \\ud800), which is not valid Unicode"
-        elif first["type"] == "value_error":
-            reason = reason.removeprefix("Value error, ")
-        raise RecordError(line=line, record_id=rid, field=_field(first["loc"]),
-                          reason=reason) from err
+        field, reason, fields = faults(err.errors(), field=_field, reason=_reason)
+        raise RecordError(line=line, record_id=rid, field=field, reason=reason,
+                          fields=fields) from err
+
+
+def _reason(error: dict) -> str:
+    """A person's wording of one pydantic error (``ValidationError.errors()`` item)."""
+    if error["type"] == "timezone_aware":
+        return "naive timestamp: give a UTC offset such as 'Z' or '+00:00'"
+    if error["type"] == "string_unicode":
+        return "holds a lone surrogate (such as \\ud800), which is not valid Unicode"
+    if error["type"] == "value_error":
+        return error["msg"].removeprefix("Value error, ")
+    return error["msg"]
 
 
 RECORD_FIELDS = frozenset(MemoryRecord.model_fields)

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from scanner.errors import ConfigurationError, ScannerError
+from scanner.errors import ConfigurationError, ScannerError, faults
 from scanner.models import MemoryRecord, RejectedLine, SourceClass
 
 UPDATE_TIME_PROPERTIES = frozenset({"updated_at", "updatedAt", "last_updated", "modified_at",
@@ -207,9 +207,10 @@ class SourceMapping(BaseModel):
         try:
             return MemoryRecord.model_validate(values)
         except ValidationError as err:
-            first = err.errors()[0]
-            raise SourceRecordError(uuid, ".".join(map(str, first["loc"])) or "record",
-                                    first["msg"]) from err
+            field, reason, _ = faults(err.errors(),
+                                      field=lambda loc: ".".join(map(str, loc)) or "record",
+                                      reason=lambda e: e["msg"])
+            raise SourceRecordError(uuid, field, reason) from err
 
     def records(self, objects: Sequence[tuple[str, Mapping[str, Any], str | None]]
                 ) -> tuple[list[MemoryRecord], list[RejectedLine]]:
@@ -342,9 +343,9 @@ def build_mapping(values: Mapping[str, Any]) -> SourceMapping:
     try:
         return SourceMapping.model_validate(merged)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ConfigurationError("source." + ".".join(map(str, first["loc"])),
-                                 first["msg"]) from err
+        field, reason, _ = faults(err.errors(), field=lambda loc: ".".join(map(str, loc)),
+                                  reason=lambda e: e["msg"])
+        raise ConfigurationError("source." + field, reason) from err
 
 
 def load_sources(path: str | Path) -> dict[str, SourceMapping]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from scanner.errors import faults
 from scanner.validator.errors import LogInputError
 from scanner.validator.models import (
     RAW_TEXT_FIELDS,
@@ -69,7 +70,7 @@ def parse_row(data: object, *, line: int) -> ParsedRow | MalformedLine:
 
     Returns:
         The parsed row with the names of any raw text fields removed from it, or the
-        malformed-line report (first field at fault).
+        malformed-line report (the first field at fault, and every other one in its reason).
     """
     if not isinstance(data, dict):
         return MalformedLine(line=line, field="<line>", reason="expected a JSON object")
@@ -84,8 +85,8 @@ def parse_row(data: object, *, line: int) -> ParsedRow | MalformedLine:
     try:
         row = model.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        return MalformedLine(line=line, id=rid, field=_field(first["loc"]), reason=_reason(first))
+        field, reason, _ = faults(err.errors(), field=_field, reason=_reason)
+        return MalformedLine(line=line, id=rid, field=field, reason=reason)
     return ParsedRow(line=line, row=row, raw_text_fields=raw)
 
 

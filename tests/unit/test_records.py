@@ -49,6 +49,22 @@ def test_bad_field_is_named(change, field, reason):
     assert reason in str(err.value)
 
 
+def test_every_field_at_fault_is_named():
+    with pytest.raises(RecordError) as err:
+        parse_record(dict(GOOD, text="", user_id="", observed_at="last tuesday"), line=3)
+    assert err.value.field == "text"
+    assert err.value.fields == ("text", "user_id", "observed_at")
+    message = str(err.value)
+    assert message.startswith("line 3 (id 'm1'): field 'text': ")
+    assert "also field 'user_id': " in message and "field 'observed_at': " in message
+
+
+def test_one_field_at_fault_is_named_alone():
+    with pytest.raises(RecordError) as err:
+        parse_record(dict(GOOD, user_id=""), line=3)
+    assert err.value.fields == ("user_id",) and "also" not in err.value.reason
+
+
 @pytest.mark.parametrize("missing", ["id", "text", "user_id"])
 def test_required_fields(missing):
     data = {k: v for k, v in GOOD.items() if k != missing}
