@@ -77,6 +77,9 @@ def test_table_names_its_sources():
     ("i stay in a tiny room w/ my aunt", ("user", "have", "aunt", False)),
     ("I live w/ my aunt", ("user", "live with", "aunt", False)),
     ("my gf is Noor", ("user", "girlfriend", "noor", False)),
+    ("fav snack is mango sorbet", ("user", "preferred snack", "mango sorbet", False)),
+    ("my fave podcast is Lore.", ("user", "preferred podcast", "lore", False)),
+    ("Fav drink: oat flat white", ("user", "preferred drink", "oat flat white", False)),
     ("cant function w/o my glasses", None),
 ])
 def test_triples_of_chat_forms(extractor, text, expected):
