@@ -294,6 +294,15 @@ _FAVOURITE_MODIFIERS = frozenset({"new", "current", "latest", "absolute", "all",
 """Words before "favourite" that do not change which favourite is meant."""
 
 
+_NOW_MODIFIERS = frozenset({"current", "present", "latest", "updated"})
+"""Adjectives that place an attribute's value at the time of speaking (time deixis: Fillmore,
+*Lectures on Deixis*, 1971/1997, lecture 3): "current employer" and "employer" name one
+attribute, so their values are compared. "new" does so only before a relation of the
+functional table ("my new address"): elsewhere it may add a value ("new hobby", "new pup").
+Words that place the value in the past ("old", "former", "previous") stay: "my old address" is
+another attribute."""
+
+
 @dataclass(frozen=True)
 class RelationTable:
     """The configurable tables; defaults are the module-level constants.
@@ -343,6 +352,9 @@ class RelationTable:
         while len(words) > 1 and words[0] in _FAVOURITE_MODIFIERS and words[1] in (
                 "favorite", "fave", "preferred", "all", "time"):
             words = words[1:] if words[0] != "all" else words[2:]
+        if len(words) > 1 and (words[0] in _NOW_MODIFIERS or words[0] == "new" and self.canonical(
+                " ".join(words[1:]))[0] in self.functional):  # "new address" is the address
+            words = words[1:]
         # "favourite style of dance" is "favourite dance style"
         if len(words) == 4 and words[2] == "of" and self.synonyms.get(words[0]) == "preferred":
             words = [words[0], words[3], words[1]]
