@@ -64,12 +64,16 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
         ("I now work at X", ``Edits(((0, 0, 2), (4, 9, 4)))``).
     """
     stripped = text.lstrip()
+    lead = len(text) - len(stripped)
+    negated = _NOT_ANY_LONGER.match(stripped)
+    if negated is not None and negated["word"].lower() not in _FINITE | _AUX:
+        # "Not vegan anymore" -> "I am not vegan anymore" (as "No longer vegan")
+        return "I am " + stripped[:1].lower() + stripped[1:], Edits(((0, lead, len("I am ")),))
     m = _LEAD.match(stripped)
     if not m or not subjectless(text, is_verb, irregular):
         return None
     word = m["verb"]
     low = word.lower()
-    lead = len(text) - len(stripped)
     if _verbless_predicate(m, is_verb, irregular):
         # "No longer vegan" -> "I am no longer vegan"
         body = stripped[:1].lower() + stripped[1:]
@@ -85,8 +89,38 @@ def in_first_person(text: str, is_verb: Callable[[str], bool],
     # the verb's form may change length ("works" -> "work", "has" -> "have", "Building" ->
     # "am building"): an edit of its own, so offsets after it map back exactly
     verb = (lead + m.start("verb"), lead + m.end("verb"), len(base))
-    return "I " + adverbs + base + m["rest"], Edits(
-        ((0, lead, len("I ")),) + ((verb,) if len(base) != len(word) else ()))
+    rest, later = _later_subjects(m["rest"], lead + m.start("rest"), is_verb)
+    return "I " + adverbs + base + rest, Edits(
+        ((0, lead, len("I ")),) + ((verb,) if len(base) != len(word) else ()) + later)
+
+
+_NOT_ANY_LONGER = re.compile(r"not\s+(?P<word>[A-Za-z][\w'-]*)[^.;!?]*?\s+(?:anymore|any\s+more|any\s+"
+                             r"longer)\s*[.!]?\s*$", re.IGNORECASE)
+"""A verbless predicate denied with "not … anymore" ("Not vegan anymore", "Not a smoker any
+more"): the non-assertive form of "no longer" (Quirk et al. 1985 §8.95), read as it is."""
+
+_LATER_CLAUSE = re.compile(r",\s+(?P<adverbs>(?:(?:now|currently|still|also|recently|these days|"
+                           r"nowadays)\s+)+)(?P<verb>[a-z]+s)\b")
+"""A later subject-less clause after a comma, opened by a time or additive adverb and a
+third-person verb ("Left Acme, now works at Globex")."""
+
+
+def _later_subjects(rest: str, at: int, is_verb: Callable[[str], bool]
+                    ) -> tuple[str, tuple[tuple[int, int, int], ...]]:
+    """``rest`` with each later subject-less clause (:data:`_LATER_CLAUSE`) given its own
+    subject ("…, now I work at Globex"; the parser otherwise takes the noun before the comma
+    for the verb's subject), and the edits in characters of the text ``rest`` starts at
+    ``at`` in."""
+    out, edits, done = [], [], 0
+    for m in _LATER_CLAUSE.finditer(rest):
+        word = m["verb"]
+        base = _FIRST_PERSON_FORMS.get(word) or _base_form(word, is_verb)
+        if base is None or word.endswith("ss"):
+            continue
+        out.append(rest[done:m.start("verb")] + "I " + base)
+        edits.append((at + m.start("verb"), at + m.end("verb"), len("I ") + len(base)))
+        done = m.end("verb")
+    return "".join(out) + rest[done:], tuple(edits)
 
 
 _LABELLED = re.compile(r"\s*[A-Za-z][\w'/-]*(?: [\w'/.-]+){0,4}:\s")
