@@ -158,7 +158,7 @@ TABLE = [
     ("my family and i are from india.",
      [("user's family", "be from", "india", False), (U, "be from", "india", False)]),
     ("my father is in the army.", [("user's father", "be in", "army", False)]),
-    ("My current goal is to run a marathon.", [(U, "current goal", "run marathon", False)]),
+    ("My current goal is to run a marathon.", [(U, "goal", "run marathon", False)]),
     ("my dream in life is to work from home.", [(U, "dream", "work from home", False)]),
     # a name spelled like a pronoun; a frequency is no part of the object
     ("my favorite band is the who.", [(U, "preferred band", "who", False)]),
