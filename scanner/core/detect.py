@@ -435,7 +435,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     clusters = list(by_values.items())
     for i, (va, sa) in enumerate(clusters):
         for vb, sb in clusters[i + 1:]:
-            if va & vb or any(_written_more_fully(a, b) for a in va for b in vb):
+            if va & vb or any(_written_more_fully(a, b) or _one_word_form(a, b)
+                              for a in va for b in vb):
                 continue
             for x in sa:
                 for y in sb:
@@ -455,6 +456,18 @@ def _written_more_fully(a: str, b: str) -> bool:
     # (a title and surname, then the title, given name and surname: "Dr Lloyd-Jones")
     return 1 < len(ws) < len(wl) and ws[0] == wl[0] and ws[0].rstrip(".") in _TITLES and \
         wl[len(wl) - len(ws) + 1:] == ws[1:]
+
+
+def _one_word_form(a: str, b: str) -> bool:
+    """Whether two values differ only in an "-s" / "-es" / "-ies" ending of their last word:
+    a name the lemmatizer read as a plural in lower case ("queens" / "queen" for Queens), or a
+    noun in its two numbers ("cat" / "cats"). Either may name the same thing, so the two are no
+    value mismatch (inflectional "-s", Quirk et al. 1985 §5.79)."""
+    wa, wb = a.split(), b.split()
+    if len(wa) != len(wb) or not wa or wa[:-1] != wb[:-1]:
+        return False
+    x, y = sorted((wa[-1], wb[-1]), key=len)
+    return len(x) >= 3 and (y in (x + "s", x + "es") or x.endswith("y") and y == x[:-1] + "ies")
 
 
 _TITLES = frozenset({"dr", "doctor", "prof", "professor", "mr", "mrs", "ms", "miss", "mx",
