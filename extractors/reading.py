@@ -228,7 +228,8 @@ def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
     "to" before a word that is no verb is a preposition ("renamed to main", "allergic to
     shellfish"); a change verb hung on a noun in a verbless line is the line's verb
     ("Preferred language for replies changed to English"); a base form made a subject is the
-    head noun of a compound ("the project lead for Atlas")."""
+    head noun of a compound ("the project lead for Atlas"); a participle read as a passive
+    verb with a bare noun object is that noun's adjective ("is salted almonds")."""
     doc = parsed[0] if isinstance(parsed, tuple) else parsed
     text = doc_text(doc)
     for i, (dep, url, email, idx, length) in enumerate(
@@ -314,6 +315,8 @@ def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
                 # line's first noun phrase, as "… was changed to English" does
                 token.head, token.dep_ = token, "ROOT"
                 root.head, root.dep_ = token, "nsubj"
+        if token.dep_ == "nsubjpass":
+            _participle_value(token)
         if token.dep_ == "nsubj" and _is_time(token) and any(
                 c.dep_ == "nsubj" and c.i > token.i for c in token.head.children):
             # "Weekends my alarm is 9am": of two subjects, a fronted time is an adverbial
@@ -370,6 +373,40 @@ def _copula_heads(token: Token) -> None:
         token.head = cop
     if token.dep_ in ("acomp", "ROOT") and token.head != token:
         token.dep_ = "attr"
+
+
+_DOUBLE_OBJECT_VERBS = frozenset("""
+    give offer send show tell teach ask award grant pay promise deny refuse allow charge
+    lend owe hand bring feed sell serve assign bill fine cost save spare wish
+    """.split())
+"""Verbs whose passive keeps a direct object ("was given a bike", "was taught French"; the
+indirect-object passive, Quirk et al. 1985 §16.55): with them a participle and its object stay
+verb and object."""
+
+
+def _participle_value(subject: Token) -> None:
+    """"My favourite snack is salted almonds": a participle the parser read as a passive verb
+    with a bare noun for its object, right after the copula, is an adjective of that noun,
+    the noun the copula's complement (a passive takes no direct object outside
+    :data:`_DOUBLE_OBJECT_VERBS`); in place. Only a common-noun subject: "I was paid cash"
+    stays a passive."""
+    verb = subject.head
+    cop = next((c for c in verb.children if c.dep_ == "auxpass" and c.lemma_ == "be"), None)
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if (verb.tag_ != "VBN" or verb.dep_ != "ROOT" or cop is None or obj is None
+            or subject.pos_ != "NOUN" or cop.i != verb.i - 1 or obj.i != verb.i + 1
+            or obj.pos_ != "NOUN" or _is_time(obj) or verb.lemma_ in _DOUBLE_OBJECT_VERBS
+            or any(c.dep_ in ("det", "poss", "nummod") for c in obj.children)
+            or any(c.dep_ in ("dative", "agent", "oprd", "ccomp", "xcomp", "neg")
+                   for c in verb.children)):
+        return
+    for child in list(verb.children):
+        if child not in (cop, obj):
+            child.head = cop
+    subject.dep_ = "nsubj"
+    cop.head, cop.dep_ = cop, "ROOT"
+    obj.head, obj.dep_ = cop, "attr"
+    verb.head, verb.dep_, verb.pos_ = obj, "amod", "ADJ"
 
 
 def _retagged_verb(token: Token) -> bool:
