@@ -378,7 +378,9 @@ class ChangeRules:
             derived = [d for d in derived if d.relation not in held]
         if endings:  # "sold the laptop I used at university": that one, not every laptop
             derived = mark_particular(verb, derived, {s for e in endings for s in e.states})
-        if _lemma(verb) in _QUITTING:  # "quit Harbour Mills": the employer, at any of its sites
+        if _lemma(verb) in _QUITTING or any(t.relation in _QUIT_RELATIONS for t in sources):
+            # "quit Harbour Mills", "handed in my notice at Harbour Mills": the employer, at
+            # any of its sites
             derived = [with_qualifier(d, QUIT_QUALIFIER, _lemma(verb))
                        if d.relation == "work at" else d for d in derived]
         return triples + derived if derived else triples
@@ -409,6 +411,9 @@ _QUITTING = frozenset({"quit", "resign"})
 """Verbs of leaving one's employment that name no other leaving (FrameNet Quitting: quit.v,
 resign.v; "leave" is also Departing, "left Leeds"; "retire" may be from a sport): their
 employer is qualified with :data:`QUIT_QUALIFIER`."""
+_QUIT_RELATIONS = frozenset({"resign from"})
+"""Relations of quitting one's employment that idioms name ("handed in my notice at X",
+``[idioms]`` of :mod:`extractors.state_changes`: FrameNet Quitting)."""
 QUIT_QUALIFIER = "quit"
 """The qualifier of an ending of work at an employer by quitting it: the name is a firm's,
 which also ends work at a site named by it ("the Harbour Mills depot":

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.times import _is_time
+
 _AGENT_ROLES = {"found": "founder", "co-found": "founder", "develop": "developer",
                 "manufacture": "manufacturer", "make": "manufacturer", "create": "creator",
                 "perform": "performer", "write": "author", "direct": "director",
@@ -43,6 +45,27 @@ def _extent(token: Token) -> bool:
 
 _WHOLE_OBJECTS = frozenset({"everything", "all", "stuff"})
 """Objects that say "the whole of it" and carry no value of their own."""
+
+
+_WORK_PERIOD_NOUNS = frozenset({"shift"})
+"""Nouns of a period of work (WordNet shift.n.03 "the time period during which you are at
+work"): "works the night shift" says when one works, as "works nights" does."""
+_WORKING_VERBS = frozenset({"work", "do"})
+"""Verbs whose object a period of work is only as its time ("works the night shift", "does
+the late shift"; FrameNet Being_employed, work.v); for other verbs it is the thing acted on
+("dropped her Saturday shifts at the shelter", "covered a shift")."""
+
+
+def time_span_object(obj: Token) -> bool:
+    """An object that says when the verb holds rather than what it is about: a bare time noun
+    ("works nights", "works weekends": a noun phrase as time adjunct, Quirk et al. 1985,
+    §8.55) or a period of work as the object of working ("works the night shift":
+    :data:`_WORK_PERIOD_NOUNS`, :data:`_WORKING_VERBS`). A
+    prepositional phrase the parser hangs on it ("works nights at the bakery") is the verb's
+    own."""
+    return (_is_time(obj) and not any(d.dep_ == "det" for d in obj.children)
+            or obj.lemma_.lower() in _WORK_PERIOD_NOUNS and obj.head.lemma_.lower() in
+            _WORKING_VERBS)
 
 
 _CAUSED_MOTION = {"move to": "transfer to", "move into": "transfer to",

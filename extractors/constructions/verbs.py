@@ -57,6 +57,7 @@ from extractors.constructions.verb_words import (
     _participle_clause,
     _whole_object,
     REPLACING_VERBS,
+    time_span_object,
 )
 from extractors.referents import GROUP_NOUNS
 from extractors.constructions.handovers import HANDOVER_VERBS, handed_theme
@@ -221,11 +222,13 @@ class VerbRules:
         objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
                    for o in self._objects(c) if not _extent(o) and not after_marker(o)
                    and not (timed and _is_time(o)) and not _participle_clause(o, verb)]
-        if any(_is_time(o) and not any(d.dep_ == "det" for d in o.children) for o in objects) \
-                and any(p.dep_ == "prep" and p.lower_ in _OBJECT_PREPS for p in verb.children):
-            # "works days at a clinic", "works weekends for the council": a bare time noun
-            # says when; the prepositional phrase is what the verb is about
-            objects = [o for o in objects if not _is_time(o)]
+        if any(time_span_object(o) for o in objects) \
+                and any(p.dep_ == "prep" and p.lower_ in _OBJECT_PREPS
+                        for p in (*verb.children, *(c for o in objects for c in o.children))):
+            # "works days at a clinic", "works weekends for the council", "works the night
+            # shift at the depot": a bare time noun or a work period says when; the
+            # prepositional phrase is what the verb is about
+            objects = [o for o in objects if not time_span_object(o)]
         # "migrated everything from Todoist": a whole-of-it object says nothing; the
         # prepositional phrase is what the verb is about
         objects = [o for o in objects if not _whole_object(o)]
@@ -443,6 +446,10 @@ class VerbRules:
         # "migrated everything from Todoist": the parser hangs the verb's phrase on a
         # quantifier object
         preps += [c for o in verb.children if o.dep_ == "dobj" and _whole_object(o)
+                  for c in o.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
+        # "works nights at the bakery", "works the night shift at the depot": the parser hangs
+        # the verb's phrase on a time object
+        preps += [c for o in verb.children if o.dep_ == "dobj" and time_span_object(o)
                   for c in o.children if c.dep_ == "prep" and c.lower_ in _OBJECT_PREPS]
         # a compound preposition: "dropped out of the class" (prep "out" over prep "of"),
         # "stepped away from volunteering" (adverb "away" over prep "from")

@@ -32,7 +32,7 @@ from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WO
                                   institution_name, same_group_name, same_referent)
 from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
-from scanner.core.named_referents import make_of_model, workplace_of
+from scanner.core.named_referents import make_of_model, named_in, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
@@ -190,7 +190,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
         return same_referent(obj, held, stated_plural=held in holder.plural,
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named
                              ) or make_of_model(obj, held, holder.asserted) or (
-                                 obj in denier.quits and workplace_of(obj, held))
+                                 obj in denier.quits and workplace_of(obj, held)
+                                 and (obj in denier.names or named_in(obj, holder.record.text)))
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
         return True
     if is_kind_of(obj, held):  # "not adopt another dog" / "adopting a new pup"

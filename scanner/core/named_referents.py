@@ -25,6 +25,20 @@ def workplace_of(name: str, stated: str) -> bool:
             and tail[-1] in WORKPLACE_HEADS and all(w.isalpha() for w in tail))
 
 
+def named_in(name: str, text: str) -> bool:
+    """Whether ``text`` writes ``name`` (lower-cased words) as a proper name, each word
+    capitalised ("harbourview" in "I work nights at the Harbourview bakery"): a firm a chat
+    memory writes in lower case ("quit harbourview on friday") is a name when the memory that
+    states the work there wrote it as one (capitalisation marks proper nouns, Quirk et al.
+    1985, §5.60 ff.; chat often drops it)."""
+    words = name.split()
+    if not words or not all(w.isalpha() for w in words):
+        return False
+    pattern = r"\b" + r"\s+".join(re.escape(w[0].upper()) + "(?i:" + re.escape(w[1:]) + ")"
+                                   for w in words) + r"\b"
+    return re.search(pattern, text) is not None
+
+
 def make_of_model(ended: str, stated: str, others: frozenset[str] = frozenset()) -> bool:
     """Whether ``ended`` is the make alone of a vehicle ``stated`` by model year, make and model
     ("mazda" / "2014 mazda 3", "honda" / "2012 honda civic"), however it is written: the word after
