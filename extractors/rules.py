@@ -50,6 +50,7 @@ from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.genres import GenreRules
 from extractors.constructions.go_activities import GoActivityRules
 from extractors.constructions.visits import VisitRules
+from extractors.constructions.couples import CoupleRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
@@ -159,7 +160,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules,
-                      GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, TextRunner):
+                      GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, CoupleRules,
+                      TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:
@@ -347,7 +349,11 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         for other in others:
             who = self._entity(other)
             if who and first and who != first:
-                found += [_for_other(t, first, who) for t in found if t.subject == first]
+                # (a triple that names the other as its object relates the two: "Dario and I
+                # are together" is no relation of Dario to himself; an ending names the first
+                # for the other, _for_other)
+                found += [_for_other(t, first, who) for t in found if t.subject == first
+                          and (t.object != who or t.rule == ENDED_RULE)]
         return found + reciprocal
 
     def _reciprocal(self, found: list[Triple], first: str, others: list[str | None]
@@ -392,7 +398,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + self._abstinence(head) + self._year_of_studies(head) + self._none_left(head)
-                + (self._ensemble_membership(head) if found else []))
+                + (self._ensemble_membership(head) if found else []) + self._couple(head))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
                                   ) -> list[Triple]:
