@@ -32,7 +32,7 @@ from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WO
                                   institution_name, same_group_name, same_referent)
 from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
-from scanner.core.named_referents import make_of_model, named_in, workplace_of
+from scanner.core.named_referents import make_of_model, model_of, named_in, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
@@ -189,7 +189,8 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
     if obj in denier.ended:  # (or a make alone: "sold the kia" / "a 2016 kia rio")
         return same_referent(obj, held, stated_plural=held in holder.plural,
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named
-                             ) or make_of_model(obj, held, holder.asserted) or (
+                             ) or make_of_model(obj, held, holder.asserted) or model_of(
+                                 obj, held, holder.asserted) or (
                                  obj in denier.quits and workplace_of(obj, held)
                                  and (obj in denier.names or named_in(obj, holder.record.text)))
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"

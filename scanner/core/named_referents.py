@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.referents import WORKPLACE_HEADS
+from extractors.referents import NAME_ADJECTIVES, WORKPLACE_HEADS
 
 _MODEL_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 """A model year before a make ("a 2014 Mazda 3"; years of mass-produced vehicles)."""
@@ -53,3 +53,20 @@ def make_of_model(ended: str, stated: str, others: frozenset[str] = frozenset())
             and a[0] == b[1] and a[0].isalpha() and b.count(a[0]) == 1
             and not any(_MODEL_YEAR.match(w) for w in b[2:])  # (one vehicle only)
             and not any(o != stated and a[0] in o.split() for o in others))
+
+
+def model_of(ended: str, stated: str, others: frozenset[str] = frozenset()) -> bool:
+    """Whether ``ended`` is the model alone of a vehicle ``stated`` by model year, make and
+    model ("civic" / "2012 honda civic", "the old civic": describing adjectives aside,
+    :data:`extractors.referents.NAME_ADJECTIVES`), in the year-make-model order of
+    :func:`make_of_model`: what follows the make is the model. Only with a make written (a
+    year before a lone word may be a common noun's: "a 2019 laptop"), and not when the
+    memory's ``others`` hold a second vehicle of that model."""
+    a = ended.split()
+    while a and a[0] in NAME_ADJECTIVES:
+        a = a[1:]
+    b = stated.split()
+    return (bool(a) and len(b) >= 3 and _MODEL_YEAR.match(b[0]) is not None
+            and b[1].isalpha() and b[2:] == a
+            and not any(_MODEL_YEAR.match(w) for w in b[2:])  # (one vehicle only)
+            and not any(o != stated and o.split()[-len(a):] == a for o in others))
