@@ -276,17 +276,24 @@ def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
             noun = token.head
             token.head, token.dep_ = token, "ROOT"
             noun.head, noun.dep_ = token, "nsubj"
-        if token.tag_ in ("VBP", "VB") and token.dep_ in ("nsubj", "nsubjpass") and \
-                token.lower_ in NOUN_INDEX and any(c.dep_ == "nsubj" and c.pos_ == "NOUN"
-                                                   and c.i == token.i - 1 for c in token.children):
-            # "the project lead for Atlas is …": a base form the parser made a subject is
-            # the head noun of a compound (a verb heads no noun phrase), its "subject" the
-            # modifier
+        if token.dep_ == "nsubj" and token.tag_ == "NN" and token.i + 1 < len(doc):
+            _copula_after_noun(token, doc[token.i + 1])
+        if token.dep_ in ("nsubj", "nsubjpass") and (
+                token.tag_ in ("VBP", "VB") and token.lower_ in NOUN_INDEX
+                or token.pos_ == "NOUN") and any(
+                    c.dep_ == "nsubj" and c.pos_ == "NOUN" and c.i == token.i - 1
+                    for c in token.children):
+            # "the project lead for Atlas is …": a base form (or a noun) the parser made a
+            # subject is the head noun of a compound (a verb heads no noun phrase, a noun no
+            # subject), its "subject" the modifier
             token.tag_, token.pos_, token.lemma_ = "NN", "NOUN", token.lower_
             for c in token.children:
                 if c.dep_ == "nsubj" and c.i == token.i - 1:
                     c.dep_ = "compound"
-                    for d in [d for d in c.children if d.dep_ == "det"]:
+                    # (a determiner, genitive or adjective before it is the whole phrase's:
+                    # "the user's new team lead")
+                    for d in [d for d in c.children if d.dep_ in ("det", "poss", "amod")
+                              and d.i < c.i]:
                         d.head = token
         if token.dep_ in ("xcomp", "oprd") and token.head.pos_ in ("ADJ", "VERB") and (
                 token.pos_ in ("ADJ", "NOUN", "PROPN") and token.tag_ != "VB" or (
@@ -356,6 +363,38 @@ def _parenthetical_sentence(text: str, is_verb, irregular) -> str:
         return text
     sentence = ". " + m["aside"] + "."
     return text[:m.start()] + sentence + " " * (m.end() - m.start() - len(sentence))
+
+
+def _copula_after_noun(subject: Token, verb: Token) -> None:
+    """"The team lead for Heron is Lisbeth": a singular common noun's "verb" in the base form
+    right after it (tagged VBP, which a singular subject never takes: subject-verb concord,
+    Quirk et al. 1985 §10.34) that the lexicon knows as a noun, heading a later copula of
+    the sentence, is the head noun of a compound and the subject of that copula, in place.
+    The copula heads the clause; a subject the parser gave the copula inside the noun's
+    prepositional phrase ("for Project Heron") is that phrase's object."""
+    if verb.head != subject.head and subject.head != verb or verb.tag_ != "VBP" or \
+            verb.dep_ != "ROOT" or verb.lower_ not in NOUN_INDEX or subject.i + 1 != verb.i:
+        return
+    cop = next((c for c in verb.children if c.dep_ in ("conj", "advcl", "ccomp")
+                and c.lemma_ == "be" and c.i > verb.i
+                and any(d.dep_ == "attr" for d in c.children)), None)
+    if cop is None or any(c.dep_ in ("dobj", "cc") for c in verb.children):
+        return
+    prep = next((c for c in verb.children if c.dep_ == "prep" and c.i < cop.i), None)
+    moved = next((c for c in cop.children if c.dep_ == "nsubj"), None)
+    if moved is not None:
+        if prep is None or any(c.dep_ == "pobj" for c in prep.children) or not (
+                prep.i < moved.i < cop.i):
+            return
+        moved.head, moved.dep_ = prep, "pobj"
+    for child in [c for c in verb.children if c.i > cop.i]:
+        child.head = cop
+    cop.head, cop.dep_ = cop, "ROOT"
+    verb.head, verb.dep_ = cop, "nsubj"
+    verb.tag_, verb.pos_, verb.lemma_ = "NN", "NOUN", verb.lower_
+    subject.dep_ = "compound"
+    for d in [d for d in subject.children if d.dep_ == "det"]:
+        d.head = verb
 
 
 def _copula_heads(token: Token) -> None:

@@ -37,6 +37,7 @@ from extractors.constructions.answers import AnswerRules
 from extractors.constructions.changes import ChangeRules
 from extractors.constructions.handovers import HandoverRules
 from extractors.constructions.still_holds import prefer_present, StillHoldsRules
+from extractors.constructions.role_holders import RoleHolderRules
 from extractors.constructions.class_nouns import ClassNounRules, named_values
 from extractors.constructions.clause_times import ClauseTimeRules
 from extractors.constructions.copula import CopulaRules
@@ -159,7 +160,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       LanguageUseRules, ReputeRules, EnclosureRules, ClassNounRules,
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
-                      ReportRules, HandoverRules, StillHoldsRules,
+                      ReportRules, HandoverRules, StillHoldsRules, RoleHolderRules,
                       GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, CoupleRules,
                       TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.

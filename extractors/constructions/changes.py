@@ -15,7 +15,7 @@ from typing import NamedTuple
 from spacy.tokens import Token
 
 from extractors.constructions.descriptions import _names_role_holder, _premodified
-from extractors.clause_frames import CONDITIONED, with_time
+from extractors.clause_frames import CONDITIONED, FUTURE, with_time
 from extractors.constructions.handovers import _HANDING, handed_for_a_while
 from extractors.constructions.particulars import mark_particular
 from extractors.constructions.preferences import _CHANGED
@@ -257,8 +257,23 @@ class ChangeRules:
             return []
         rel_tokens = [t for t in role.subtree if t.i <= role.i and t.dep_ not in ("det",)]
         value, surface = self._value(subj)
+        # "… this week", "… next month", "… while Aisha is on holiday": a holding for a
+        # time, or for the span of another state ("while" spans a period, Quirk et al. 1985
+        # §15.25), which is no holding from now on ("yesterday", "last week" date its start)
+        spans = [" ".join(t.lower_ for t in c.subtree) for c in verb.children
+                 if c.dep_ in ("npadvmod", "advmod") and _is_time(c) and not any(
+                     t.lower_ in ("yesterday", "last", "ago") for t in c.subtree)] + [
+            " ".join(t.lower_ for t in c.subtree) for c in verb.children
+            if c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("while", "until",
+                                                                          "till")
+                                         for m in c.children)]
+        # (a spell to come is a future, "next month"; any other spell restricts the holding
+        # to itself, as a "when" clause does: it meets only a statement of that spell)
+        times = self._time_qualifiers(verb) + [
+            ("time", f"{FUTURE if {'next', 'tomorrow'} & set(w.split()) else CONDITIONED} {w}")
+            for w in spans]
         out = [self._make(owner, _phrase(rel_tokens), value, surface, negated=neg,
-                          clause=verb, rule="attribute")] if value else []
+                          clause=verb, rule="attribute", qualifiers=times)] if value else []
         # "… from Aisha Bello": the one it was taken from no longer holds it
         for before in (p for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
                        for p in c.children if p.dep_ == "pobj" and not neg):

@@ -205,6 +205,11 @@ class CopulaRules:
             generic = None if restriction else self._generic_preference(_phrase(rel_tokens),
                                                                          rel_tokens)
             rel_tokens = rel_tokens + restriction
+            if len(rel_tokens) > 2 and rel_tokens[0].lower_ == "new" and \
+                    rel_tokens[0].dep_ == "amod" and rel_tokens[0].head == subj:
+                # "the user's new team lead is Fatima": "new" marks the change (the
+                # qualifier below), not another role than "the user's team lead"
+                rel_tokens = rel_tokens[1:]
             relation_phrase = _phrase(rel_tokens)
             # (the head noun says it: "my budget for groceries" is one budget)
             plural = (subj if subj in rel_tokens else rel_tokens[-1]).tag_ == "NNS"
@@ -341,6 +346,8 @@ class CopulaRules:
                         out.append(self._make(subject, "member of", value, surface,
                                               negated=neg, clause=cop, rule="prep_object",
                                               qualifiers=places))
+        # "Ximena is the on-call engineer this week": the role's holder
+        out += self._reversed_role(cop, subj, complements, neg, topic)
         return out + self._visits(cop, out)  # "haven't been to the gym since March"
 
     def _reversed_preference(self, cop: Token, subj: Token, complements: list[Token],
@@ -376,8 +383,16 @@ class CopulaRules:
             return None
         mods = [c for c in noun.children if c.dep_ in ("amod", "compound", "nmod")
                 and c.i < noun.i]
-        rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree], key=lambda t: t.i)
-        for child in noun.children:
+        # "Project Heron's team lead": a genitive the parser hung on the compound modifier
+        # determines the whole noun phrase (the genitive as determiner, Quirk et al. 1985
+        # §5.115), so it owns the head noun, not the modifier
+        owners = [d for m in mods if m.dep_ == "compound" and m.pos_ == "NOUN"
+                  for d in m.children if d.dep_ == "poss" and d.i < m.i and all(
+                      t.i >= m.i or t in d.subtree for t in m.subtree)]
+        inner = {t for o in owners for t in o.subtree}
+        rel_tokens = sorted([noun] + [t for m in mods for t in m.subtree if t not in inner],
+                            key=lambda t: t.i)
+        for child in [*noun.children, *owners]:
             if child.dep_ == "poss":
                 # "our default region": the scope's own setting, as "my" is; what it is for
                 # restricts it ("my budget for groceries" is no "my budget")
