@@ -55,11 +55,16 @@ _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home t
 
 _IDENTIFIER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
 """A key written as a program's identifier: snake_case, dotted or camelCase."""
-_NEXT_LABEL = re.compile(r"(?<=[.,;|\u00b7])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
-_NEXT_LOWER_LABEL = re.compile(r"(?<=[.;|\u00b7])\s+(?=[a-z][\w'/\-]*(?: [\w'/\-]+){0,2}: )")
+_NEXT_LABEL = re.compile(
+    r"(?<=[.,;|\u00b7\u2022])\s+(?=[A-Z][\w'/\-]*(?: [\w'/\-]+){0,3}: )")
+_NEXT_LOWER_LABEL = re.compile(
+    r"(?<=[.;|\u00b7\u2022])\s+(?=[a-z][\w'/\-]*(?: [\w'/\-]+){0,2}: )")
 """Where a profile block's next label starts on the same line: after a full stop, semicolon,
-bar or middle dot, a capitalised label of one to four words and a colon ("Name: Chad. Likes:
-hiking. Pet: a cat named Miso")."""
+bar, middle dot or bullet, a capitalised label of one to four words and a colon ("Name: Chad.
+Likes: hiking. Pet: a cat named Miso", "• Name: Aisha • Employer: Northwind")."""
+_OPENING_LABEL = re.compile(r"\s*[A-Za-z][\w .'/\-]{0,60}?\s*(?::(?=\s)|=)\s*\S")
+"""A line that opens with a label, whatever the length of what follows (a block of several
+labels on one line is longer than one value, :data:`extractors.syntax._KEY_VALUE`)."""
 
 
 _RESTRICTED_VALUE = re.compile(
@@ -98,12 +103,23 @@ _ENDED_VALUE = re.compile(
     r"\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+)?"
     r"(?P<value>(?!(?:for|until|till|while|during|at|in|on|to|doing|going)\b)[A-Za-z][\w'-]*"
     r"(?:\s(?!(?:for|until|till|while|during|temporarily|briefly|again|and|or|but|in|on|at|"
-    r"last|this|since|ago)\b)[\w'-]+){0,3}?)"
+    r"last|this|since|ago|after|following|when|because)\b)[\w'-]+){0,3}?)"
     r"(?:\s+(?:in|since|back in)\s+(?:(?:19|20)\d\d|january|february|march|april|may|june|"
     r"july|august|september|october|november|december|spring|summer|autumn|fall|winter)"
     r"|\s+last\s+(?:week|month|year|spring|summer|autumn|fall|winter)"
     r"|\s+(?:a|one|two|three|four|five|six|\d+)\s+(?:weeks?|months?|years?)\s+ago)?"
-    r"\s*\)\s*$", re.IGNORECASE)
+    # what brought the ending about: an event after which it ended ("after shoulder surgery",
+    # "after the injury"; a lone word or a clock time is a habit's restriction: "after dark",
+    # "after 9pm") or a clause of time or reason in the past ("when the studio closed",
+    # "because it got too pricey"; Quirk et al. 1985 §15.25, §15.45); a present one restricts
+    # a habit ("when it's cold") and ends nothing, nor does weather ("when it got cold": a
+    # season's pause)
+    r"(?:\s+(?:after|following)\s+(?:(?:a|an|the|my|his|her|their)\s+[A-Za-z][\w'-]*"
+    r"(?:\s[A-Za-z][\w'-]*){0,3}|[A-Za-z][\w'-]*(?:\s[A-Za-z][\w'-]*){1,3})"
+    r"|\s+(?:when|because)\s+(?:the|my|his|her|their|they|he|she|i|we)\b[^()\d]{0,40}?"
+    r"\b(?:[a-z]+ed|was|were|got|went|broke|shut|fell|left|became|came|ran|had)\b"
+    r"[^()\d]{0,30})?"
+    r"\s*\)[.;]?\s*$", re.IGNORECASE)
 """A profile value's comment saying a value of the key has ended: "Hobbies: knitting (stopped
 birdwatching)", "Diet: no restrictions (dropped low-carb)", "Employer: Globex (left Acme in
 April)" (FrameNet Activity_stop, Quitting, Abandonment). Only a short value and at most a time
@@ -156,10 +172,10 @@ def labelled_segments(text: str) -> list[tuple[int, str]]:
         # (a block written in lower case cuts at lower-case labels: "name: ana lima. city:
         # porto.")
         labels = _NEXT_LOWER_LABEL if line[:1].islower() else _NEXT_LABEL
-        cuts = [m.end() for m in labels.finditer(line)] if _KEY_VALUE.match(line) else []
+        cuts = [m.end() for m in labels.finditer(line)] if _OPENING_LABEL.match(line) else []
         for a, b in zip([0, *cuts], [*cuts, len(line)]):
             # (the separator before the next label is no part of the value: "Porto | Job: …")
-            out.append((offset + skip + a, line[a:b].rstrip().rstrip("|,\u00b7").rstrip()
+            out.append((offset + skip + a, line[a:b].rstrip().rstrip("|,\u00b7\u2022").rstrip()
                         if b < len(line) else line[a:b].rstrip()))
         offset += len(whole) + 1
     return out
