@@ -337,6 +337,9 @@ def _school_of(noun: Token) -> Token | None:
         return None
     school = _school_named(noun)
     if school is not None and lemma in CLASS_YEAR_NOUNS and not any(
-            t.lower_ in SCHOOL_WORDS for t in school.subtree):
+            t.lower_ in SCHOOL_WORDS for t in school.subtree) and not (
+                school.lower_ == "high" and school.text[:1].isupper() and any(
+                    c.dep_ == "compound" for c in school.children)):
+        # ("Pacifica High": a name's clipped "High School", Merriam-Webster high n. 2b)
         return None
     return school
