@@ -33,6 +33,7 @@ from extractors.syntax import (
     VERB_INDEX,
     truecase,
 )
+from extractors.constructions.pets import PET_NOUNS
 from extractors.doc_cache import doc_text
 from extractors.offsets import NO_EDITS, Edits
 
@@ -278,6 +279,8 @@ def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
             noun.head, noun.dep_ = token, "nsubj"
         if token.dep_ == "nsubj" and token.tag_ == "NN" and token.i + 1 < len(doc):
             _copula_after_noun(token, doc[token.i + 1])
+        if token.dep_ == "nsubj" and token.pos_ == "PROPN" and token.i > 0:
+            _named_pet_subject(doc[token.i - 1], token)
         if token.dep_ in ("nsubj", "nsubjpass") and (
                 token.tag_ in ("VBP", "VB") and token.lower_ in NOUN_INDEX
                 or token.pos_ == "NOUN") and any(
@@ -363,6 +366,24 @@ def _parenthetical_sentence(text: str, is_verb, irregular) -> str:
         return text
     sentence = ". " + m["aside"] + "."
     return text[:m.start()] + sentence + " " * (m.end() - m.start() - len(sentence))
+
+
+def _named_pet_subject(noun: Token, name: Token) -> None:
+    """"Teodora's parrot Mango passed away": a possessed pet noun the parser made the root,
+    with the name right after it made the subject of a clausal complement, is that clause's
+    subject, the name its appositive (a noun takes no clausal complement without a
+    complementiser), in place."""
+    verb = name.head
+    if noun.dep_ != "ROOT" or noun.pos_ != "NOUN" or noun.lemma_.lower() not in PET_NOUNS or \
+            not any(c.dep_ == "poss" for c in noun.children) or verb.head != noun or \
+            verb.dep_ != "ccomp" or verb.pos_ != "VERB" or any(c.dep_ == "mark"
+                                                               for c in verb.children):
+        return
+    for child in [c for c in noun.children if c.i > verb.i]:
+        child.head = verb
+    verb.head, verb.dep_ = verb, "ROOT"
+    name.head, name.dep_ = noun, "appos"
+    noun.head, noun.dep_ = verb, "nsubj"
 
 
 def _copula_after_noun(subject: Token, verb: Token) -> None:

@@ -68,7 +68,7 @@ from extractors.constructions.support_verbs import SupportVerbRules
 from extractors.constructions.verbs import VerbRules
 from extractors.constructions.passives import PassiveRules
 from extractors.constructions.pet_deaths import PetDeathRules
-from extractors.constructions.pets import BREED_NOUNS
+from extractors.constructions.pets import BREED_NOUNS, PET_NOUNS, _own_name
 from extractors.lexicon import (
     compile_patterns,
     instantiations,
@@ -151,6 +151,18 @@ def _for_other(triple: Triple, first: str, other: str) -> Triple:
                      if triple.rule == ENDED_RULE else triple.object,
                      "qualifiers": tuple((k, swap.get(v, v) if k == PARTY_QUALIFIER else v)
                                          for k, v in triple.qualifiers)})
+
+
+def _named_pet(noun: Token) -> bool:
+    """A pet noun with the animal's name beside it ("Omar's parrot Kiwi", the tagger's
+    adjective "parrot" before the name; "Teodora's parrot, Mango,"): a named animal is a pet,
+    never food ("Maria's chicken" may be a dish), so its possessor has it."""
+    if noun.pos_ == "PROPN":
+        return any(c.dep_ in ("amod", "compound") and c.i == noun.i - 1
+                   and c.lower_ in PET_NOUNS for c in noun.children)
+    return noun.pos_ == "NOUN" and noun.lemma_.lower() in PET_NOUNS and (any(
+        c.dep_ == "appos" and c.pos_ == "PROPN" and not any(c.children)
+        for c in noun.children) or _own_name(noun) is not None)
 
 
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, VerbRules,
@@ -310,7 +322,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                         _log.warning(RULE_FAILURE, type(err).__name__, err)
                 elif dep == "poss":
                     if (token.head.lemma_.lower() in RELATIONSHIP_NOUNS
-                            or token.head.lemma_.lower() in BREED_NOUNS or _own_setting(token)):
+                            or token.head.lemma_.lower() in BREED_NOUNS or _own_setting(token)
+                            or _named_pet(token.head)):
                         found.extend(self._presupposed(token))
         return found
 
