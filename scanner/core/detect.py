@@ -34,6 +34,7 @@ from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.named_referents import make_of_model, model_of, named_in, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
+from scanner.core.quantities import one_amount, written_values
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
 from scanner.models import MemoryRecord, Scope
@@ -427,8 +428,9 @@ def _denial_candidates(denier: Stance, obj: str, asserting: Mapping[str, list[St
 
 def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance]]:
     """Pairs whose asserted values are disjoint (for a functional relation, or an unknown
-    one whose conflicts are ``possible``) and do not name one thing under two spellings of a
-    name (:func:`scanner.core.names.agree_by_name`)."""
+    one whose conflicts are ``possible``), do not name one thing under two spellings of a
+    name (:func:`scanner.core.names.agree_by_name`) and are not one amount written in two
+    units or per two periods (:func:`scanner.core.quantities.one_amount`)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
@@ -442,8 +444,18 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 continue
             for x in sa:
                 for y in sb:
-                    if not agree_by_name(x, y):  # "Lena" / "Lena Fischer": one person
-                        yield x, y
+                    if not agree_by_name(x, y) and not _one_amount(x, va, y, vb):
+                        yield x, y  # ("Lena" / "Lena Fischer": one person)
+
+
+def _one_amount(x: Stance, va: frozenset[str], y: Stance, vb: frozenset[str]) -> bool:
+    """Whether two stances' values may be one amount ("5'10\"" / "178 cm"), compared only
+    when a value has a digit (:mod:`scanner.core.quantities`)."""
+    if not any(c.isdigit() for v in va for c in v) or not any(
+            c.isdigit() for v in vb for c in v):
+        return False
+    return one_amount(written_values(va, x.written or {}), written_values(vb, y.written or {}),
+                      x.record.text, y.record.text)
 
 
 def _written_more_fully(a: str, b: str) -> bool:

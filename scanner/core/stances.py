@@ -74,6 +74,9 @@ class Stance:
     """Ended objects written as proper names whose ending quits work there ("quit Harbour
     Mills": qualifier ``quit``), which also end work at a site the firm names ("the Harbour
     Mills depot": :func:`scanner.core.named_referents.workplace_of`)."""
+    written: Mapping[str, str] = None  # type: ignore[assignment]
+    """Object -> the object as written ("1.78 m" -> "178 cm"), so that an amount is compared
+    in the unit it was written in (:mod:`scanner.core.quantities`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed".
@@ -170,9 +173,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               bool(t.qualifiers) and t.qualifier("change") is not None,
                               bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
                               rule == "attribute_set", held if written_name(t) else _NONE,
-                              _particular(t), held if _quit(t) else _NONE))
+                              _particular(t), held if _quit(t) else _NONE,
+                              {obj: t.object_text}))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
+        written: dict[str, str] = {}
         ended, plural, named, names, quits = set(), set(), set(), set(), set()
         particular: frozenset[tuple[str, str]] = _NONE
         attribute = similar = shaped = bare = changed = False
@@ -198,6 +203,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             if written_name(t):
                 names.add(t.object)
             shown.setdefault(t.object, _shown(t))
+            written.setdefault(t.object, t.object_text)
             if t.qualifiers:
                 place, time = t.qualifier("place"), t.qualifier("time")
                 if place:
@@ -212,7 +218,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
                           generic, changed, kinds, in_set, frozenset(names), particular,
-                          frozenset(quits)))
+                          frozenset(quits), written))
     return out
 
 
