@@ -35,6 +35,7 @@ from scanner.core.keys import Assertion, GroupKey
 from scanner.core.named_referents import make_of_model, model_of, named_in, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.quantities import one_amount, written_values
+from scanner.core.refinements import refined_name
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
 from scanner.models import MemoryRecord, Scope
@@ -430,7 +431,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     """Pairs whose asserted values are disjoint (for a functional relation, or an unknown
     one whose conflicts are ``possible``), do not name one thing under two spellings of a
     name (:func:`scanner.core.names.agree_by_name`) and are not one amount written in two
-    units or per two periods (:func:`scanner.core.quantities.one_amount`)."""
+    units or per two periods (:func:`scanner.core.quantities.one_amount`), nor one name and
+    the same name narrowed (:func:`scanner.core.refinements.refined_name`)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
@@ -444,7 +446,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
                 continue
             for x in sa:
                 for y in sb:
-                    if not agree_by_name(x, y) and not _one_amount(x, va, y, vb):
+                    if not agree_by_name(x, y) and not _one_amount(x, va, y, vb) \
+                            and not refined_name(x, y):
                         yield x, y  # ("Lena" / "Lena Fischer": one person)
 
 
