@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.constructions.past_situations import past_situation
 from extractors.constructions.verb_words import _BOUNDARY_PREPS, _DURATION_PREPS
 from extractors.negation_focus import present_phrase
 from extractors.syntax import _CHANGE_VERBS, _completed_past, _is_time, _lemma, time_words
@@ -24,9 +25,11 @@ class ClauseTimeRules:
         """The clause's times, each a ``("time", …)`` qualifier; a completed past is one
         qualifier, ``"past"`` followed by the times that bound it ("worked at Amazon from 2015
         to 2018" -> ``"past 2015 2018"``), so that it is told apart both from the present and
-        from another past (:func:`scanner.core.detect._comparable`)."""
+        from another past (:func:`scanner.core.detect._comparable`); so is a situation
+        stated in the simple past (:func:`extractors.constructions.past_situations.
+        past_situation`: "studied chemistry at Leeds")."""
         quals = self._times(head)
-        if _completed_past(head) and _lemma(head) not in _CHANGE_VERBS:
+        if (_completed_past(head) or past_situation(head)) and _lemma(head) not in _CHANGE_VERBS:
             return [("time", " ".join(["past", *(v for _, v in quals)]))]
         return quals
 
