@@ -11,6 +11,7 @@ from spacy.tokens import Token
 from extractors.types import Triple
 
 from extractors.doc_cache import doc_lemmas
+from extractors.reversals import undone_later
 from extractors.times import AGE_DECADES, _is_time, calendar_date
 
 
@@ -248,7 +249,10 @@ def _temporary(verb: Token) -> bool:
     "came back in 2020", "rehired in 2018"; an ending's reversal: Dowty 1979 on the
     imperfective paradox of incomplete and reversed achievements). A return to something
     else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes
-    nothing."""
+    nothing; nor does a reversal later in the sentence (:func:`extractors.reversals.
+    undone_later`: "lapsed but was renewed", "and back again", "back since 2020")."""
+    if undone_later(verb):
+        return True
     for token in _clause_tokens(verb):
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
             return True

@@ -14,7 +14,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.state_changes import ENDED_RULE
-from extractors.syntax import _lemma, _negated
+from extractors.syntax import _lemma, _negated, _temporary
 from extractors.types import Triple
 
 END_VERBS = frozenset({"end", "lapse", "expire", "terminate", "finish", "conclude",
@@ -27,8 +27,9 @@ COMPLEMENT_PREPS = frozenset({"with", "at", "to", "of", "in", "for"})
 
 def _says_over(head: Token) -> bool:
     """Whether the clause headed by ``head`` says its subject ended: an end verb ("has
-    ended", "lapsed"), "came to an end", or a copula with "over"/"off"."""
-    if _negated(head):
+    ended", "lapsed"), "came to an end", or a copula with "over"/"off"; not a change undone
+    or bounded (:func:`extractors.aspect._temporary`: "briefly lapsed but was renewed")."""
+    if _negated(head) or _temporary(head):
         return False
     lemma = _lemma(head)
     if lemma in END_VERBS:
