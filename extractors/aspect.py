@@ -219,10 +219,13 @@ _RETURN_VERBS = frozenset({"start", "restart", "resume", "return", "come", "rejo
 _SPELL_NOUNS = frozenset({"while", "bit", "moment", "match", "game", "spell", "stretch",
                           "season", "semester", "term", "lent", "ramadan", "advent",
                           "passover", "navratri", "recess", "break", "holiday", "holidays",
-                          "vacation", "sabbatical", "leave", "duration"})
+                          "vacation", "sabbatical", "leave", "duration", "hour", "minute",
+                          "second"})
 """Nouns of a bounded spell after "for" ("for a while", "for one match", "for the summer
-recess", "for a year's sabbatical": WordNet time_period.n.01's recess, vacation, leave), with
-the named observances one gives something up for ("for Lent", "for Ramadan")."""
+recess", "for a year's sabbatical": WordNet time_period.n.01's recess, vacation, leave; the
+short units of time_unit.n.01, "for an hour", "for like five minutes", which the calendar
+words of :func:`extractors.times._is_time` leave out), with the named observances one gives
+something up for ("for Lent", "for Ramadan")."""
 _OCCASION_ADVERBS = frozenset({"early", "halfway", "midway"})
 """Adverbs that place a leaving or stopping inside one occasion ("left the club early
 tonight", "stopped playing halfway"): it ends that occasion, not the habit (except a
