@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.binomials import one_dish
 from extractors.doc_cache import per_token
 from extractors.syntax import (
     _CONTAINER_NOUNS,
@@ -168,7 +169,8 @@ class ObjectRules:
             for c in token.children)
         tokens = _span_tokens(token, drop=_NP_DROP - {"npadvmod", "advmod"} - (
             {"poss"} if named_owner else set()), keep_of=lemma in _RELATIONAL_NOUNS or named_of)
-        tokens += [t for c in token.children if c.dep_ == "conj" and _ampersand_name(c)
+        tokens += [t for c in token.children if c.dep_ == "conj" and (
+                       _ampersand_name(c) or one_dish(c))
                    for t in (c.doc[c.i - 1], *c.subtree)]
         # a rate keeps its unit: "100 requests per minute" is no "100 requests per hour"
         tokens += [t for c in token.children if c.dep_ == "prep" and c.lower_ == "per"
@@ -252,8 +254,8 @@ class ObjectRules:
         """``head`` and the conjuncts coordinated with it ("tea and coffee")."""
         out = [head]
         for child in head.children:
-            if child.dep_ == "conj" and _ampersand_name(child):
-                continue  # "Olive & Thyme", "Hargreaves & Co": one name
+            if child.dep_ == "conj" and (_ampersand_name(child) or one_dish(child)):
+                continue  # "Olive & Thyme", "Hargreaves & Co": one name; "fish and chips"
             if child.dep_ == "appos" and _cohort(child):
                 continue  # "Ridgeway High School, class of 2027": the year one leaves in
             if child.dep_ in ("conj", "appos"):
