@@ -298,10 +298,16 @@ _FAVOURITE_MODIFIERS = frozenset({"new", "current", "latest", "absolute", "all",
 _NOW_MODIFIERS = frozenset({"current", "present", "latest", "updated"})
 """Adjectives that place an attribute's value at the time of speaking (time deixis: Fillmore,
 *Lectures on Deixis*, 1971/1997, lecture 3): "current employer" and "employer" name one
-attribute, so their values are compared. "new" does so only before a relation of the
-functional table ("my new address"): elsewhere it may add a value ("new hobby", "new pup").
+attribute, so their values are compared. "new" is left out: it may add a value ("new hobby",
+"new pup") or name another thing ("my new phone" is a handset, "my phone" may be its number).
 Words that place the value in the past ("old", "former", "previous") stay: "my old address" is
 another attribute."""
+
+_LEXICALISED = frozenset({"current account", "present tense", "present participle",
+                          "latest version"})
+"""Compounds of such an adjective that name a kind of their own (WordNet lemmas
+current_account, present_tense, present_participle; "latest version" names a release), never
+the attribute at the time of speaking."""
 
 
 @dataclass(frozen=True)
@@ -353,8 +359,8 @@ class RelationTable:
         while len(words) > 1 and words[0] in _FAVOURITE_MODIFIERS and words[1] in (
                 "favorite", "fave", "preferred", "all", "time"):
             words = words[1:] if words[0] != "all" else words[2:]
-        if len(words) > 1 and (words[0] in _NOW_MODIFIERS or words[0] == "new" and self.canonical(
-                " ".join(words[1:]))[0] in self.functional):  # "new address" is the address
+        if len(words) > 1 and words[0] in _NOW_MODIFIERS and " ".join(
+                words[:2]) not in _LEXICALISED:  # "current employer" is the employer
             words = words[1:]
         # "favourite style of dance" is "favourite dance style"
         if len(words) == 4 and words[2] == "of" and self.synonyms.get(words[0]) == "preferred":

@@ -1,7 +1,8 @@
-"""An attribute placed at the time of speaking ("my new address", "current employer") is the
+"""An attribute placed at the time of speaking ("my present address", "current employer") is the
 attribute itself (extractors.relations._NOW_MODIFIERS, time deixis): its value is compared with
-the attribute's earlier value; "new" only before a relation of the functional table ("new
-hobby" may add one). One placed in the past ("my old address") is another attribute.
+the attribute's earlier value; "new" is not such a word ("new hobby" may add one, "new phone"
+name a handset), and a lexicalised compound ("current account") keeps its adjective. One placed
+in the past ("my old address") is another attribute.
 Sentence -> triples, and earlier/later pairs -> verdict, with look-alikes that must decide
 nothing."""
 
@@ -14,19 +15,22 @@ from tests.unit.test_state_changes import pair_tables
 U = "user"
 
 HAS = [
-    ("My new address is 4 Quarry Row.", (U, "address", "4 quarry row", False)),
+    ("My present address is 4 Quarry Row.", (U, "address", "4 quarry row", False)),
     ("Current employer: Halvorsen Freight", (U, "work at", "halvorsen freight", False)),
     ("my latest phone number is 555-0148", (U, "phone", "5550148", False)),
-    ("New email: ilse.brandt@example.org", (U, "email", "ilse.brandt@example.org", False)),
+    ("Updated email: ilse.brandt@example.org", (U, "email", "ilse.brandt@example.org", False)),
 ]
 
 KEPT = [
     ("My old address was 9 Mill Lane.", "old address"),
     ("Previous employer: Dunmore Mills", "previous employer"),
     ("Former employer: Dunmore Mills", "former employer"),
-    # "new" adds a value outside the functional table: a new hobby, a new pup
+    # "new" may add a value or name another thing: a new hobby, a new pup, a new handset
     ("New hobby: birdwatching", "new hobby"),
     ("My new pup is Biscuit.", "new pup"),
+    ("My new phone is a Pixel 9.", "new phone"),
+    # a compound that names a kind of its own
+    ("My current account number is 87654321.", "current account number"),
 ]
 
 
@@ -41,13 +45,14 @@ def test_past_attribute_is_another(extractor, text, relation):
 
 
 RESOLVED = [
-    ("My address is 9 Mill Lane.", "My new address is 4 Quarry Row."),
+    ("My address is 9 Mill Lane.", "My present address is 4 Quarry Row."),
     ("Employer: Dunmore Mills", "Current employer: Halvorsen Freight"),
 ]
 
 LOOK_ALIKES = [
     ("My address is 9 Mill Lane.", "My old address was 4 Quarry Row."),
-    ("My address is 9 Mill Lane.", "My sister's new address is 4 Quarry Row."),
+    ("My address is 9 Mill Lane.", "My sister's current address is 4 Quarry Row."),
+    ("My account number is 12345678.", "My current account number is 87654321."),
     ("My pup is Biscuit.", "My new pup is Nutmeg."),
 ]
 
