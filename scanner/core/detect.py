@@ -32,10 +32,10 @@ from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WO
                                   institution_name, same_group_name, same_referent)
 from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.keys import Assertion, GroupKey
-from scanner.core.named_referents import make_of_model, model_of, named_in, workplace_of
+from scanner.core.named_referents import make_of_model, model_of, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
 from scanner.core.quantities import one_amount, written_values
-from scanner.core.refinements import refined_name
+from scanner.core.refinements import refined_kind, refined_name
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
 from scanner.models import MemoryRecord, Scope
@@ -193,8 +193,7 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named
                              ) or make_of_model(obj, held, holder.asserted) or model_of(
                                  obj, held, holder.asserted) or (
-                                 obj in denier.quits and workplace_of(obj, held)
-                                 and (obj in denier.names or named_in(obj, holder.record.text)))
+                                 obj in denier.quits and workplace_of(obj, held))
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
         return True
     if is_kind_of(obj, held):  # "not adopt another dog" / "adopting a new pup"
@@ -432,7 +431,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     one whose conflicts are ``possible``), do not name one thing under two spellings of a
     name (:func:`scanner.core.names.agree_by_name`) and are not one amount written in two
     units or per two periods (:func:`scanner.core.quantities.one_amount`), nor one name and
-    the same name narrowed (:func:`scanner.core.refinements.refined_name`)."""
+    the same name narrowed (:func:`scanner.core.refinements.refined_name`), nor one common noun
+    and the same noun premodified (:func:`scanner.core.refinements.refined_kind`)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
@@ -447,7 +447,7 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
             for x in sa:
                 for y in sb:
                     if not agree_by_name(x, y) and not _one_amount(x, va, y, vb) \
-                            and not refined_name(x, y):
+                            and not refined_name(x, y) and not refined_kind(x, y):
                         yield x, y  # ("Lena" / "Lena Fischer": one person)
 
 

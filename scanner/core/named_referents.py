@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from extractors.referents import NAME_ADJECTIVES, WORKPLACE_HEADS
+from extractors.syntax import NOUN_INDEX
 
 _MODEL_YEAR = re.compile(r"^(?:19[5-9]\d|20\d\d)$")
 """A model year before a make ("a 2014 Mazda 3"; years of mass-produced vehicles)."""
@@ -23,20 +24,6 @@ def workplace_of(name: str, stated: str) -> bool:
     tail = b[len(a):]
     return (bool(a) and b[:len(a)] == a and 1 <= len(tail) <= 2
             and tail[-1] in WORKPLACE_HEADS and all(w.isalpha() for w in tail))
-
-
-def named_in(name: str, text: str) -> bool:
-    """Whether ``text`` writes ``name`` (lower-cased words) as a proper name, each word
-    capitalised ("harbourview" in "I work nights at the Harbourview bakery"): a firm a chat
-    memory writes in lower case ("quit harbourview on friday") is a name when the memory that
-    states the work there wrote it as one (capitalisation marks proper nouns, Quirk et al.
-    1985, §5.60 ff.; chat often drops it)."""
-    words = name.split()
-    if not words or not all(w.isalpha() for w in words):
-        return False
-    pattern = r"\b" + r"\s+".join(re.escape(w[0].upper()) + "(?i:" + re.escape(w[1:]) + ")"
-                                   for w in words) + r"\b"
-    return re.search(pattern, text) is not None
 
 
 def make_of_model(ended: str, stated: str, others: frozenset[str] = frozenset()) -> bool:
@@ -61,10 +48,14 @@ def model_of(ended: str, stated: str, others: frozenset[str] = frozenset()) -> b
     :data:`extractors.referents.NAME_ADJECTIVES`), in the year-make-model order of
     :func:`make_of_model`: what follows the make is the model. Only with a make written (a
     year before a lone word may be a common noun's: "a 2019 laptop"), and not when the
-    memory's ``others`` hold a second vehicle of that model."""
+    memory's ``others`` hold a second vehicle of that model, nor when the model alone is an
+    English noun (the lemmatizer's index, :data:`extractors.syntax.NOUN_INDEX`): "the old
+    polo" may be a shirt, "my old soul" no car."""
     a = ended.split()
     while a and a[0] in NAME_ADJECTIVES:
         a = a[1:]
+    if len(a) == 1 and a[0] in NOUN_INDEX:
+        return False
     b = stated.split()
     return (bool(a) and len(b) >= 3 and _MODEL_YEAR.match(b[0]) is not None
             and b[1].isalpha() and b[2:] == a

@@ -224,12 +224,11 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
 
 def _quit(triple: Triple) -> bool:
     """An ending of work at an employer by quitting it, the employer written as a proper name
-    ("quit Harbour Mills", "resigned from Brightline") or in the lower case of chat ("quit
-    harbour mills"), whose name the stated memory must then write as one
-    (:func:`scanner.core.named_referents.named_in`)."""
+    ("quit Harbour Mills", "resigned from Brightline"). A firm quit in chat's lower case ("quit
+    amazon", "quit netflix") is more often a service given up than a job, so it is no such
+    ending."""
     return (triple.rule == ENDED_RULE and bool(triple.qualifiers)
-            and triple.qualifier(QUIT_QUALIFIER) is not None
-            and (written_name(triple) or triple.object_text.islower()))
+            and triple.qualifier(QUIT_QUALIFIER) is not None and written_name(triple))
 
 
 def _particular(triple: Triple) -> frozenset[tuple[str, str]]:

@@ -1,13 +1,12 @@
 """Quitting a job said in chat: the workplace stated after a time object ("I work evenings at
 the Quillon bakery", "I do the late shift at the Marwick depot": a bare time noun or a work
 period says when, :func:`extractors.constructions.verb_words.time_span_object`), and the
-firm quit by a name written in lower case ("quit quillon on monday", "handed in my notice at
-marwick"), which counts when the stated memory wrote it as a name
-(:func:`scanner.core.named_referents.named_in`). Pairs are two memories of one user."""
+firm quit by its written name ("I quit Quillon on monday"). A firm quit in chat's lower case
+("quit amazon", "quit netflix") is more often a service given up than a job: it ends no work
+there. Pairs are two memories of one user."""
 
 import pytest
 
-from scanner.core.named_referents import named_in
 from tests.unit.test_state_changes import pair_tables
 
 U = "user"
@@ -43,16 +42,16 @@ def test_notice_marks_quitting(extractor):
 
 
 QUIT = [
-    ("I work evenings at the Quillon bakery.", "quit quillon on monday, new job starts soon"),
-    ("I work the late shift at the Marwick depot.", "handed in my notice at marwick lol"),
     ("I work evenings at the Quillon bakery.", "I quit Quillon on monday."),
-    ("I work weekends at the Fenwick garden centre.", "resigned from fenwick last week"),
+    ("I work the late shift at the Marwick depot.", "Handed in my notice at Marwick today."),
+    ("I work weekends at the Fenwick garden centre.", "Resigned from Fenwick last week."),
 ]
 """The later quitting ends the work at the firm's site."""
 
 NOT_QUIT = [
-    # the stated memory wrote no name either: "quillon" may be any word
-    ("I work evenings at the quillon bakery.", "quit quillon on monday"),
+    # a name in chat's lower case: a service given up as often as a job
+    ("I work evenings at the Quillon bakery.", "quit quillon on monday"),
+    ("I work nights at the Orbyn store.", "quit orbyn, switched to a cheaper plan lol"),
     # another firm, a habit, someone else, a plan
     ("I work evenings at the Quillon bakery.", "quit marwick on monday"),
     ("I work evenings at the Quillon bakery.", "quit sugar on monday"),
@@ -64,15 +63,3 @@ NOT_QUIT = [
 """Look-alikes: nothing decided."""
 
 test_chat_quitting_ends_work, test_look_alike_decides_nothing = pair_tables(QUIT, NOT_QUIT)
-
-
-@pytest.mark.parametrize(("name", "text", "named"), [
-    ("quillon", "I work evenings at the Quillon bakery.", True),
-    ("harbour mills", "works at the Harbour Mills depot", True),
-    ("quillon", "I work evenings at the quillon bakery.", False),
-    ("harbour mills", "works at the Harbour mills depot", False),
-    ("mills", "works at the Harbour Mills depot", True),
-    ("st. mary", "works at St. Mary's", False),  # (words of letters only)
-])
-def test_named_in(name, text, named):
-    assert named_in(name, text) is named

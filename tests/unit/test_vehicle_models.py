@@ -1,7 +1,7 @@
-"""A vehicle stated by model year, make and model ("a 2014 Mazda Tribute"), then ended by its
-model alone with a describing adjective ("traded in the old tribute", "sold the trusty
-tribute"): :func:`scanner.core.named_referents.model_of`. Pairs are two memories of one
-user."""
+"""A vehicle stated by model year, make and model ("a 2014 Hyundai Kona"), then ended by its
+model alone with a describing adjective ("traded in the old kona", "sold the trusty
+kona"): :func:`scanner.core.named_referents.model_of`. A model that is also an English noun
+("polo", "soul") is no such name alone. Pairs are two memories of one user."""
 
 import pytest
 
@@ -9,15 +9,16 @@ from scanner.core.named_referents import model_of
 from tests.unit.test_state_changes import pair_tables
 
 ENDED = [
-    ("I drive a 2014 Mazda Tribute.", "traded in the old tribute for a hatchback last week"),
-    ("i drive a 2014 mazda tribute", "sold the trusty tribute yesterday"),
+    ("I drive a 2014 Hyundai Kona.", "traded in the old kona for a hatchback last week"),
+    ("i drive a 2014 hyundai kona", "sold the trusty kona yesterday"),
 ]
 """The later ending ends driving the vehicle."""
 
 NOT_ENDED = [
-    ("I drive a 2014 Mazda Tribute.", "traded in the old escape for a hatchback last week"),
-    ("I drive a 2014 Mazda Tribute.", "my cousin sold the old tribute"),
-    ("I drive a 2014 Mazda Tribute.", "might sell the old tribute"),
+    ("I drive a 2014 Hyundai Kona.", "traded in the old tucson for a hatchback last week"),
+    ("I drive a 2014 Hyundai Kona.", "my cousin sold the old kona"),
+    ("I drive a 2014 Hyundai Kona.", "might sell the old kona"),
+    ("I drive a 2016 Volkswagen Polo.", "gave away the old polo, it had a stain on the collar"),
 ]
 """Look-alikes: nothing decided."""
 
@@ -25,13 +26,14 @@ test_model_ends_vehicle, test_look_alike_decides_nothing = pair_tables(ENDED, NO
 
 
 @pytest.mark.parametrize(("ended", "stated", "others", "same"), [
-    ("old tribute", "2014 mazda tribute", frozenset(), True),
-    ("tribute", "2014 mazda tribute", frozenset(), True),
-    ("old escape", "2014 mazda tribute", frozenset(), False),
-    ("old tribute", "2014 tribute", frozenset(), False),  # (no make written)
-    ("old tribute", "2014 mazda tribute", frozenset({"2014 mazda tribute", "2009 ford tribute"}),
+    ("old kona", "2014 hyundai kona", frozenset(), True),
+    ("kona", "2014 hyundai kona", frozenset(), True),
+    ("old tucson", "2014 hyundai kona", frozenset(), False),
+    ("old kona", "2014 kona", frozenset(), False),  # (no make written)
+    ("old kona", "2014 hyundai kona", frozenset({"2014 hyundai kona", "2009 ford kona"}),
      False),  # (two vehicles of that model)
     ("old laptop", "laptop", frozenset(), False),
+    ("old polo", "2016 volkswagen polo", frozenset(), False),  # (an English noun)
 ])
-def test_model_of(ended, stated, others, same):
+def test_model_of(extractor, ended, stated, others, same):  # (the extractor fills NOUN_INDEX)
     assert model_of(ended, stated, others) is same
