@@ -90,6 +90,22 @@ def _present(head: Token) -> bool:
         auxes[0].tag_ in ("VBP", "VBZ")
 
 
+_SPAN_STARTS = frozenset("""
+    january february march april may june july august september october november december
+    spring summer autumn fall winter christmas easter college uni university school
+    """.split())
+"""Starts of a span as long as a relationship's: a month, a season, a holiday, a stage of
+schooling ("since 2019", "since last summer", "since college"); a clock time or a day
+("since 9am", "since Monday") dates a meeting, no relationship."""
+
+
+def _long_span_start(token: Token) -> bool:
+    """Whether ``token`` names a year or a :data:`_SPAN_STARTS` word."""
+    return (token.like_num and len(token.text) == 4 and token.text.isdigit()) or (
+        token.lower_ in _SPAN_STARTS and _is_time(token) or token.lower_ in (
+            "college", "uni", "university", "school"))
+
+
 def _allowed(child: Token) -> bool:
     """Whether a dependent of the copula leaves the relationship reading: its subject, its
     auxiliary, punctuation, an adverb of :data:`_ADVERBS`, or a duration."""
@@ -102,7 +118,7 @@ def _allowed(child: Token) -> bool:
     if child.dep_ == "prep":
         # ("together like family" is a likeness, no duration)
         return child.lower_ in _DURATION_PREPS and all(
-            p.lower_ in _DURATION_UNITS or _is_time(p) for p in child.children
+            p.lower_ in _DURATION_UNITS or _long_span_start(p) for p in child.children
             if p.dep_ == "pobj") and any(p.dep_ == "pobj" for p in child.children)
     if child.dep_ == "npadvmod":
         return child.lower_ in _DURATION_UNITS and any(

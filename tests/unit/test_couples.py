@@ -55,3 +55,11 @@ NOT_SPLIT = [
 """Look-alikes: nothing decided."""
 
 test_break_up_ends_couple, test_look_alike_decides_nothing = pair_tables(SPLIT, NOT_SPLIT)
+
+
+@pytest.mark.parametrize("text", [
+    "Me and Dario have been together since 9am.",  # a meeting's start, no relationship's
+    "Dario and I have been together since Monday.",
+])
+def test_a_short_span_is_no_couple(extractor, text):
+    assert not [t for t in extractor.extract(text) if t.relation == "be in relationship with"]
