@@ -9,6 +9,11 @@ narrow one head differently ("PulseFit Harbour St." / "PulseFit Quayside") still
 a shorter name with digits ("iPhone 12" / "iPhone 12 Pro": a model number) is no head that a
 longer name narrows.
 
+The same holds of a common noun and the same noun premodified ("almonds" / "salted
+almonds", "tea" / "iced tea"): the modifier narrows the head's reference, so the longer value
+restates the shorter more precisely (:func:`refined_kind`). A name premodified is another name
+("York" / "New York") and stays a change.
+
 Pure functions over :class:`scanner.core.stances.Stance` values.
 """
 
@@ -40,3 +45,27 @@ def refined_name(x: Stance, y: Stance) -> bool:
         return False
     mine, theirs = x.names & x.asserted, y.names & y.asserted
     return any(narrows(a, b) or narrows(b, a) for a in mine for b in theirs)
+
+
+def premodifies(short: str, long_: str) -> bool:
+    """Whether ``long_`` is ``short`` with one or two premodifying words: the shorter's words
+    are the last words of the longer (English noun phrases are head-final), no digit in either.
+
+    Example:
+        >>> premodifies("almond", "salted almond"), premodifies("tea", "green tea leaf")
+        (True, False)
+    """
+    ws, wl = short.split(), long_.split()
+    return (0 < len(ws) < len(wl) <= len(ws) + 2 and wl[len(wl) - len(ws):] == ws
+            and not any(c.isdigit() for c in short + long_))
+
+
+def refined_kind(x: Stance, y: Stance) -> bool:
+    """Whether an asserted common-noun value of one stance is premodified by an asserted
+    common-noun value of the other (:func:`premodifies`); values written as names are left to
+    :func:`refined_name`. A stance that marks its value as a change ("is now iced tea",
+    "Actually, …") states another value, never a refinement."""
+    if x.changed or y.changed:
+        return False
+    mine, theirs = x.asserted - x.names, y.asserted - y.names
+    return any(premodifies(a, b) or premodifies(b, a) for a in mine for b in theirs if a and b)

@@ -36,3 +36,29 @@ test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLV
 ])
 def test_narrows(short, long_, expected):
     assert narrows(short, long_) is expected
+
+
+# a common noun and the same noun premodified restate one value (refined_kind); a name
+# premodified is another name, and two modifiers of one head still differ
+test_kind_change_resolves, test_kind_refinement_decides_nothing = pair_tables([
+    ("I live in York.", "I live in New York now."),
+    ("My favourite snack is salted almonds.", "My favourite snack is smoked almonds now."),
+    ("My favourite drink is tea.", "My favourite drink is coffee now."),
+    ("My favourite drink is tea.", "Actually, my favourite drink is iced tea now."),  # a change
+], [
+    ("My favourite snack is almonds.", "My favourite snack is salted almonds."),
+    ("My favourite drink is tea.", "My favourite drink is iced tea."),
+    ("Diet: vegetarian", "Diet: strict vegetarian"),
+])
+
+
+@pytest.mark.parametrize(("short", "long_", "expected"), [
+    ("almond", "salted almond", True),
+    ("tea", "iced green tea", True),
+    ("tea", "very fine iced green tea", False),  # (more than two modifiers: another thing)
+    ("iced tea", "tea", False),
+    ("v2", "beta v2", False),
+])
+def test_premodifies(short, long_, expected):
+    from scanner.core.refinements import premodifies
+    assert premodifies(short, long_) is expected
