@@ -31,6 +31,7 @@ from extractors.relations import HYPERNYMS, is_kind_of
 from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WORDS,
                                   institution_name, same_group_name, same_referent)
 from extractors.state_changes import CARRIER_NOUNS
+from scanner.core.circumstance_names import named_by_circumstance
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.named_referents import make_of_model, model_of, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
@@ -193,7 +194,9 @@ def denies(denier: Stance, obj: str, holder: Stance, held: str) -> bool:
                              ended_plural=obj in denier.plural, ended_name=obj in denier.named
                              ) or make_of_model(obj, held, holder.asserted) or model_of(
                                  obj, held, holder.asserted) or (
-                                 obj in denier.quits and workplace_of(obj, held))
+                                 obj in denier.quits and workplace_of(obj, held)
+                                 ) or named_by_circumstance(  # "the tuesday footy"
+                                     obj, held, _phrase_of(holder.record.text, held))
     if same_group_name(obj, held):  # "the Riverside Runners club" / "Riverside Runners"
         return True
     if is_kind_of(obj, held):  # "not adopt another dog" / "adopting a new pup"
