@@ -45,6 +45,7 @@ from extractors.constructions.descriptions import partners_are_people
 from extractors.constructions.role_nouns import OCCUPATION_NOUNS
 from extractors.constructions.decisions import DecisionRules, rejected_alternative
 from extractors.constructions.enclosure import EnclosureRules
+from extractors.constructions.event_times import EventTimeRules
 from extractors.constructions.nominal_endings import NominalEndingRules
 from extractors.constructions.none_left import NoneLeftRules
 from extractors.constructions.noun_predicates import NounPredicateRules
@@ -174,7 +175,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules, RoleHolderRules,
                       GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, CoupleRules,
-                      TextRunner):
+                      EventTimeRules, TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
     Args:

@@ -90,7 +90,8 @@ class PassiveRules:
                                               negated=neg, clause=verb, rule="passive",
                                               qualifiers=times))
             return out
-        setting = self._setting_change(verb, patient, neg) or self._renaming(verb, patient, neg)
+        setting = self._event_time_change(verb, patient, neg) or self._setting_change(
+            verb, patient, neg) or self._renaming(verb, patient, neg)
         if setting:
             return setting
         owned = self._owned_attribute(patient)

@@ -104,6 +104,11 @@ class VerbRules:
         if timed:
             particle = None  # "broke over the holidays": a time phrase, no phrasal verb
         base = f"{lemma} {particle}" if particle else lemma
+        if not inherited and subj is not None and subject != USER:
+            # "Daily standup moved to 10:30": an event's new time (FrameNet Change_event_time)
+            moved = self._event_time_change(verb, subj, neg)
+            if moved:
+                return moved
         if not inherited and subj is not None and lemma in _SETTING_VERBS and not any(
                 c.dep_ in ("dobj", "obj") for c in verb.children) and (
                 _IDENTIFIER.match(subj.text) or self._split_attribute(subj) is not None
