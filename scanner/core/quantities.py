@@ -26,6 +26,7 @@ days, a day of 24 hours).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -252,7 +253,8 @@ def one_amount(x_values: Iterable[tuple[str, str]], y_values: Iterable[tuple[str
                x_text: str, y_text: str) -> bool:
     """Whether two records' values may be one amount written in two units or per two
     periods ("5'10\"" / "178 cm", "$1,500 a month" / "$18,000 a year"), or cannot be
-    compared at all ("$1,500" / "\u00a31,500"): then their difference decides nothing.
+    compared at all ("$1,500" / "\u00a31,500"; a bare number and an amount with a unit,
+    "72" / "158 lbs"): then their difference decides nothing.
     Values of another kind (not amounts with a unit, or of two dimensions) are left to
     the caller.
 
@@ -262,11 +264,35 @@ def one_amount(x_values: Iterable[tuple[str, str]], y_values: Iterable[tuple[str
         x_text: the first record's text.
         y_text: the other record's text.
     """
+    x_values, y_values = list(x_values), list(y_values)
     xa = [a for a in (amount(v, w, x_text) for v, w in x_values) if a is not None]
+    ya = [a for a in (amount(v, w, y_text) for v, w in y_values) if a is not None]
+    x_unit, y_unit = bool(xa) or _currency(x_values), bool(ya) or _currency(y_values)
+    if (x_unit and not y_unit and any(bare_number(v, w) for v, w in y_values)) or (
+            y_unit and not x_unit and any(bare_number(v, w) for v, w in x_values)):
+        return True  # "Weight: 72" / "Weight: 158 lbs": the bare number's unit is unknown
     if not xa:
         return False
-    ya = [a for a in (amount(v, w, y_text) for v, w in y_values) if a is not None]
     return any(may_be_equal(a, b) for a in xa for b in ya)
+
+
+def _currency(values: Iterable[tuple[str, str]]) -> bool:
+    """Whether a value is written with a currency sign (Unicode General_Category Sc, "Symbol,
+    currency": $, \u00a3, \u20ac, \u00a5 ...), a unit even where no amount is read from it."""
+    return any(unicodedata.category(c) == "Sc" for v, w in values for c in v + w)
+
+
+def bare_number(value: str, written: str) -> bool:
+    """Whether a value is a number written without a unit ("72", "1,200", "3.5"): a
+    measurement's unit is part of its value (ISO 80000-1:2009 §5.2, a quantity value is a
+    number times a unit), so a bare number is never compared with an amount in a unit.
+
+    Args:
+        value: the canonical object.
+        written: the object as written.
+    """
+    return _number(value.strip(), tens=False) is not None and \
+        _number(written.strip(), tens=False) is not None
 
 
 def written_values(values: Iterable[str], written: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -77,3 +77,35 @@ def test_no_amount(written):
 def test_exact_conversions(a, b, same):
     from extractors import normalize_value
     assert one_amount([(normalize_value(a), a)], [(normalize_value(b), b)], a, b) is same
+
+
+BARE_RESOLVED = [
+    ("Weight: 68 kg", "Weight: 71 kg"),
+    ("- Mileage goal: 20 km", "- Mileage goal: 35 km"),
+    ("Age: 41", "Age: 42"),
+    ("Savings target: 5000", "Savings target: 8000"),
+]
+"""Two numbers both bare, or both with a unit: still a change the later memory wins."""
+
+BARE_SAME = [
+    ("Weight: 68", "Weight: 150 lbs"),
+    ("- Weight: 160 lbs", "- Weight: 73"),
+    ("Grocery budget: 900", "Grocery budget: \u20ac900 a month"),
+    ("Rent: $1,350 a month", "Rent: 1600"),
+    ("Long run: 12", "Long run: 18 km"),
+    ("Commute: 40", "Commute: 1 hour"),
+]
+"""A bare number against a number with a unit: the bare number's unit is unknown, so the
+pair is never compared and nothing is decided."""
+
+test_bare_numbers_resolve, test_bare_number_against_unit_decides_nothing = pair_tables(
+    BARE_RESOLVED, BARE_SAME)
+
+
+@pytest.mark.parametrize(("value", "written", "bare"), [
+    ("72", "72", True), ("1200", "1,200", True), ("3.5", "3.5", True),
+    ("72 kg", "72 kg", False), ("1200 gbp", "\u00a31,200", False), ("v2", "v2", False),
+])
+def test_bare_number(value, written, bare):
+    from scanner.core.quantities import bare_number
+    assert bare_number(value, written) is bare
