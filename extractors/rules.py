@@ -125,7 +125,7 @@ from extractors.syntax import (
     truecase,
     _truth_frame,
 )
-from extractors.types import Triple
+from extractors.types import ADDITIVE, ADDITIVE_ADVERBS, Triple
 
 
 __all__ = ["USER", "TripleExtractor", "extract", "truecase"]
@@ -472,6 +472,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         relation, flips = self.table.canonical(relation_phrase)
         relation = self._induced.get(relation, relation)
         sent = clause.sent
+        if not negated and rule != ENDED_RULE and any(
+                c.dep_ == "advmod" and c.lower_ in ADDITIVE_ADVERBS for c in clause.children):
+            qualifiers = (*qualifiers, (ADDITIVE, "also"))  # "also works at a bar"
         return Triple(subject=subject, relation=relation, object=value,
                       negated=negated != flips, start=sent.start_char, end=sent.end_char,
                       object_text=surface, qualifiers=tuple(sorted(set(qualifiers))), rule=rule)

@@ -75,3 +75,12 @@ class Triple:
                    start if type(start) is int else int(start),
                    end if type(end) is int else int(end),
                    get("object_text", ""), quals, get("rule", ""))
+
+
+ADDITIVE = "additive"
+"""The qualifier of a triple asserted in addition to other values of its key ("I also work at
+a bar"): it replaces none of them."""
+
+ADDITIVE_ADVERBS = frozenset({"also", "too", "additionally"})
+"""Additive focusing adverbs (Quirk et al. 1985 §8.116: "also", "too", "as well" add the
+clause's focus to what is already said)."""

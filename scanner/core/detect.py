@@ -435,7 +435,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
     name (:func:`scanner.core.names.agree_by_name`) and are not one amount written in two
     units or per two periods (:func:`scanner.core.quantities.one_amount`), nor one name and
     the same name narrowed (:func:`scanner.core.refinements.refined_name`), nor one common noun
-    and the same noun premodified (:func:`scanner.core.refinements.refined_kind`)."""
+    and the same noun premodified (:func:`scanner.core.refinements.refined_kind`), nor a value
+    asserted in addition to others ("also works at a bar": ``Stance.additive``)."""
     by_values: dict[frozenset[str], list[Stance]] = defaultdict(list)
     for s in everyone:
         values = frozenset(v for v in s.asserted if v)
@@ -450,7 +451,8 @@ def _mismatch_pairs(everyone: Sequence[Stance]) -> Iterator[tuple[Stance, Stance
             for x in sa:
                 for y in sb:
                     if not agree_by_name(x, y) and not _one_amount(x, va, y, vb) \
-                            and not refined_name(x, y) and not refined_kind(x, y):
+                            and not refined_name(x, y) and not refined_kind(x, y) \
+                            and not (x.additive or y.additive):  # ("also works at a bar")
                         yield x, y  # ("Lena" / "Lena Fischer": one person)
 
 

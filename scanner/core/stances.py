@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from extractors import Triple
+from extractors.types import ADDITIVE
 from extractors.constructions.changes import QUIT_QUALIFIER
 from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
@@ -77,6 +78,9 @@ class Stance:
     written: Mapping[str, str] = None  # type: ignore[assignment]
     """Object -> the object as written ("1.78 m" -> "178 cm"), so that an amount is compared
     in the unit it was written in (:mod:`scanner.core.quantities`)."""
+    additive: bool = False
+    """True when a triple of the stance asserts its value in addition to others ("also works
+    at a bar": qualifier ``additive``), which replaces no value of the key."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed".
@@ -174,13 +178,14 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               bool(t.qualifiers) and t.qualifier("reading") == KIND_READING,
                               rule == "attribute_set", held if written_name(t) else _NONE,
                               _particular(t), held if _quit(t) else _NONE,
-                              {obj: t.object_text}))
+                              {obj: t.object_text},
+                              bool(t.qualifiers) and t.qualifier(ADDITIVE) is not None))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         written: dict[str, str] = {}
         ended, plural, named, names, quits = set(), set(), set(), set(), set()
         particular: frozenset[tuple[str, str]] = _NONE
-        attribute = similar = shaped = bare = changed = False
+        attribute = similar = shaped = bare = changed = additive = False
         generic = in_set = True
         kinds = False
         for item in found:
@@ -189,6 +194,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
             in_set = in_set and t.rule == "attribute_set"
             kinds = kinds or bool(t.qualifiers) and t.qualifier("reading") == KIND_READING
             changed = changed or (bool(t.qualifiers) and t.qualifier("change") is not None)
+            additive = additive or (bool(t.qualifiers) and t.qualifier(ADDITIVE) is not None)
             (denied if t.negated else asserted).add(t.object)
             if t.rule == ENDED_RULE:
                 ended.add(t.object)
@@ -218,7 +224,7 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
                           generic, changed, kinds, in_set, frozenset(names), particular,
-                          frozenset(quits), written))
+                          frozenset(quits), written, additive))
     return out
 
 
