@@ -12,7 +12,7 @@ memories that can conflict or repeat another:
 * memories holding a key whose subject may be a short form of another key's subject in the same
   scope and relation (``subject_unconfirmed``, :func:`scanner.core.keys.near_key_pairs`);
 * memories whose normalised text another memory of the same scope repeats
-  (:func:`scanner.core.detect.duplicate_groups`; equal fact sets already share keys).
+  (:func:`scanner.core.duplicates.duplicate_groups`; equal fact sets already share keys).
 
 Scanning that subset with :func:`scanner.scan.scan_records` gives the conflicts, events and
 duplicates of scanning the whole tenant: detection only ever compares memories of one key, of
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from extractors import Triple
-from scanner.core.detect import normalised_text
+from scanner.core.duplicates import normalised_text
 from scanner.core.keys import AliasTable, GroupKey, near_subject_pairs
 from scanner.models import MemoryRecord, Scope
 from scanner.store.codec import STATUS_ACTIVE, decode_record

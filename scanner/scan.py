@@ -8,7 +8,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
-from scanner.core.detect import CandidatePair, Stance, contested, duplicate_groups, pairs_in_group
+from scanner.core.detect import CandidatePair, Stance, contested, pairs_in_group
+from scanner.core.duplicates import duplicate_groups
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of

@@ -634,7 +634,7 @@ def test_different_numbers_and_ranges_stay_different(one, other):
 def test_a_time_of_day_is_one_word_and_keeps_two_statements_apart(extractor):
     """extractors.pipeline.CLOCK_TIME: "6am" is one token (spaCy's exceptions split it, and
     "am" was read as an object); two times of day are two statements, never duplicates."""
-    from scanner.core.detect import duplicate_groups
+    from scanner.core.duplicates import duplicate_groups
     from scanner.models import MemoryRecord
 
     assert "6am" in [t.text for t in extractor.nlp("I wake up at 6am.")]
