@@ -127,7 +127,6 @@ SYNONYMS: dict[str, str] = {
     # residence and work
     "reside in": "live in", "live at": "live in", "be based in": "live in",
     "work for": "work at", "be employed by": "work at",
-    "employer": "work at",  # "Employer: Globex", "my employer is Globex" (WordNet employer.n.01)
     "help out at": "volunteer at", "help at": "volunteer at",
     "be married to": "spouse", "be employed at": "work at",
     "work with": "work with",
@@ -166,7 +165,7 @@ ANTONYMS: dict[str, str] = {
 """Antonymous predicate -> its partner; the antonym is the partner's negation."""
 
 FUNCTIONAL: frozenset[str] = frozenset({
-    "name", "age", "birthday", "live in", "home town", "work at", "job title",
+    "name", "age", "birthday", "live in", "home town", "work at", "job title", "employer",
     "headquarters", "budget", "price", "cost", "salary", "email", "phone", "address",
     "native language", "citizenship", "capital", "ceo", "owner", "founder", "spouse",
     "wife", "husband", "deadline", "time zone", "status", "version", "timeout",

@@ -27,6 +27,6 @@ test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables([
     ("I sing in the Larchfield choir.", "I also quit the Larchfield choir."),
 ], [
     ("I work at Brennock Mills.", "I also work at a bar on weekends."),
-    ("Employer: Brennock Mills", "Also works part-time at Castell Print on Saturdays."),
+    ("Works at Brennock Mills.", "Also works part-time at Castell Print on Saturdays."),
     ("I work at Brennock Mills.", "I work at a pharmacy too."),
 ])

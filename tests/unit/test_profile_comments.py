@@ -15,7 +15,7 @@ HAS = [
     ("Name: Odile | Hobbies: pottery (stopped running)", ("odile", "hobbies", "run", True)),
     ("Hobbies: chess (gave up sailing)", (U, "hobbies", "sailing", True)),
     ("Diet: flexible (dropped keto in March)", (U, "diet", "keto", True)),
-    ("Employer: Vantor (left Brightwell last year)", (U, "work at", "brightwell", True)),
+    ("Employer: Vantor (left Brightwell last year)", (U, "employer", "brightwell", True)),
 ]
 
 NOT_ENDED = [

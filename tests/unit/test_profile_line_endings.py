@@ -42,11 +42,11 @@ test_profile_ending_resolves, test_look_alike_decides_nothing = pair_tables(ENDE
     ("Sports: rowing (gave up squash after knee surgery)", (U, "sports", "squash", True)),
     ("Hobbies: pottery (dropped choir when the rehearsals moved)", (U, "hobbies", "choir", True)),
     ("Name: Ottilie. Employer: Quillon Media (left Larkspur Foods in March). Likes: sailing",
-     ("ottilie", "work at", "larkspur foods", True)),
+     ("ottilie", "employer", "larkspur foods", True)),
     ("Name: Ottilie. Employer: Quillon Media (left Larkspur Foods in March). Likes: sailing",
-     ("ottilie", "work at", "quillon media", False)),
+     ("ottilie", "employer", "quillon media", False)),
     ("\u2022 Name: Rafe \u2022 Employer: Tidewell \u2022 Role: buyer",
-     ("rafe", "work at", "tidewell", False)),
+     ("rafe", "employer", "tidewell", False)),
 ])
 def test_profile_line_triples(extractor, line, fact):
     found = {(t.subject, t.relation, t.object, t.negated) for t in extractor.extract(line)}

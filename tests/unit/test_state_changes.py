@@ -504,7 +504,7 @@ def test_profile_and_setting_changes_resolve(engine, old, new):
 
 @pytest.mark.parametrize(("line", "facts"), [
     # a profile value's comment is no value; a list is several; a denial is a denial
-    ("Employer: Globex (left Acme in April)", [(U, "work at", "globex", False)]),
+    ("Employer: Globex (left Acme in April)", [(U, "employer", "globex", False)]),
     ("Languages: English, Dutch", [(U, "languages", "english", False),
                                    (U, "languages", "dutch", False)]),
     ("Diet: no longer vegan, eats fish", [(U, "diet", "vegan", True)]),
