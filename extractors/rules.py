@@ -52,7 +52,6 @@ from extractors.constructions.noun_predicates import NounPredicateRules
 from extractors.constructions.genres import GenreRules
 from extractors.constructions.go_activities import GoActivityRules
 from extractors.constructions.visits import VisitRules
-from extractors.constructions.couples import CoupleRules
 from extractors.constructions.key_values import KeyValueRules
 from extractors.constructions.settings import SettingRules
 from extractors.constructions.language_use import LanguageUseRules
@@ -174,7 +173,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                       NounPredicateRules, StrandedObjectRules, GenreRules, AnswerRules,
                       PetDeathRules, AbstinenceRules, StudyRules, EducationLineRules,
                       ReportRules, HandoverRules, StillHoldsRules, RoleHolderRules,
-                      GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules, CoupleRules,
+                      GoActivityRules, NoneLeftRules, VisitRules, ClauseTimeRules,
                       EventTimeRules, TextRunner):
     """Rule-based subject–relation–object extraction over spaCy parses.
 
@@ -413,7 +412,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         found = self._pet_deaths(head, found)
         return (found + self._decided_against(head, found) + self._nominal_endings(head)
                 + self._abstinence(head) + self._year_of_studies(head) + self._none_left(head)
-                + (self._ensemble_membership(head) if found else []) + self._couple(head))
+                + (self._ensemble_membership(head) if found else []))
 
     def _clause_triples_as_stated(self, head: Token, *, hedge_read: bool = False
                                   ) -> list[Triple]:
