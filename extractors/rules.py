@@ -363,9 +363,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         for other in others:
             who = self._entity(other)
             if who and first and who != first:
-                # (a triple that names the other as its object relates the two: "Dario and I
-                # are together" is no relation of Dario to himself; an ending names the first
-                # for the other, _for_other)
+                # (a triple that names the other as its object relates the two: "Sam and I
+                # live with Sam" is no reading; an ending names the first for the other,
+                # _for_other)
                 found += [_for_other(t, first, who) for t in found if t.subject == first
                           and (t.object != who or t.rule == ENDED_RULE)]
         return found + reciprocal

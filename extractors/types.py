@@ -82,5 +82,5 @@ ADDITIVE = "additive"
 a bar"): it replaces none of them."""
 
 ADDITIVE_ADVERBS = frozenset({"also", "too", "additionally"})
-"""Additive focusing adverbs (Quirk et al. 1985 §8.116: "also", "too", "as well" add the
-clause's focus to what is already said)."""
+"""Additive focusing adverbs (Quirk et al. 1985 §8.116: "also", "too" add the clause's focus
+to what is already said); the phrase "as well" is not read."""
