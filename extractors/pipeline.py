@@ -26,6 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.tokens._retokenize import set_token_attrs
 
+from extractors.blas import use_numpy_blas
 from extractors.doc_cache import doc_text
 from extractors.errors import PipelineUnavailable
 from extractors.values import NUMBER_CODE
@@ -401,7 +402,8 @@ def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
         keeps ISO 8601 dates whole (:func:`keep_iso_dates`). Its
         ``attribute_ruler`` is swapped for the equivalent :class:`IndexedAttributeRuler`
         when every rule is supported, and its rule lemmatizer is wrapped in the equivalent
-        :class:`CachedLemmatizer`.
+        :class:`CachedLemmatizer`. Its neural layers multiply through numpy's BLAS on a set
+        number of threads (:func:`extractors.blas.use_numpy_blas`).
 
     Raises:
         PipelineUnavailable: the package is missing or does not load.
@@ -426,4 +428,4 @@ def load_pipeline(name: str = DEFAULT_PIPELINE) -> Language:
         if getattr(lemmatizer, "mode", None) == "rule" and getattr(lemmatizer, "_validated", False):
             nlp.replace_pipe("lemmatizer", "cached_lemmatizer")
             nlp.get_pipe("lemmatizer").load(lemmatizer)
-    return nlp
+    return use_numpy_blas(nlp)
