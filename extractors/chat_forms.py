@@ -38,6 +38,16 @@ class ChatForms:
     expansions: dict[str, str]
     fillers: frozenset[str]
     emoticons: frozenset[str]
+    openers: frozenset[str] = frozenset()
+
+    def opener_pattern(self) -> re.Pattern | None:
+        """An opener at the start of the text or of a sentence, with its comma, before a word
+        in lower case ("ok officially moved", "So, i sold"), or None without openers."""
+        if not self.openers:
+            return None
+        forms = sorted(self.openers, key=len, reverse=True)
+        return re.compile(r"(?:^|(?<=[.!?])\s)\s*(?:%s),?(?=\s+(?-i:[Ii]\b|[a-z]))"
+                          % "|".join(map(re.escape, forms)), re.IGNORECASE)
 
     def pattern(self) -> re.Pattern:
         """A form standing alone: not inside a word, a URL or a longer form."""
@@ -53,12 +63,18 @@ def chat_forms() -> ChatForms:
                          .read_text(encoding="utf-8"))
     return ChatForms(expansions={k.lower(): v for k, v in data["expansions"].items()},
                      fillers=frozenset(w.lower() for w in data["fillers"]["words"]),
-                     emoticons=frozenset(data["emoticons"]["faces"]))
+                     emoticons=frozenset(data["emoticons"]["faces"]),
+                     openers=frozenset(w.lower() for w in data.get("openers", {}).get("words", ())))
 
 
 @lru_cache(maxsize=1)
 def _pattern() -> re.Pattern:
     return chat_forms().pattern()
+
+
+@lru_cache(maxsize=1)
+def _opener_pattern() -> re.Pattern | None:
+    return chat_forms().opener_pattern()
 
 
 def _after_determiner(text: str, at: int) -> bool:
@@ -69,8 +85,10 @@ def _after_determiner(text: str, at: int) -> bool:
 def chat_forms_read(text: str, forms: ChatForms | None = None) -> tuple[str, Edits]:
     """``text`` with its chat forms read, and the replacements made.
 
-    An abbreviation is spelt out ("w/" -> "with", "Gf" -> "Girlfriend"); a filler becomes
-    blanks and an emoticon a full stop and blanks, both of the same length. An abbreviation in
+    An abbreviation is spelt out ("w/" -> "with", "Gf" -> "Girlfriend"); a filler, and an
+    opener at the start of the text or of a sentence ("ok", "so"), becomes
+    blanks and an emoticon a full stop and blanks, both of the same length (blanks left at
+    the start are taken out). An abbreviation in
     capitals ("ATM", "BF"), or one spelt out as an adverbial phrase after a determiner ("the atm"), is
     left alone: another word may be meant.
 
@@ -80,8 +98,13 @@ def chat_forms_read(text: str, forms: ChatForms | None = None) -> tuple[str, Edi
     """
     forms = forms or chat_forms()
     pattern = _pattern() if forms is chat_forms() else forms.pattern()
+    openers = _opener_pattern() if forms is chat_forms() else forms.opener_pattern()
+    written = text
+    if openers is not None:
+        # an opener becomes blanks of its length: nothing moves
+        text = openers.sub(lambda m: " " * len(m.group()), text)
     if not pattern.search(text):
-        return text, NO_EDITS
+        return _without_leading_blanks(written, text, ())
     out: list[str] = []
     spans: list[tuple[int, int, int]] = []
     last = 0
@@ -107,5 +130,16 @@ def chat_forms_read(text: str, forms: ChatForms | None = None) -> tuple[str, Edi
         out.append(read)
         last = m.end()
     out.append(text[last:])
-    return "".join(out), Edits(tuple(spans))
+    return _without_leading_blanks(written, "".join(out), tuple(spans))
+
+
+def _without_leading_blanks(written: str, read: str, spans: tuple) -> tuple[str, Edits]:
+    """``read`` without the blanks a filler or an opener left at its start ("ugh my team lead
+    is …" is parsed as "my team lead is …": a leading blank token changes the parse), and
+    the edits with that deletion first. Blanks never change length, so the leading blanks of
+    ``read`` are the same characters of ``written``."""
+    blank = len(read) - len(read.lstrip())
+    if blank == len(written) - len(written.lstrip()):
+        return read, Edits(spans) if spans else NO_EDITS
+    return read[blank:], Edits(((0, blank, 0),) + spans)
 

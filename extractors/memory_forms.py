@@ -329,3 +329,55 @@ def _base_form(word: str, is_verb: Callable[[str], bool]) -> str | None:
         if stem and is_verb(stem):
             return stem
     return None
+
+
+_SEGMENT_BREAK = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])|,\s+(?=(?:now|currently)\s)")
+"""Where a memory writer's next fact starts: the space after a sentence's end or a semicolon,
+before the next word ("No longer at Globex. Now at Initech."), or a comma before "now" or
+"currently" ("No longer at Globex, now at Initech")."""
+_FIRST_PERSON_OPENING = re.compile(r"\s*(?:I\b|I['\u2019](?:m|ve|d|ll)\b|the user\b)",
+                                   re.IGNORECASE)
+"""A text whose first clause is the user's own: "I …", "I'm …", "The user …"."""
+
+
+def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
+                             irregular: Mapping[str, str] | None = None
+                             ) -> tuple[str, Edits] | None:
+    """A fact about the user whose later sentences leave the subject out, each read in the
+    first person (:func:`in_first_person`), or None when the text is no such fact.
+
+    The text is the user's when its first sentence is subject-less or says "I" or "the
+    user"; a later sentence then leaves out the same subject ("Left Globex in May. Now at
+    Initech.": "… I am now at Initech."), as a memory writer's run of facts does, and so does
+    a clause after a comma and "now" ("No longer at Globex, now at Initech"). After a
+    semicolon only a verbless state predicate is read so ("No longer at Globex; now at
+    Initech"); a subject-less verb there is the first subject's second verb
+    (:func:`extractors.reading._joined_clauses`). A text whose first sentence has another
+    subject ("Dana quit pottery. Now does yoga.") is None: its later sentences are Dana's.
+
+    Returns:
+        ``(text read, its edits)`` in characters of ``text``, as :func:`in_first_person`;
+        the text unchanged with no edits when no later sentence needed a subject but the
+        first did not either.
+    """
+    breaks = list(_SEGMENT_BREAK.finditer(text))
+    starts = [0] + [b.end() for b in breaks]
+    ends = [b.start() for b in breaks] + [len(text)]
+    first = in_first_person(text[:ends[0]], is_verb, irregular)
+    if first is None and not _FIRST_PERSON_OPENING.match(text):
+        return None
+    if not breaks:
+        return first if first is not None else (text, Edits())
+    out = [first[0] if first is not None else text[:ends[0]]]
+    spans = list(first[1].spans) if first is not None else []
+    for start, end, prev_end in zip(starts[1:], ends[1:], ends):
+        out.append(text[prev_end:start])
+        segment = text[start:end]
+        read = in_first_person(segment, is_verb, irregular)
+        mark = text[prev_end] if text[prev_end] == "," else text[prev_end - 1]
+        if read is not None and (mark != ";" or read[0].startswith("I am ")):
+            out.append(read[0])
+            spans += [(s + start, e + start, n) for s, e, n in read[1].spans]
+        else:
+            out.append(segment)
+    return "".join(out), Edits(tuple(spans))

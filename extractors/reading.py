@@ -16,7 +16,8 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Token
 
 from extractors.memory_forms import (
-    _LEAD, _STATE_PARTICIPLES, _verbless_predicate, in_first_person, subjectless)
+    _LEAD, _STATE_PARTICIPLES, _verbless_predicate, in_first_person, segments_in_first_person,
+    subjectless)
 from extractors.syntax import (
     _CLAUSE_AFTER_LABEL,
     _CLAUSE_OPENING,
@@ -123,8 +124,8 @@ class ReadingRules:
             # subject-less clause ("I am billing plan", "I preferred reply language")
             return text, NO_EDITS
         irregular = self._irregular_past()
-        first = in_first_person(text, self._is_verb, irregular)
-        if first is not None:
+        first = segments_in_first_person(text, self._is_verb, irregular)
+        if first is not None and first[1]:
             return _joined_clauses(first[0], self._is_verb, irregular), first[1]
         return text, NO_EDITS
 
@@ -390,10 +391,11 @@ def _copula_after_noun(subject: Token, verb: Token) -> None:
     """"The team lead for Heron is Lisbeth": a singular common noun's "verb" in the base form
     right after it (tagged VBP, which a singular subject never takes: subject-verb concord,
     Quirk et al. 1985 §10.34) that the lexicon knows as a noun, heading a later copula of
-    the sentence, is the head noun of a compound and the subject of that copula, in place.
-    The copula heads the clause; a subject the parser gave the copula inside the noun's
+    the sentence, is the head noun of a compound and the subject of that copula, in place;
+    so is a noun the parser made the root with the noun before it as its subject ("my team
+    lead is Priya": a noun takes no subject). The copula heads the clause; a subject the parser gave the copula inside the noun's
     prepositional phrase ("for Project Heron") is that phrase's object."""
-    if verb.head != subject.head and subject.head != verb or verb.tag_ != "VBP" or \
+    if verb.head != subject.head and subject.head != verb or verb.tag_ not in ("VBP", "NN") or \
             verb.dep_ != "ROOT" or verb.lower_ not in NOUN_INDEX or subject.i + 1 != verb.i:
         return
     cop = next((c for c in verb.children if c.dep_ in ("conj", "advcl", "ccomp")

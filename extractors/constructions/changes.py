@@ -105,9 +105,11 @@ class ChangeRules:
         new = self._change_values(verb)
         if _lemma(verb) == "move" and any(
                 any(c.dep_ in ("det", "poss") for c in o.children)
-                or (o.pos_ == "PROPN" and not _is_time(o)) for o in new):
+                or ((o.pos_ == "PROPN" or o.text[:1].isupper()) and not _is_time(o))
+                for o in new):
             # "was moved to the spam folder", "the office moved to Leeds": a thing moved
-            # somewhere, no setting ("the standup moved to Wednesdays" is one)
+            # somewhere, no setting ("the standup moved to Wednesdays" is one); a capitalised
+            # name the tagger took for a plural noun too ("my bf tom moved to Leeds")
             return []
         old = [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
                for p in c.children if p.dep_ == "pobj" for o in self._objects(p)]

@@ -25,11 +25,19 @@ def extractor():
     ("ATM fees are high", "ATM fees are high"),            # capitals: another abbreviation
     ("the BF gene", "the BF gene"),
     ("sold the bike lol, tbh", "sold the bike    ,    "),  # fillers blanked, any case
-    ("LOL sold it", "    sold it"),
+    ("LOL sold it", "sold it"),                     # blanks at the start go
     ("vet visit today :( poor thing", "vet visit today .  poor thing"),
     ("see http://x.org/w/ and 12:pm", "see http://x.org/w/ and 12:pm"),  # inside a URL or time
     ("a w/e deal", "a w/e deal"),
     ("nothing to read here", "nothing to read here"),
+    ("ugh finally sold the civic", "finally sold the civic"),  # an interjection
+    ("ok officially moved out", "officially moved out"),     # an opener, at the start
+    ("So, i sold the bike", "i sold the bike"),
+    ("sold it. anyway moved on", "sold it.        moved on"),  # ... or of a sentence
+    ("the food was ok so far", "the food was ok so far"),     # inside the clause: words
+    ("OK I moved", "I moved"),
+    ("Well water is safe", "Well water is safe"),             # "well" is no opener
+    ("So Tom left", "So Tom left"),                           # a name follows: left alone
 ])
 def test_chat_forms_read(text, read):
     assert chat_forms_read(text)[0] == read
@@ -37,6 +45,15 @@ def test_chat_forms_read(text, read):
 
 def test_same_length_forms_need_no_mapping():
     assert not chat_forms_read("sold it lol :(")[1]
+
+
+def test_an_offset_after_a_removed_opener_maps_back():
+    text = "ugh my team lead is Priya"
+    read, spans = chat_forms_read(text)
+    at = read.index("Priya")
+    t = Triple(subject="user", relation="x", object="y", start=at, end=at + 5)
+    back = spans.triples_back([t])[0]
+    assert text[back.start:back.end] == "Priya"
 
 
 @pytest.mark.parametrize("text, word", [
@@ -78,6 +95,8 @@ def test_table_names_its_sources():
     ("I live w/ my aunt", ("user", "live with", "aunt", False)),
     ("my gf is Noor", ("user", "girlfriend", "noor", False)),
     ("fav snack is mango sorbet", ("user", "preferred snack", "mango sorbet", False)),
+    ("ugh finally sold the civic", ("user", "sell", "civic", False)),
+    ("ok officially moved out of leeds", ("user", "move out of", "leeds", False)),
     ("my fave podcast is Lore.", ("user", "preferred podcast", "lore", False)),
     ("Fav drink: oat flat white", ("user", "preferred drink", "oat flat white", False)),
     ("cant function w/o my glasses", None),

@@ -183,6 +183,35 @@ def test_subjectless_fact_is_about_the_user(extractor, sentence, fact):
     assert fact in {t.fact for t in extractor.extract(sentence)}
 
 
+# a later sentence of the user's fact leaves out the same subject (memory_forms.
+# segments_in_first_person); a denial never carries over to it
+LATER_SEGMENTS = [
+    ("No longer at Globex. Now at Initech.", (U, "be at", "initech", False)),
+    ("No longer at Globex; now at Initech.", (U, "be at", "initech", False)),
+    ("Is no longer at Globex, now at Initech.", (U, "be at", "initech", False)),
+    ("Not at Globex anymore, now at Initech.", (U, "be at", "initech", False)),
+    ("I'm no longer at Globex. Now at Initech.", (U, "be at", "initech", False)),
+    ("Likes tea. Dislikes coffee.", (U, "like", "coffee", True)),
+    ("Sold the Civic in May. Now drives a Model 3.", (U, "drive", "model 3", False)),
+    ("The user left Globex. Now works at Initech.", (U, "work at", "initech", False)),
+]
+
+
+@pytest.mark.parametrize(("sentence", "fact"), LATER_SEGMENTS)
+def test_later_subjectless_sentence_is_about_the_user(extractor, sentence, fact):
+    facts = {t.fact for t in extractor.extract(sentence)}
+    assert fact in facts
+    assert (*fact[:3], not fact[3]) not in facts
+
+
+@pytest.mark.parametrize(("sentence", "subject"), [
+    ("Dana quit pottery. Now does yoga.", U),            # Dana's, never the user's
+    ("Works at St. Mary's hospital.", "mary"),            # an abbreviation is no sentence end
+])
+def test_later_sentence_of_another_subject_stays_apart(extractor, sentence, subject):
+    assert not any(t.subject == subject for t in extractor.extract(sentence))
+
+
 # role and setting copulas, identifiers, values that keep what makes them different, and
 # phrases that say when rather than what (issue kinds 3-5)
 FORMS = [
