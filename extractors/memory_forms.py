@@ -331,10 +331,17 @@ def _base_form(word: str, is_verb: Callable[[str], bool]) -> str | None:
     return None
 
 
-_SEGMENT_BREAK = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])|,\s+(?=(?:now|currently)\s)")
+_SEGMENT_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=;)\s+(?=[A-Za-z])|"
+                            r",\s+(?=(?:now|currently)\s)")
 """Where a memory writer's next fact starts: the space after a sentence's end or a semicolon,
 before the next word ("No longer at Globex. Now at Initech."), or a comma before "now" or
-"currently" ("No longer at Globex, now at Initech")."""
+"currently" ("No longer at Globex, now at Initech"). A full stop after an initial or an
+abbreviation of :data:`_ABBREVIATIONS` ends no sentence."""
+_ABBREVIATIONS = frozenset("""
+    mr mrs ms dr st jr sr prof mt ft vs etc no inc ltd co corp dept approx
+    """.split())
+"""Abbreviations written with a full stop before a name or a number ("St. Mary's", "Dr.
+Okafor"; The Chicago Manual of Style, 17th ed., §10.4-10.17)."""
 _FIRST_PERSON_OPENING = re.compile(r"\s*(?:I\b|I['\u2019](?:m|ve|d|ll)\b|the user\b)",
                                    re.IGNORECASE)
 """A text whose first clause is the user's own: "I …", "I'm …", "The user …"."""
@@ -360,11 +367,18 @@ def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
         the text unchanged with no edits when no later sentence needed a subject but the
         first did not either.
     """
-    breaks = list(_SEGMENT_BREAK.finditer(text))
+    breaks = [b for b in _SEGMENT_BREAK.finditer(text) if not _after_abbreviation(text, b)]
     starts = [0] + [b.end() for b in breaks]
     ends = [b.start() for b in breaks] + [len(text)]
-    first = in_first_person(text[:ends[0]], is_verb, irregular)
-    if first is None and not _FIRST_PERSON_OPENING.match(text):
+    if in_first_person(text, is_verb, irregular) is not None or _NOT_ANY_LONGER.match(
+            text[:ends[0]].lstrip()):
+        # (whether the text is subject-less is decided on all of it, as before: "James E.
+        # Ferguson, who works …" has a name before its verb; "Not at X anymore" is one
+        # sentence's frame)
+        first = in_first_person(text[:ends[0]], is_verb, irregular)
+    elif _FIRST_PERSON_OPENING.match(text):
+        first = None
+    else:
         return None
     if not breaks:
         return first if first is not None else (text, Edits())
@@ -381,3 +395,13 @@ def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
         else:
             out.append(segment)
     return "".join(out), Edits(tuple(spans))
+
+
+def _after_abbreviation(text: str, brk: re.Match) -> bool:
+    """Whether the full stop before the break ``brk`` of :data:`_SEGMENT_BREAK` closes an
+    initial ("James E. Ferguson") or an abbreviation of :data:`_ABBREVIATIONS`."""
+    before = text[:brk.start()]
+    if not before.endswith("."):
+        return False
+    word = re.search(r"(?<![\w'\u2019.])([A-Za-z]+)\.$", before)
+    return word is not None and (len(word[1]) == 1 or word[1].lower() in _ABBREVIATIONS)

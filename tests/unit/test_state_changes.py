@@ -207,6 +207,8 @@ def test_later_subjectless_sentence_is_about_the_user(extractor, sentence, fact)
 @pytest.mark.parametrize(("sentence", "subject"), [
     ("Dana quit pottery. Now does yoga.", U),            # Dana's, never the user's
     ("Works at St. Mary's hospital.", "mary"),            # an abbreviation is no sentence end
+    ("James E. Ferguson, who works as politician.", U),   # nor an initial
+    ("Signing Time! debuted on PBS.", U),                 # a lower-case word starts none
 ])
 def test_later_sentence_of_another_subject_stays_apart(extractor, sentence, subject):
     assert not any(t.subject == subject for t in extractor.extract(sentence))
