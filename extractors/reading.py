@@ -34,6 +34,7 @@ from extractors.syntax import (
     VERB_INDEX,
     truecase,
 )
+from extractors.approximators import approximated_rate
 from extractors.constructions.pets import PET_NOUNS
 from extractors.doc_cache import doc_text
 from extractors.offsets import NO_EDITS, Edits
@@ -280,6 +281,8 @@ def nominal_gerunds(parsed: tuple[Doc, Edits] | Doc):
             noun.head, noun.dep_ = token, "nsubj"
         if token.dep_ == "nsubj" and token.tag_ == "NN" and token.i + 1 < len(doc):
             _copula_after_noun(token, doc[token.i + 1])
+        if token.dep_ == "npadvmod":
+            approximated_rate(token)  # "smokes about a pack a day"
         if token.dep_ == "nsubj" and token.pos_ == "PROPN" and token.i > 0:
             _named_pet_subject(doc[token.i - 1], token)
         if token.dep_ in ("nsubj", "nsubjpass") and (
