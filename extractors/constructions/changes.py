@@ -138,8 +138,10 @@ class ChangeRules:
 
     def _change_values(self, verb: Token) -> list[Token]:
         """The values a change verb gives "to" ("was switched to eu-central-1")."""
-        # (a one-word value the parser made the preposition's clause: "changed to daily")
-        return [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"
+        # (a one-word value the parser made the preposition's clause: "changed to daily";
+        # "to" the parser hung on "back": "switched back to light")
+        heads = [verb] + [c for c in verb.children if c.dep_ == "advmod" and c.lower_ == "back"]
+        return [o for h in heads for c in h.children if c.dep_ == "prep" and c.lower_ == "to"
                 for p in c.children if p.dep_ == "pobj" or (
                     p.dep_ == "pcomp" and p.pos_ in ("ADV", "ADJ") and not any(p.children))
                 for o in self._objects(p)]

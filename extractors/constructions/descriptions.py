@@ -43,7 +43,8 @@ def _names_role_holder(subj: Token, complements: list[Token], *, changed: bool =
     common = subj.pos_ == "NOUN" or (subj.text.isupper() and len(subj.text) <= 5 and any(
         c.dep_ in ("compound", "amod") for c in subj.children))
     if not common or not complements or not (_telegraphic(subj) or any(
-            c.dep_ == "det" and c.lower_ == "the" for c in subj.children)):
+            c.dep_ == "det" and c.lower_ == "the" for c in subj.children)
+            or changed and _bare_opening(subj)):
         return False
     if any(c.dep_ in ("poss", "prep", "relcl", "acl", "appos") for c in subj.children):
         return False
@@ -110,6 +111,15 @@ def _telegraphic(noun: Token) -> bool:
     first = min(noun.subtree, key=lambda t: t.i)
     return first.i == noun.sent.start and first != noun and not any(
         c.dep_ in ("det", "poss") for c in noun.children)
+
+
+def _bare_opening(noun: Token) -> bool:
+    """A lone singular common noun opening its sentence ("Theme switched to light"): with a
+    change "to" a value, the telegraphic style's setting, as a modified one is
+    (:func:`_telegraphic`). A person who switched ("Mom switched to decaf", "Manager changed
+    to tea") is none."""
+    return noun.i == noun.sent.start and noun.tag_ == "NN" and not any(noun.children) and not (
+        _agent_noun(noun) or noun.lemma_.lower() in RELATIONSHIP_NOUNS)
 
 
 def _describes_thing(rel_tokens: list[Token], complements: list[Token]) -> bool:

@@ -1,6 +1,7 @@
 """Memory pairs for readings of chat and memory-writer text: interjections and openers
 (extractors.chat_forms), later subject-less sentences (extractors.memory_forms), a seat on a
-body left (state_changes.toml "seat on a body") and an approximated rate
+body left (state_changes.toml "seat on a body"), a lone noun's setting changed "(back) to" a
+value (constructions.descriptions._bare_opening) and an approximated rate
 (extractors.approximators): each later memory of ``RESOLVED`` wins; each look-alike pair
 decides nothing."""
 
@@ -19,6 +20,8 @@ RESOLVED = [
     ("Sofia is on the swim team.", "Sofia quit the swim team."),
     ("Tomás smokes about a pack a day.", "Tomás quit smoking six months ago."),
     ("i live in leeds", "welp officially moved out of leeds"),
+    ("Theme: dark", "Theme switched back to light."),
+    ("Theme: dark", "Theme switched to light."),
 ]
 
 LOOK_ALIKES = [
@@ -28,6 +31,8 @@ LOOK_ALIKES = [
     ("No longer at Globex. Now at Initech.", "Dana works at Initech."),
     ("Dana quit pottery.", "Dana quit pottery. Now does yoga."),
     ("Mia talks about two books a week.", "Mia stopped talking about books."),
+    ("Mom drinks coffee.", "Mom switched to decaf."),          # a person's switch, no setting
+    ("Theme: dark", "Editor theme switched to light."),        # another setting
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
