@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from extractors.offsets import Edits
-from extractors.relations import SETTING_VERBS
+from extractors.relations import RELATIONSHIP_NOUNS, SETTING_VERBS
 
 _FIRST_PERSON_FORMS = {
     "is": "am", "isn't": "am not", "was": "was", "wasn't": "wasn't", "has": "have",
@@ -342,8 +342,8 @@ _ABBREVIATIONS = frozenset("""
     """.split())
 """Abbreviations written with a full stop before a name or a number ("St. Mary's", "Dr.
 Okafor"; The Chicago Manual of Style, 17th ed., §10.4-10.17)."""
-_FIRST_PERSON_OPENING = re.compile(r"\s*(?:I\b|I['\u2019](?:m|ve|d|ll)\b|the user\b)",
-                                   re.IGNORECASE)
+_FIRST_PERSON_OPENING = re.compile(r"\s*(?:I\b(?!['\u2019]s)|I['\u2019](?:m|ve|d|ll)\b|"
+                                   r"the user\b(?!['\u2019]s))", re.IGNORECASE)
 """A text whose first clause is the user's own: "I …", "I'm …", "The user …"."""
 
 
@@ -354,9 +354,11 @@ def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
     first person (:func:`in_first_person`), or None when the text is no such fact.
 
     The text is the user's when its first sentence is subject-less or says "I" or "the
-    user"; a later sentence then leaves out the same subject ("Left Globex in May. Now at
-    Initech.": "… I am now at Initech."), as a memory writer's run of facts does, and so does
-    a clause after a comma and "now" ("No longer at Globex, now at Initech"). After a
+    user" (not "the user's"); a later sentence that goes on with "now" from a change the
+    text said leaves out the same subject ("Left Globex in May. Now at Initech.": "… I am now
+    at Initech."), as a memory writer's run of facts does, and so does such a clause after a
+    comma ("No longer at Globex, now at Initech"), unless the text names another person
+    before it (:func:`_continues_change`). After a
     semicolon only a verbless state predicate is read so ("No longer at Globex; now at
     Initech"); a subject-less verb there is the first subject's second verb
     (:func:`extractors.reading._joined_clauses`). A text whose first sentence has another
@@ -389,12 +391,47 @@ def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
         segment = text[start:end]
         read = in_first_person(segment, is_verb, irregular)
         mark = text[prev_end] if text[prev_end] == "," else text[prev_end - 1]
-        if read is not None and (mark != ";" or read[0].startswith("I am ")):
+        # (a third-person verb after ", now" was the user's before sentences were read:
+        # "Left Acme, now works at Globex", :func:`_later_subjects`)
+        verb_after_comma = mark == "," and _LATER_CLAUSE.match(text, prev_end) is not None
+        if read is not None and (mark != ";" or read[0].startswith("I am ")) and (
+                verb_after_comma or _continues_change(text[:prev_end], segment)):
             out.append(read[0])
             spans += [(s + start, e + start, n) for s, e, n in read[1].spans]
         else:
             out.append(segment)
     return "".join(out), Edits(tuple(spans))
+
+
+_CHANGE_SAID = re.compile(
+    r"\b(?:no longer|not\b[^.;!?]*\b(?:anymore|any more|any longer)|left|quit|resigned|"
+    r"retired|moved|relocated|sold|stopped|gave up|dropped|broke up|split up|finished|"
+    r"graduated|switched|changed|cancell?ed|divorced|separated|ended)\b", re.IGNORECASE)
+"""Words of an ending or a change ("no longer", "left", "quit", …) that a later "now" sentence
+continues ("Left Globex in May. Now at Initech.")."""
+_NOW = re.compile(r"\s*(?:now|currently)\b", re.IGNORECASE)
+_PERSON_WORDS = frozenset("""
+    ex neighbour neighbor client customer guest patient friend boss colleague coworker
+    """.split()) | RELATIONSHIP_NOUNS
+"""Words naming another person or animal, who may be a later sentence's left-out subject
+("Visited grandma. Now lives in Tucson.")."""
+
+
+def _continues_change(before: str, segment: str) -> bool:
+    """Whether the subject-less ``segment`` continues the user's change said in ``before``:
+    it opens with "now" or "currently", ``before`` says an ending or a change
+    (:data:`_CHANGE_SAID`), and ``before`` names no other person or animal (a word of
+    :data:`_PERSON_WORDS`, a capitalised name's genitive, or a capitalised word after a verb
+    of meeting or visiting), who may be the one the segment is about ("Met Dana. Now lives
+    in Denver.")."""
+    if not _NOW.match(segment) or not _CHANGE_SAID.search(before):
+        return False
+    words = re.findall(r"[A-Za-z]+(?:['\u2019]s)?", before)
+    if any(w.lower() in _PERSON_WORDS or w.lower().rstrip("s") in _PERSON_WORDS
+           or w[:1].isupper() and w.endswith(("'s", "\u2019s")) for w in words):
+        return False
+    return not re.search(r"\b(?:met|meet|visit(?:ed)?|call(?:ed)?|text(?:ed)?|introduced to|"
+                         r"with|married|dating|date[sd]?)\s+[A-Z]", before)
 
 
 def _after_abbreviation(text: str, brk: re.Match) -> bool:

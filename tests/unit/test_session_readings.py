@@ -1,6 +1,5 @@
 """Memory pairs for readings of chat and memory-writer text: interjections and openers
-(extractors.chat_forms), later subject-less sentences (extractors.memory_forms), a seat on a
-body left (state_changes.toml "seat on a body"), a lone noun's setting changed "(back) to" a
+(extractors.chat_forms), later subject-less sentences (extractors.memory_forms), a lone noun's setting changed "(back) to" a
 value (constructions.descriptions._bare_opening) and an approximated rate
 (extractors.approximators): each later memory of ``RESOLVED`` wins; each look-alike pair
 decides nothing."""
@@ -16,8 +15,6 @@ RESOLVED = [
     ("my bf tom lives in York", "lol my bf tom moved to Leeds"),  # his home, no setting
     ("Is at Blue Door Coffee.", "Is no longer at Blue Door Coffee, now at Crumb Bakery."),
     ("ugh my team lead is Priya", "ok so my team lead is Owen now"),
-    ("Sofia sits on the HOA board.", "Sofia stepped down from the HOA board in March."),
-    ("Sofia is on the swim team.", "Sofia quit the swim team."),
     ("Tomás smokes about a pack a day.", "Tomás quit smoking six months ago."),
     ("i live in leeds", "welp officially moved out of leeds"),
     ("Theme: dark", "Theme switched back to light."),
@@ -25,9 +22,18 @@ RESOLVED = [
 ]
 
 LOOK_ALIKES = [
-    ("Sofia is on the HOA board.", "Sofia stepped down from the school board in March."),
-    ("Sofia serves on the HOA board.", "Sofia left the HOA board meeting early."),
-    ("Sofia is on the team.", "Sofia's sister left the team."),
+    # (the reviewer's: a board or a list is no value without what it is of or for)
+    ("I sit on the board of Acme.", "I stepped down from the board of Initech."),
+    ("I'm on medication for my blood pressure.", "I came off medication for my anxiety."),
+    ("I'm on the waitlist for daycare.", "I withdrew from the waitlist for the gym class."),
+    # (the reviewer's: a later sentence about someone the text named, or the user's kin)
+    ("Lives in Chicago.", "Met a new neighbor, Dana. Lives in Denver."),
+    ("I live in Boston.", "I visited my brother last month. Lives in Seattle now."),
+    ("I'm married to Sam.", "I went to my cousin's wedding. Now married to Jess."),
+    ("The user lives in Queens.", "The user's mom moved to Florida. Now lives in Tampa."),
+    ("Lives in Ohio.", "Called mom, now living in Florida."),
+    ("Lives in Ohio.", "Has two sons, now living in Texas."),
+    ("I'm a vegetarian.", "I cooked for my brother. Now eats only meat."),
     ("No longer at Globex. Now at Initech.", "Dana works at Initech."),
     ("Dana quit pottery.", "Dana quit pottery. Now does yoga."),
     ("Mia talks about two books a week.", "Mia stopped talking about books."),
