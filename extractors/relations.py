@@ -235,7 +235,8 @@ def dwelling_reading(relation: str, value: str, surface: str = "",
     kind of dwelling ("live in", "small apartment" -> ("home", "apartment"): its broad kind,
     :data:`DWELLING_KINDS`); a move (:data:`MOVE_RELATIONS`) to a home is that home, to a
     named place or a place noun ("moved back to Dublin", "to the countryside") ``live in``
-    there; a move to anything else stays a move ("moved into management", "moved back to
+    there, a named place in lower case too ("moved to denver", :mod:`extractors.places`);
+    a move to anything else stays a move ("moved into management", "moved back to
     paper notebooks"). Other triples keep their relation and value.
 
     Args:
@@ -252,11 +253,18 @@ def dwelling_reading(relation: str, value: str, surface: str = "",
     if words and words[-1] in DWELLING_KINDS:
         return "home", DWELLING_KINDS[words[-1]]
     if relation in MOVE_RELATIONS and (surface[:1].isupper() or (
-            words and words[-1] in PLACE_NOUNS)) and not switched_tool(spell):
+            words and words[-1] in PLACE_NOUNS) or _lower_case_place(surface)) \
+            and not switched_tool(spell):
         relation = "live in"
     if relation == "live in" and words and words[-1] in AREA_NOUNS and surface[:1].islower():
         return "home area", words[-1]  # "the suburbs", "the countryside": a kind of area
     return relation, value
+
+def _lower_case_place(surface: str) -> bool:
+    from extractors.places import lower_case_place
+
+    return surface[:1].islower() and lower_case_place(surface)
+
 
 MULTI_VALUED: frozenset[str] = frozenset({
     "like", "acquire", "visit", "test with", "speak", "drink", "eat", "use", "know", "play",
