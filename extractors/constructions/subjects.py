@@ -11,7 +11,7 @@ from spacy.tokens import Span, Token
 
 from extractors.parsed import ParsedSpan
 from extractors.doc_cache import per_token, span_text
-from extractors.relations import DWELLING_KINDS, PLACE_NOUNS, RELATIONSHIP_NOUNS
+from extractors.relations import RELATIONSHIP_NOUNS
 from extractors.syntax import (
     _ANAPHORS,
     _FIRST_PERSON,
@@ -133,30 +133,6 @@ def _reporter(pronoun: Token) -> Token | None:
     return None if people else subject
 
 
-_HOME_MOVES = frozenset({"move", "relocate"})
-"""Verbs of moving home whose subject "we" includes the user ("We moved to Porto"); where
-"we" live or work, and what "we" like, may be only the others' (a team, a household)."""
-
-
-
-def _to_a_place(verb: Token) -> bool:
-    """Whether ``verb`` moves "to" or "into" a home or a place GeoNames knows ("to Porto",
-    "to a bigger flat", "to denver"), not a tool or a team's channel ("to Slack")."""
-    from extractors.places import lower_case_place, place_names
-
-    for prep in verb.children:
-        if prep.dep_ != "prep" or prep.lower_ not in ("to", "into"):
-            continue
-        for obj in prep.children:
-            if obj.dep_ != "pobj":
-                continue
-            name = " ".join(t.lower_ for t in obj.subtree
-                            if t.dep_ in ("compound", "pobj") or t is obj)
-            if obj.lemma_.lower() in DWELLING_KINDS or obj.lemma_.lower() in PLACE_NOUNS \
-                    or lower_case_place(name) or obj.text[:1].isupper() and name in place_names():
-                return True
-    return False
-
 class SubjectRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -213,11 +189,6 @@ class SubjectRules:
         if low == "they" and token.dep_ in ("nsubj", "nsubjpass") and \
                 _user_before(token) is not None:
             return USER  # "The user switched to coffee and says they no longer drink tea"
-        if low == "we" and token.dep_ == "nsubj" and token.head.lemma_ in _HOME_MOVES and \
-                _to_a_place(token.head):
-            # "We moved to Porto": the speaker is one of "we" and moved with them (a move is
-            # distributive over its movers, Quirk et al. 1985 §6.12 on inclusive "we")
-            return USER
         if low in _UNRESOLVED_PRONOUNS:
             return None
         if token.dep_ in ("csubj", "csubjpass") or token.pos_ == "VERB":

@@ -27,22 +27,3 @@ def test_lower_case_place(extractor, surface, place):
 ])
 def test_a_move_to_a_lower_case_place(extractor, sentence, fact):
     assert fact in {t.fact for t in extractor.extract(sentence)}
-
-
-@pytest.mark.parametrize(("sentence", "fact"), [
-    ("We moved to Porto last year.", ("user", "live in", "porto", False)),
-    ("we moved to brooklyn", ("user", "live in", "brooklyn", False)),
-    ("We relocated to Denver.", ("user", "live in", "denver", False)),
-])
-def test_we_moved_home_includes_the_user(extractor, sentence, fact):
-    assert fact in {t.fact for t in extractor.extract(sentence)}
-
-
-@pytest.mark.parametrize("sentence", [
-    "We moved to Slack.",                 # a team's tool, no place GeoNames knows
-    "We moved the meeting to Friday.",
-    "We live in a world of noise.",       # only a move is read for "we"
-])
-def test_we_elsewhere_is_not_the_user(extractor, sentence):
-    assert not any(t.subject == "user" and t.relation == "live in"
-                   for t in extractor.extract(sentence))
