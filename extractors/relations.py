@@ -23,6 +23,8 @@ functional when singular: a singular definite description presupposes a unique r
 
 from __future__ import annotations
 
+import re
+
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -230,7 +232,7 @@ def switched_tool(spell: str | None) -> bool:
 
 
 def dwelling_reading(relation: str, value: str, surface: str = "",
-                     spell: str | None = None) -> tuple[str, str]:
+                     spell: str | None = None, plain_move: bool = False) -> tuple[str, str]:
     """Where one lives, read by facet. ``("home", kind)`` for a residence whose value is a
     kind of dwelling ("live in", "small apartment" -> ("home", "apartment"): its broad kind,
     :data:`DWELLING_KINDS`); a move (:data:`MOVE_RELATIONS`) to a home is that home, to a
@@ -246,6 +248,8 @@ def dwelling_reading(relation: str, value: str, surface: str = "",
         surface: the object as written (a capital letter marks a named place).
         spell: the move's time qualifier; a spell of using a thing (:func:`switched_tool`:
             "after a year of Go") makes the move a switch, never a residence.
+        plain_move: the move opens its sentence and nothing but a time follows the place
+            (:func:`plain_move`); only then is a lower-case place a home.
     """
     if relation != "live in" and relation not in MOVE_RELATIONS:
         return relation, value
@@ -253,12 +257,33 @@ def dwelling_reading(relation: str, value: str, surface: str = "",
     if words and words[-1] in DWELLING_KINDS:
         return "home", DWELLING_KINDS[words[-1]]
     if relation in MOVE_RELATIONS and (surface[:1].isupper() or (
-            words and words[-1] in PLACE_NOUNS) or _lower_case_place(surface)) \
+            words and words[-1] in PLACE_NOUNS) or plain_move and _lower_case_place(surface)) \
             and not switched_tool(spell):
         relation = "live in"
     if relation == "live in" and words and words[-1] in AREA_NOUNS and surface[:1].islower():
         return "home area", words[-1]  # "the suburbs", "the countryside": a kind of area
     return relation, value
+
+_NOT_A_HOME_AFTER = re.compile(
+    r"\s*(?:[(\[\-\u2013\u2014,;:]|(?:for|from|on|with|as|via|inside|at|within)\b|"
+    r"in\b(?!\s+(?:(?:early|late|mid)[\s-]+)?(?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|spring|summer|fall|autumn|winter|\d{4}|"
+    r"the\s+(?:spring|summer|fall|autumn|winter)|last|this)\b))", re.IGNORECASE)
+"""What, after a move's destination, makes it no home: a purpose or a source ("moved to phoenix
+for the build pipeline", "from rails"), a setting ("in fifa career mode", "on my vpn"), an
+aside ("(our new slack bot)"); a time ("in march", "last week") does not."""
+
+
+def plain_move(clause: str, surface: str) -> bool:
+    """Whether the move "to" ``surface`` in ``clause`` (the triple's text) opens its sentence
+    (no comma, semicolon or colon before it: "changed the blog font, moved to georgia") and
+    nothing but a time follows the place (:data:`_NOT_A_HOME_AFTER`)."""
+    at = clause.find(surface) if surface else -1
+    if at < 0:
+        return False
+    return not re.search(r"[,;:()]", clause[:at]) and not _NOT_A_HOME_AFTER.match(
+        clause, at + len(surface))
+
 
 def _lower_case_place(surface: str) -> bool:
     from extractors.places import lower_case_place

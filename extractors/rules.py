@@ -100,7 +100,7 @@ from extractors.state_changes import (
     default_state_changes, ENDED_RULE, PARTY_QUALIFIER, StateChanges)
 from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
 from extractors.constructions.dwelling_places import dwelling_places
-from extractors.relations import dwelling_reading
+from extractors.relations import dwelling_reading, plain_move
 from extractors.syntax import (
     _CHANGE_VERBS,
     _RECIPROCAL,
@@ -279,8 +279,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         # a continent's name makes a location the continent relation (both for "australia")
         placed: list[Triple] = []
         for t in found:
-            relation, value = dwelling_reading(t.relation, t.object, t.object_text,
-                                               t.qualifier("time"))
+            relation, value = dwelling_reading(
+                t.relation, t.object, t.object_text, t.qualifier("time"),
+                plain_move=t.object_text[:1].islower() and plain_move(
+                    doc_text(doc)[t.start:t.end], t.object_text))
             if relation != t.relation:  # "lives in a flat": the kind of home, not the place
                 placed += dwelling_places(doc, t, t.relation)  # "… a flat in Leeds": Leeds
                 t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
