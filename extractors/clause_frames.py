@@ -222,3 +222,35 @@ def _with_exceptions(doc: Doc, triples: list[Triple]) -> list[Triple]:
             t = Triple(**{**t.to_dict(), "qualifiers": quals})
         out.append(t)
     return out
+
+
+_MOVE_VERBS = frozenset({"move", "relocate"})
+"""Verbs of moving home whose progressive is futurate ("I'm moving to Portland next month")."""
+
+
+def futurate_move(head: Token) -> bool:
+    """A move in the present progressive ("I'm moving to Portland next month", "The user is
+    relocating to Leeds"): an arrangement for the future (the futurate progressive, Quirk et
+    al. 1985 §4.28), not a move made: read as :data:`FUTURE`."""
+    return head.tag_ == "VBG" and head.lemma_ in _MOVE_VERBS and any(
+        c.dep_ == "aux" and c.lemma_ == "be" for c in head.children)
+
+
+FICTION_NOUNS = frozenset("""
+    game campaign novel story book film movie show series play simulation sim roleplay rp
+    dream fanfic fiction script episode save playthrough
+    """.split())
+"""Nouns of a made-up world (WordNet 3.1 fiction.n.01, game.n.01, play.n.01, dream.n.01,
+simulation.n.01 and kin): a clause set "in" one states nothing of the real one."""
+
+
+def in_fiction(head: Token) -> bool:
+    """Whether the clause of ``head`` is set in a made-up world by a fronted "in" phrase ("In
+    the game I don't like coffee", "in my D&D campaign i live in Waterdeep", "In the user's
+    novel, the user lives in Rome")."""
+    for prep in head.children:
+        if prep.dep_ == "prep" and prep.lower_ == "in" and prep.i < head.i:
+            for obj in prep.children:
+                if obj.dep_ == "pobj" and obj.lemma_.lower() in FICTION_NOUNS:
+                    return True
+    return False

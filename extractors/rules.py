@@ -90,6 +90,8 @@ from extractors.clause_frames import (
     CONDITIONED,
     _hypothetical,
     _plain_future,
+    futurate_move,
+    in_fiction,
     _with_exceptions,
     conditioned,
     in_future,
@@ -420,8 +422,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                                   ) -> list[Triple]:
         if _for_now_only(head):
             return []  # "is working from the office this week": an exception, not the state
-        if not hedge_read and _hypothetical(head):
-            if not _plain_future(head):
+        if in_fiction(head):
+            return []  # "In the game I don't like coffee": a made-up world's fact
+        if not hedge_read and (_hypothetical(head) or futurate_move(head)):
+            if not (_plain_future(head) or futurate_move(head)):
                 return []
             return [in_future(t) for t in self._clause_triples_as_stated(head, hedge_read=True)]
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):

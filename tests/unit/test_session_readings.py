@@ -1,6 +1,7 @@
 """Memory pairs for readings of chat and memory-writer text: interjections and openers
 (extractors.chat_forms), later subject-less sentences (extractors.memory_forms), a lone noun's setting changed "(back) to" a
-value (constructions.descriptions._bare_opening) and an approximated rate
+value (constructions.descriptions._bare_opening), a progressive move (a plan) and a clause
+set in a made-up world (extractors.clause_frames) and an approximated rate
 (extractors.approximators): each later memory of ``RESOLVED`` wins; each look-alike pair
 decides nothing."""
 
@@ -39,6 +40,13 @@ LOOK_ALIKES = [
     ("Mia talks about two books a week.", "Mia stopped talking about books."),
     ("Mom drinks coffee.", "Mom switched to decaf."),          # a person's switch, no setting
     ("Theme: dark", "Editor theme switched to light."),        # another setting
+    # (the newcomer's: a move arranged for the future, a made-up world's fact)
+    ("I live in Austin.", "I'm moving to Portland next month."),
+    ("The user lives in Austin.", "The user is moving to Portland in June."),
+    ("Lives in Austin.", "Moving to Portland next month."),
+    ("I live in Denver.", "in my D&D campaign i live in Waterdeep"),
+    ("I like coffee.", "In the game I don't like coffee."),
+    ("The user lives in Boston.", "In the user's novel, the user lives in Rome."),
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
@@ -55,3 +63,13 @@ def test_an_approximated_rate_is_the_object(extractor, sentence, fact):
 def test_a_topic_verb_keeps_about(extractor):
     assert not any(t.relation == "talk" and t.object.startswith("about two")
                    for t in extractor.extract("Mia talked about two books a week at dinner."))
+
+
+@pytest.mark.parametrize(("sentence", "fact", "time"), [
+    ("I'm moving to Portland next month.", ("user", "live in", "portland", False), "future"),
+    ("I moved to Portland.", ("user", "live in", "portland", False), None),
+    ("In the winter I live in Faro.", ("user", "live in", "faro", False), "winter"),
+])
+def test_a_progressive_move_is_a_plan(extractor, sentence, fact, time):
+    found = [t for t in extractor.extract(sentence) if t.fact == fact]
+    assert found and found[0].qualifier("time") == time
