@@ -372,12 +372,12 @@ def segments_in_first_person(text: str, is_verb: Callable[[str], bool],
     breaks = [b for b in _SEGMENT_BREAK.finditer(text) if not _after_abbreviation(text, b)]
     starts = [0] + [b.end() for b in breaks]
     ends = [b.start() for b in breaks] + [len(text)]
-    if in_first_person(text, is_verb, irregular) is not None or _NOT_ANY_LONGER.match(
-            text[:ends[0]].lstrip()):
+    whole = in_first_person(text, is_verb, irregular)
+    if whole is not None or _NOT_ANY_LONGER.match(text[:ends[0]].lstrip()):
         # (whether the text is subject-less is decided on all of it, as before: "James E.
         # Ferguson, who works …" has a name before its verb; "Not at X anymore" is one
         # sentence's frame)
-        first = in_first_person(text[:ends[0]], is_verb, irregular)
+        first = whole if not breaks else in_first_person(text[:ends[0]], is_verb, irregular)
     elif _FIRST_PERSON_OPENING.match(text):
         first = None
     else:

@@ -396,8 +396,9 @@ def _copula_after_noun(subject: Token, verb: Token) -> None:
     Quirk et al. 1985 §10.34) that the lexicon knows as a noun, heading a later copula of
     the sentence, is the head noun of a compound and the subject of that copula, in place;
     so is a noun the parser made the root with the noun before it as its subject ("my team
-    lead is Priya": a noun takes no subject). The copula heads the clause; a subject the parser gave the copula inside the noun's
-    prepositional phrase ("for Project Heron") is that phrase's object."""
+    lead is Priya": a noun takes no subject). The copula heads the clause; a subject the
+    parser gave the copula inside the noun's prepositional phrase ("for Project Heron") is
+    that phrase's object."""
     if verb.head != subject.head and subject.head != verb or verb.tag_ not in ("VBP", "NN") or \
             verb.dep_ != "ROOT" or verb.lower_ not in NOUN_INDEX or subject.i + 1 != verb.i:
         return

@@ -23,9 +23,8 @@ functional when singular: a singular definite description presupposes a unique r
 
 from __future__ import annotations
 
-import re
-
 import enum
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -263,6 +262,7 @@ def dwelling_reading(relation: str, value: str, surface: str = "",
     if relation == "live in" and words and words[-1] in AREA_NOUNS and surface[:1].islower():
         return "home area", words[-1]  # "the suburbs", "the countryside": a kind of area
     return relation, value
+
 
 _NOT_A_HOME_AFTER = re.compile(
     r"\s*(?:[(\[\-\u2013\u2014,;:]|(?:for|from|on|with|as|via|inside|at|within)\b|"

@@ -102,7 +102,7 @@ from extractors.state_changes import (
     default_state_changes, ENDED_RULE, PARTY_QUALIFIER, StateChanges)
 from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
 from extractors.constructions.dwelling_places import dwelling_places
-from extractors.relations import dwelling_reading, plain_move
+from extractors.relations import MOVE_RELATIONS, dwelling_reading, plain_move
 from extractors.syntax import (
     _CHANGE_VERBS,
     _RECIPROCAL,
@@ -283,8 +283,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         for t in found:
             relation, value = dwelling_reading(
                 t.relation, t.object, t.object_text, t.qualifier("time"),
-                plain_move=t.object_text[:1].islower() and plain_move(
-                    doc_text(doc)[t.start:t.end], t.object_text))
+                plain_move=t.relation in MOVE_RELATIONS and t.object_text[:1].islower()
+                and plain_move(doc_text(doc)[t.start:t.end], t.object_text))
             if relation != t.relation:  # "lives in a flat": the kind of home, not the place
                 placed += dwelling_places(doc, t, t.relation)  # "… a flat in Leeds": Leeds
                 t = Triple(**{**t.to_dict(), "relation": relation, "object": value,
@@ -424,8 +424,9 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             return []  # "is working from the office this week": an exception, not the state
         if in_fiction(head):
             return []  # "In the game I don't like coffee": a made-up world's fact
-        if not hedge_read and (_hypothetical(head) or futurate_move(head)):
-            if not (_plain_future(head) or futurate_move(head)):
+        futurate = not hedge_read and futurate_move(head)
+        if futurate or not hedge_read and _hypothetical(head):
+            if not (futurate or _plain_future(head)):
                 return []
             return [in_future(t) for t in self._clause_triples_as_stated(head, hedge_read=True)]
         if head.lemma_ == "be" and head.pos_ == "AUX" and head.dep_ not in ("aux", "auxpass"):
