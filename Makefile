@@ -19,10 +19,13 @@ DEPS := $(CACHE)/deps-$(DEPS_KEY)
 .PHONY: setup browser demo demo-attached test serve review-screenshots clean-venv
 
 # The Weaviate binary step is a no-op when present and otherwise reuses a local
-# weaviate-server or runs `go install` (scanner/store/binary.py).
+# weaviate-server or runs `go install` (scanner/store/binary.py). The pair judge step is a
+# no-op when cached and otherwise trains it from scanner/data/judge_pairs (a few minutes on two
+# cores, deterministic; scanner/pair_judge/training.py).
 setup: $(STAMP)
 	touch $(DEPS)/.used
 	$(VENV)/bin/python -m scanner.store.server
+	HF_HUB_OFFLINE=1 $(VENV)/bin/python -m scanner.pair_judge
 	@$(MAKE) --no-print-directory browser
 
 # Debian's chromium + chromium-driver for the review page's browser tests, installed only where

@@ -43,7 +43,9 @@ def records(scenarios: list[dict]) -> list[dict]:
 
 def score(report: dict, scenarios: list[dict]) -> dict:
     """Per form and overall: ``updates``, ``resolved`` (for the later memory), ``flagged``
-    (any conflict), ``negatives``, ``negatives_decided``."""
+    (any conflict), ``negatives``, ``negatives_decided``, and for pair sets that hold them
+    ``contradictions``, ``contradictions_quarantined`` and ``contradictions_resolved`` (by a
+    time or source pick: wrong, SPEC §2)."""
     by_pair = {tuple(sorted(c["members"])): c for c in report.get("conflicts", [])}
     table: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for i, s in enumerate(scenarios):
@@ -55,6 +57,10 @@ def score(report: dict, scenarios: list[dict]) -> dict:
                 row["resolved"] += bool(c and c["verdict"] == "resolved"
                                         and c.get("winner") == f"s{i}-b")
                 row["flagged"] += c is not None
+            elif s["kind"] == "contradiction":  # one speaker's statements (SPEC §2, last row)
+                row["contradictions"] += 1
+                row["contradictions_quarantined"] += bool(c and c["verdict"] == "quarantined")
+                row["contradictions_resolved"] += bool(c and c["verdict"] == "resolved")
             else:
                 row["negatives"] += 1
                 row["negatives_decided"] += bool(c and c["verdict"] != "possible")
@@ -77,11 +83,13 @@ def main() -> None:
         report = json.loads(Engine(Settings().scan_config()).scan_file(path).model_dump_json())
     figures = score(report, scenarios)
     print("| form | updates resolved for the later memory | flagged at all | "
-          "negatives decided against |\n| --- | --- | --- | --- |")
+          "negatives decided against | contradictions quarantined (resolved) |\n"
+          "| --- | --- | --- | --- | --- |")
     for form, row in figures.items():
         print(f"| {form} | {row.get('resolved', 0)} of {row.get('updates', 0)} | "
               f"{row.get('flagged', 0)} | {row.get('negatives_decided', 0)} of "
-              f"{row.get('negatives', 0)} |")
+              f"{row.get('negatives', 0)} | {row.get('contradictions_quarantined', 0)} of "
+              f"{row.get('contradictions', 0)} ({row.get('contradictions_resolved', 0)}) |")
     out = args.out / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out.mkdir(parents=True, exist_ok=True)
     (out / "memory_forms.json").write_text(json.dumps(figures, indent=2), encoding="utf-8")
@@ -90,9 +98,13 @@ def main() -> None:
     with (out / "misses.txt").open("w", encoding="utf-8") as f:
         for i, s in enumerate(scenarios):
             c = by_pair.get((f"s{i}-a", f"s{i}-b"))
-            right = (c is not None and c["verdict"] == "resolved" and c.get("winner") ==
-                     f"s{i}-b") if s["kind"] == "update" else (c is None or c["verdict"] ==
-                                                               "possible")
+            if s["kind"] == "update":
+                right = c is not None and c["verdict"] == "resolved" and c.get("winner") == \
+                    f"s{i}-b"
+            elif s["kind"] == "contradiction":
+                right = c is not None and c["verdict"] == "quarantined"
+            else:
+                right = c is None or c["verdict"] == "possible"
             if not right:
                 f.write(f"{s['form']}/{s['kind']} [{c['verdict'] if c else None}] "
                         f"{text[f's{i}-a']} -> {text[f's{i}-b']}\n")

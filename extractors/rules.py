@@ -81,6 +81,7 @@ from extractors.lexicon import (
 from extractors.parsed import parsed
 from extractors.pipeline import load_pipeline
 from extractors.role_verbs import role_readings
+from extractors.constructions.attribute_values import attribute_values
 from extractors.doc_cache import cached_sentences, doc_text
 from extractors.reading import ReadingRules
 from extractors.runner import TextRunner
@@ -306,7 +307,7 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             # "Melanie's dog Luna passed away" presupposes the dog it says she no longer has
             found = [t for t in found if t.negated or t.rule != "presupposition"
                      or (t.subject, t.relation, t.object) not in ended]
-        return found
+        return found + attribute_values(doc)  # "the snack budget was adjusted to $75"
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []

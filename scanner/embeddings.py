@@ -116,3 +116,37 @@ def unit_vector(vector: Sequence[float] | np.ndarray, dimensions: int) -> np.nda
     # (float32 underflows to zero) loses the direction
     array = array / peak
     return (array / np.linalg.norm(array)).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=2)
+def load_cross_encoder(path: str):
+    """A trained ``CrossEncoder`` (:func:`new_cross_encoder`), loaded once per process."""
+    return new_cross_encoder(path)
+
+
+def new_cross_encoder(path: str, num_labels: int | None = None, max_length: int = 256):
+    """Load a sentence-transformers ``CrossEncoder`` on the CPU, offline, each call anew
+    (training changes the weights it gets).
+
+    Args:
+        path: a local model folder (a trained pair judge, or the packaged MiniLM weights to
+            start training from).
+        num_labels: output classes for a new classification head; None keeps the folder's.
+        max_length: word pieces read of one pair, both texts together.
+
+    Raises:
+        ConfigurationError: the folder cannot be loaded.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    import torch
+    from sentence_transformers import CrossEncoder
+
+    torch.set_num_threads(compute_threads())  # as load_model: one thread unless told
+    extra = {} if num_labels is None else {"num_labels": num_labels}
+    try:
+        return CrossEncoder(path, device="cpu", max_length=max_length, **extra)
+    except (OSError, ValueError) as err:
+        raise ConfigurationError("pair_judge", f"cannot load {path!r}: {err}") from err

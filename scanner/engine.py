@@ -6,15 +6,30 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from extractors import Triple, TripleExtractor
 from extractors.state_changes import load_state_changes
 from scanner.core.keys import GroupKey
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
+from scanner.pair_judge.training import JUDGE_ENV
 from scanner.records import IgnoredFields, read_jsonl
 from scanner.scan import ScanConfig, scan_records
+
+
+def with_default_judge(config: ScanConfig) -> ScanConfig:
+    """``config`` with the default pair judge (the cached cross-encoder,
+    :class:`scanner.pair_judge.model.CrossEncoderJudge`) when it names none, unless
+    ``$CONTRASCAN_PAIR_JUDGE`` is ``off`` (rules only: every conflict the keys find is
+    decided by the policy alone)."""
+    if config.judge is not None or os.environ.get(JUDGE_ENV, "").lower() == "off":
+        return config
+    from scanner.pair_judge.model import CrossEncoderJudge
+
+    return replace(config, judge=CrossEncoderJudge())
 
 
 class Engine:
@@ -30,7 +45,7 @@ class Engine:
 
     def __init__(self, config: ScanConfig | None = None,
                  extractor: TripleExtractor | None = None, embedder=None):
-        self.config = config or ScanConfig()
+        self.config = with_default_judge(config or ScanConfig())
         self._extractor = extractor
         self._embedder = embedder
         self._matcher = None

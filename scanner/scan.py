@@ -11,6 +11,8 @@ from extractors import DEFAULT_TABLE, Cardinality, RelationTable, Triple
 from scanner.core.detect import CandidatePair, Stance, contested, pairs_in_group
 from scanner.core.duplicates import duplicate_groups
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
+from scanner.core.named_changes import named_change_pairs
+from scanner.core.never import never_pairs
 from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of
 from scanner.core.report import assemble_report
@@ -18,6 +20,7 @@ from scanner.core.settlement import settle_conflicts
 from scanner.core.pet_endings import with_pet_endings
 from scanner.core.value_endings import with_value_endings
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
+from scanner.pair_judge import PairJudge
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,10 @@ class ScanConfig:
     pattern_packs: tuple[str, ...] = ()
     """Opt-in extraction pattern packs by name (:data:`extractors.lexicon.PATTERN_PACKS`):
     templates learned from a data set's training split, never part of the defaults."""
+    judge: PairJudge | None = None
+    """The pair judge that confirms each conflict the keys find (:mod:`scanner.pair_judge`);
+    None = rules only (every entry point of :class:`scanner.engine.Engine` sets the default
+    cross-encoder unless told otherwise)."""
 
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
@@ -99,6 +106,17 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
                                    c.kind == "value_mismatch"
                                    and c.cardinality is not Cardinality.functional))
+    if config.judge is not None:
+        # a denial of any time and a report of the same thing, in other words than the key's
+        known = {c.ids for c in candidates}
+        for found in (never_pairs(groups), named_change_pairs(records)):
+            candidates += [c for c in found if c.ids not in known]
+            known |= {c.ids for c in found}
+        candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
+                                       c.kind == "value_mismatch"
+                                       and c.cardinality is not Cardinality.functional))
+        candidates = [c for c in judged(candidates, config.judge) if c.found_by == "key"
+                      or c.judgment.label == STRUCTURE_LABELS[c.found_by]]
     reps = _representatives(candidates, config.policy)
     for cand in candidates:
         if cand.ids in by_pair:
@@ -114,11 +132,39 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     return build_report(records, by_pair, events, duplicate_groups(items), rejected)
 
 
+STRUCTURE_LABELS = {"never": "contradiction", "named": "update"}
+"""The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,
+:mod:`scanner.core.named_changes`); any other reading drops it, so structure alone flags
+nothing."""
+
+
+def judged(candidates: Sequence[CandidatePair], judge: PairJudge) -> list[CandidatePair]:
+    """``candidates`` with the judge's reading of each pair the policy could decide (a pair of
+    unknown cardinality or matched by similarity is ``possible`` whatever the judge says).
+    Each record pair is judged once, earlier memory first (``observed_at``, then id)."""
+    wanted: dict[tuple[str, str], tuple[str, str]] = {}
+    for cand in candidates:
+        if cand.ids in wanted or cand.similarity_matched or (
+                cand.kind == "value_mismatch" and cand.cardinality is Cardinality.unknown):
+            continue
+        a, b = cand.a.record, cand.b.record
+        if a.observed_at and b.observed_at and (b.observed_at, b.id) < (a.observed_at, a.id):
+            a, b = b, a
+        wanted[cand.ids] = (a.text, b.text)
+    if not wanted:
+        return list(candidates)
+    readings = dict(zip(wanted, judge.judge(list(wanted.values()))))
+    return [replace(c, judgment=readings[c.ids]) if c.ids in readings else c
+            for c in candidates]
+
+
 def _label(cand: CandidatePair, stance: Stance) -> tuple:
     """What a stance holds in this pair: its set of values, or its polarity on the object
     the pair disagrees about."""
     if cand.kind == "value_mismatch":
         return ("values", frozenset(v for v in stance.asserted if v))
+    if cand.found_by == "never":  # a denial and a report in other words: nothing shared
+        return ("denies" if stance.denied else "asserts", stance.record.id)
     obj = min(contested(cand.a, cand.b))
     return ("denies" if obj in stance.denied else "asserts", obj)
 

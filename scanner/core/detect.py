@@ -24,7 +24,9 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from extractors import Cardinality, RelationTable
+from extractors import DEFAULT_TABLE, Cardinality, RelationTable
+from extractors.constructions.attribute_values import (COMPLEMENT_RELATIONS, NOUN_ATTRIBUTES,
+                                                       complement)
 from extractors.clause_frames import CONDITIONED, FUTURE
 from extractors.constructions.settings import RESTRICTION_OPENINGS
 from extractors.relations import HYPERNYMS, is_kind_of
@@ -39,6 +41,7 @@ from scanner.core.quantities import one_amount, written_values
 from scanner.core.refinements import refined_kind, refined_name
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
+from scanner.pair_judge import Judgment
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,12 @@ class CandidatePair:
     cardinality: Cardinality
     subject_unconfirmed: bool = False
     other_key: GroupKey | None = field(default=None)
+    found_by: str = "key"
+    """What put the pair together: ``key`` (one key's stances) or ``never`` (a denial of any
+    time and a report of the same thing, :mod:`scanner.core.never`)."""
+    judgment: Judgment | None = field(default=None)
+    """The pair judge's reading of the two memories (:mod:`scanner.pair_judge`), filled in by
+    :func:`scanner.scan.scan_records` when a judge is configured; None = not judged."""
 
     @property
     def similarity_matched(self) -> bool:
@@ -261,6 +270,9 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
     def add(x: Stance, y: Stance, kind: str) -> None:
         if not _comparable(x, y) or (crossing and side[x.record.id] == side[y.record.id]):
             return
+        if key.relation in COMPLEMENT_RELATIONS and complement(
+                key.relation, x.record.text) != complement(key.relation, y.record.text):
+            return  # "prefer JWT over cookies" / "prefer Socket.io over channels": two choices
         a, b = (x, y) if x.record.id < y.record.id else (y, x)
         pair_id = (a.record.id, b.record.id)
         prev = found.get(pair_id)
@@ -283,6 +295,9 @@ def _group_cardinality(key: GroupKey, everyone: Sequence[Stance],
     (the definite description of the module docstring of extractors.relations), and a
     similarity match asks for a look."""
     attribute = any(s.attribute for s in everyone)
+    if key.relation in NOUN_ATTRIBUTES and not attribute and key.relation not in \
+            table.functional - DEFAULT_TABLE.functional:
+        return Cardinality.multi_valued  # "limiting containers to 2GB": no attribute named
     cardinality = table.cardinality(key.relation, attribute=attribute)
     if cardinality is Cardinality.unknown and not any(s.shaped or s.similar for s in everyone):
         return Cardinality.multi_valued

@@ -176,6 +176,28 @@ def unknown_cardinality(case: Case) -> Ruling | None:
     return None
 
 
+def pair_judge(case: Case) -> Ruling | None:
+    """Row 1: the pair judge does not confirm the keys' conflict -> ``possible`` (SPEC §2, last
+    paragraph: a decided verdict needs both the keys and the judge). A pair the judge did not
+    read (no judge configured) goes on to the next row."""
+    judgment = case.pair.judgment
+    if judgment is None or judgment.confirms(case.config.judge_threshold):
+        return None
+    return Ruling("possible", "pair_judge", (judgment.reason(),))
+
+
+def contradictory_statements(case: Case) -> Ruling | None:
+    """Row 4b: the judge reads one speaker's statements that cannot both hold at any time
+    ("Deployed the app on Render" / "I have never deployed this app"; "born in 1979" / "born
+    in 1983") -> ``quarantined`` (``contradictory_statements``) with a clarification question:
+    time does not settle it (SPEC §2, last row)."""
+    judgment = case.pair.judgment
+    if judgment is None or judgment.label != "contradiction":
+        return None
+    return Ruling("quarantined", "contradictory_statements",
+                  ("contradictory_statements", judgment.reason()))
+
+
 def missing_provenance(case: Case) -> Ruling | None:
     """Row 2: a member without ``source``, ``observed_at`` or an epoch -> ``quarantined``."""
     config = case.config
@@ -284,8 +306,9 @@ def tie(case: Case) -> Ruling:
     return Ruling("quarantined", "tie", ("tie:same class and observed_at",))
 
 
-MEMBER_ROWS: tuple[Row, ...] = (similarity_only, unknown_cardinality, missing_provenance,
-                                future_observed_at, subject_unconfirmed, epoch_change)
+MEMBER_ROWS: tuple[Row, ...] = (similarity_only, unknown_cardinality, pair_judge,
+                                missing_provenance, future_observed_at, subject_unconfirmed,
+                                epoch_change, contradictory_statements)
 """The rows that read the members themselves, in order."""
 REPRESENTED_ROWS: tuple[Row, ...] = (safety_relation, manual_review, named_strategy,
                                      recency_override, source_class, recency, tie)

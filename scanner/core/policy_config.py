@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from scanner.models import MemoryRecord
+from scanner.pair_judge import DEFAULT_THRESHOLD
 
 DEFAULT_CLOCK_SKEW_S = 300.0
 """Seconds an ``observed_at`` may lie after the scan's clock and still count (5 minutes:
@@ -49,6 +50,9 @@ class PolicyConfig(BaseModel):
             wins, its pairs are quarantined. ``None`` = no check (scan functions fill it in
             with the current time, :func:`scanner.scan.scan_records`).
         max_clock_skew_s: seconds an ``observed_at`` may lie ahead of ``now``.
+        judge_threshold: probability in [0, 1] of "update or contradiction" at which the pair
+            judge confirms a conflict the keys found (:mod:`scanner.pair_judge`); below it
+            the pair is at most ``possible``.
         declared: further declarations of the store the records come from (e.g. an attached
             source's ``declared:observed_at=created_at``), recorded in every verdict.
     """
@@ -65,6 +69,7 @@ class PolicyConfig(BaseModel):
     now: datetime | None = None
     max_clock_skew_s: float = Field(DEFAULT_CLOCK_SKEW_S, ge=0.0)
     declared: tuple[str, ...] = ()
+    judge_threshold: float = Field(DEFAULT_THRESHOLD, ge=0.0, le=1.0)
 
     def is_future(self, record: MemoryRecord) -> bool:
         """Whether ``record`` is observed after ``now`` plus the allowed skew."""

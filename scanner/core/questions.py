@@ -57,7 +57,9 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
                            config: PolicyConfig | None = None) -> str:
     """A short question the agent can ask the user about an unresolved pair.
 
-    "Is the preferred glaze still celadon, or tenmoku?" (attribute relations), "Does Sam still
+    "Which is right: “Deployed the app on Render” or “I have never deployed this app”?"
+    (contradictory statements), "Is the preferred glaze still celadon, or tenmoku?" (attribute
+    relations), "Does Sam still
     live in Lyon, or Nice?" (verb relations), "Do you still like coffee?" (polarity), "Are
     “Sam” and “Sam Lee” the same?" (identity not confirmed). The older value comes first; with
     ``epochs`` each value names the epoch it was recorded under.
@@ -81,6 +83,11 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
         other = _surface(pair.other_key.subject, *texts)
         return f"Are “{who}” and “{other}” the same?"
     attribute = older.attribute or newer.attribute or not _verb_like(relation, texts)
+    if pair.found_by == "never" or (pair.judgment is not None
+                                    and pair.judgment.label == "contradiction"):
+        # one speaker's statements that cannot both hold: time does not settle them (SPEC §2)
+        said = [t.strip().rstrip(".") for t in texts]
+        return f"Which is right: “{said[0]}” or “{said[1]}”?"
     if pair.kind == "polarity":
         disputed = sorted(contested(older, newer))
         obj = _surface(disputed[0], *texts) if disputed else ""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from extractors import Triple
 from extractors.types import ADDITIVE
+from extractors.constructions.attribute_values import RULE as ATTRIBUTE_VALUE_RULE
 from extractors.constructions.changes import QUIT_QUALIFIER
 from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
@@ -92,10 +93,10 @@ class Stance:
         return ", ".join(dict.fromkeys(parts))
 
 
-_ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE)
+_ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE, ATTRIBUTE_VALUE_RULE)
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
-_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE)
+_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE, ATTRIBUTE_VALUE_RULE)
 """Extraction rules that state a relation as an attribute, singular or plural ("my favourite
 genres are ..."): the only relations of unknown cardinality that may give ``possible``."""
 

@@ -1,0 +1,160 @@
+"""Candidate pairs of a later memory that changes something an earlier one named (issue 37,
+kinds 2, 3 and 5), found by structure, judged by the pair judge.
+
+The keys meet two memories only when both readings name the same relation. Memory written by
+others often changes a named thing in other words: "Mobile Team allocated to Project Phoenix"
+/ "Mobile Team reallocated to Project Alpha"; "approved 2 years renewal for TechCorp" / "do not
+renew TechCorp"; "CASE-5678 resolution: resolved with workaround" / "CASE-5678 status changed:
+escalated to tier 2"; "$100 per unit" / "[INVALIDATED - was based on wrong data: $100 per
+unit] …". A pair is a candidate when, in one scope,
+
+* the later memory marks a change (:data:`CHANGE_CUES`: a change verb, "now", "no longer",
+  "instead", a correction or retraction; the cues of FrameNet's Change_of_state_scenario,
+  Cause_change, Change_event_time and Correctness frames) or quotes the earlier memory whole
+  (an explicit retraction of it), and
+* both name the same owner: a proper name or an identifier ("Acme Supplies", "CASE-5678",
+  "Project Phoenix"), and share a word stem besides it (the attribute anchor: "allocated" /
+  "reallocated", "renewal" / "renew", "terms" / "terms"), or the later quotes the earlier.
+
+Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
+(:func:`scanner.scan.scan_records`), and then the policy decides it as any other conflict.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from extractors import Cardinality
+from scanner.core.detect import CandidatePair
+from scanner.core.keys import GroupKey
+from scanner.core.stances import Stance
+from scanner.models import MemoryRecord
+
+CHANGE_CUES = re.compile(
+    r"\b(?:now|no longer|anymore|instead|actually|updated?|changed?|changes|switched|moved"
+    r"|reallocated|reassigned|rescheduled|postponed|delayed|pushed|cancell?ed|canceled"
+    r"|revoked|withdrawn|replaced|superseded|reversed|overrid(?:den|e)|extended|reduced"
+    r"|increased|decreased|raised|lowered|cut|adjusted|revised|corrected?|correction"
+    r"|invalidated|retracted?|disregard|scratch that|was wrong|were wrong|not renew"
+    r"|do not|don't|won't|will not|only|escalated|downgraded|upgraded|dropped|halted"
+    r"|paused|resumed|reopened|closed|terminated|ended)\b", re.IGNORECASE)
+"""Words that mark a memory as changing an earlier state (FrameNet 1.7 Change_of_state_
+scenario, Cause_change, Change_event_time, Cause_to_end, Correctness; Quirk et al. 1985
+§8.128 on "now", "no longer", "anymore")."""
+
+_NAME = re.compile(
+    r"\b(?:[A-Z]{2,}[-_]?\d+[\w-]*|[A-Z][\w&'.-]*\d[\w-]*"            # CASE-5678, Q4, v2
+    r"|(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,})(?:\s+(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,}))+)")  # Acme Supplies
+"""A proper name of two or more capitalised words, or an identifier with a digit."""
+_WORD = re.compile(r"[a-z][a-z-]{3,}")
+_STOP = frozenset("""this that with from have been will would should could their there
+about after before when what which while into onto over under were your they them then than
+also just very more most much some such each only even still same other per also upon
+based data wrong original conclusion invalidated""".split())
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "als", "al", "ed", "es", "s",
+             "ion", "e")
+
+MAX_PER_MEMORY = 6
+"""Earlier memories paired with one later memory, nearest in time first."""
+
+
+def _stem(word: str) -> str:
+    word = word.removeprefix("re") if len(word) > 6 and word.startswith("re") else word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether two memories share four in five of their words (Jaccard ≥ 0.8): one said
+    again, not changed."""
+    x, y = set(a.lower().split()), set(b.lower().split())
+    return len(x & y) >= 0.8 * len(x | y)
+
+
+def _names(text: str) -> set[str]:
+    return {m.group().lower() for m in _NAME.finditer(text)}
+
+
+def _stems(text: str, names: set[str]) -> set[str]:
+    skip = {w for n in names for w in n.split()}
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and w not in skip}
+
+
+_PUNCT = re.compile(r"[^\w$%.\s-]|(?<!\d)[.](?!\d)")
+
+
+def _quotes(later: str, earlier: str, *, least: int = 5) -> bool:
+    """Whether ``later`` repeats ``earlier``'s opening words (``least`` words or more, or all
+    of a shorter memory of three or more): a retraction names what it retracts."""
+    words = _PUNCT.sub(" ", earlier).split()
+    told = " ".join(_PUNCT.sub(" ", later).lower().split())
+    return any(" ".join(words[:n]).lower() in told
+               for n in range(min(len(words), 8), min(least, len(words)) - 1, -1) if n >= 3)
+
+
+def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
+    """Candidate pairs (earlier, later) of the module docstring, at most
+    :data:`MAX_PER_MEMORY` per later memory.
+
+    Args:
+        records: the memories of a scan, any scopes.
+
+    Returns:
+        ``value_mismatch`` pairs keyed ``(scope, shared name, shared stem)``, found by
+        ``named``, sorted by member ids.
+    """
+    by_scope: dict[tuple, list[tuple[MemoryRecord, set[str], set[str]]]] = defaultdict(list)
+    for r in records:
+        if r.observed_at is None:
+            continue
+        names = _names(r.text)
+        by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(
+            (r, names, _stems(r.text, names)))
+    found: dict[tuple[str, str], CandidatePair] = {}
+    for items in by_scope.values():
+        by_name: dict[str, list[int]] = defaultdict(list)
+        for i, (_, names, _) in enumerate(items):
+            for name in names:
+                by_name[name].append(i)
+        for j, (later, names, stems) in enumerate(items):
+            if not CHANGE_CUES.search(later.text):
+                continue
+            seen: dict[int, tuple[str, str]] = {}
+            for name in names:
+                for i in by_name[name]:
+                    earlier, _, their = items[i]
+                    if i == j or earlier.observed_at >= later.observed_at or \
+                            _alike(earlier.text, later.text):
+                        continue
+                    shared = sorted(stems & their)
+                    if shared or _quotes(later.text, earlier.text):
+                        seen.setdefault(i, (name, shared[0] if shared else "retraction"))
+            for text in (t for t in ("invalidated", "correction", "retract")
+                         if t in later.text.lower()):
+                for i, (earlier, _, _) in enumerate(items):
+                    if i != j and earlier.observed_at <= later.observed_at and \
+                            _quotes(later.text, earlier.text, least=3):
+                        seen.setdefault(i, ("", text))
+            nearest = sorted(seen, key=lambda i: later.observed_at - items[i][0].observed_at)
+            for i in nearest[:MAX_PER_MEMORY]:
+                earlier = items[i][0]
+                name, stem = seen[i]
+                a, b = sorted((earlier, later), key=lambda r: r.id)
+                ids = (a.id, b.id)
+                if ids in found:
+                    continue
+                key = GroupKey(a.scope(), name or "memory", stem)
+                found[ids] = CandidatePair(key, "value_mismatch", _stance(a), _stance(b),
+                                           Cardinality.functional, found_by="named")
+    return [found[k] for k in sorted(found)]
+
+
+def _stance(record: MemoryRecord) -> Stance:
+    """A stance holding the memory's whole text as its value (no triple names it)."""
+    return Stance(record, frozenset({record.text}), frozenset(), {record.text: record.text},
+                  None, True)

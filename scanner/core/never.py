@@ -1,0 +1,97 @@
+"""Candidate pairs of a denial of any time against a report of the same thing (issue 37, kind 4).
+
+"I have never written any Flask routes in this project" against an earlier "Implemented a
+basic homepage route with Flask"; "I've never downloaded Zotero" against "Downloaded Zotero on
+March 2". One speaker's statements that cannot both hold at any time are a contradiction, not
+an update: recency does not settle them (SPEC §2, last row). The keys rarely put such a pair
+together, because the two memories use different verbs, so this module finds them by structure:
+
+* the denying memory says "never" / "not ever" / "no experience with" (Quirk et al. 1985
+  §7.56 on "never" as the negative of "ever": it denies every time), and holds a denied triple
+  of its subject;
+* the other memory of the same scope asserts a triple of the same subject whose object shares
+  a content word with the denied object, or the denied object's content words all occur in its
+  text.
+
+Each candidate is a ``polarity`` pair under the denied triple's key. The pair judge decides:
+only a pair it reads as a ``contradiction`` is kept (:func:`scanner.scan.scan_records`), and is
+quarantined with a clarification question (:func:`scanner.core.policy.contradictory_statements`).
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from extractors import Cardinality
+from scanner.core.detect import CandidatePair
+from scanner.core.keys import Assertion, GroupKey
+from scanner.core.stances import stances
+
+_NEVER = re.compile(r"\b(?:never|not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?experience\s+"
+                    r"(?:with|in|of))\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
+_FUNCTION = frozenset("""a an the any some my our your his her their its this that these
+those of in on at to for with by from and or project projects thing things one ones time
+times before yet""".split())
+"""Words of an object that name nothing particular ("any", "this project")."""
+
+MAX_PER_DENIAL = 12
+"""Candidates kept per denying triple, nearest in time first: a denial that shares a word
+with hundreds of memories ("never used any tool") names too little to pair them all."""
+
+
+def _content(text: str) -> set[str]:
+    words = {w.lower() for w in _WORD.findall(text)}
+    words -= _FUNCTION
+    return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
+
+
+def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[CandidatePair]:
+    """Candidate ``polarity`` pairs of a never-denial and a report of the same thing.
+
+    Args:
+        groups: key -> assertions (:func:`scanner.core.keys.group_by_key`).
+
+    Returns:
+        Pairs sorted by member ids, at most one per record pair, with cardinality
+        ``functional`` (a denial of any time is never one value among many).
+    """
+    denials: list[tuple[GroupKey, Assertion]] = []
+    reports: dict[tuple, list[Assertion]] = defaultdict(list)
+    for key, items in groups.items():
+        for item in items:
+            if item.triple.negated:
+                if _NEVER.search(item.record.text):
+                    denials.append((key, item))
+            else:
+                reports[(key.scope, key.subject)].append(item)
+    found: dict[tuple[str, str], CandidatePair] = {}
+    for key, denial in denials:
+        wanted = _content(denial.triple.object or denial.triple.relation)
+        if not wanted:
+            continue
+        when = denial.record.observed_at
+        matches = []
+        for report in reports.get((key.scope, key.subject), ()):
+            if report.record.id == denial.record.id or _NEVER.search(report.record.text):
+                continue
+            said = _content(report.triple.object)
+            if not (said & wanted) and not wanted <= _content(report.record.text):
+                continue
+            matches.append(report)
+        if when is not None:
+            matches.sort(key=lambda r: abs((r.record.observed_at or when) - when))
+        for report in matches[:MAX_PER_DENIAL]:
+            ids = tuple(sorted((denial.record.id, report.record.id)))
+            if ids in found:
+                continue
+            a, b = stances([denial, report]) if len({denial.record.id, report.record.id}) == 2 \
+                else (None, None)
+            if a is None:
+                continue
+            found[ids] = CandidatePair(key, "polarity", a, b, Cardinality.functional,
+                                       found_by="never")
+    return [found[k] for k in sorted(found)]

@@ -1,0 +1,60 @@
+"""The cross-encoder pair judge, as trained and cached by :mod:`scanner.pair_judge.training`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from scanner.pair_judge import LABELS, Judgment
+
+MAX_LENGTH = 256
+"""Word pieces read of one pair (both memories); longer pairs are cut from the end of the
+longer memory (the tokenizer's ``longest_first``)."""
+
+
+class CrossEncoderJudge:
+    """Labels ``(earlier, later)`` memory pairs with the cached cross-encoder.
+
+    Args:
+        model_dir: a trained judge's folder; None = the default judge, built first when it is
+            not cached yet (:func:`scanner.pair_judge.training.ensure_judge`, a few minutes once).
+        batch_size: pairs per forward pass.
+
+    Attributes:
+        seconds_per_pair: wall time of each judged pair (its batch's time over its size), for
+            the benchmarks' p50/p99 (``benchmarks/bench_pair_judge.py``).
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 32):
+        self._dir = None if model_dir is None else str(model_dir)
+        self.batch_size = batch_size
+        self.seconds_per_pair: list[float] = []
+
+    @property
+    def model_dir(self) -> str:
+        """The folder the judge loads (built on first use for the default judge)."""
+        if self._dir is None:
+            from scanner.pair_judge.training import ensure_judge
+
+            self._dir = str(ensure_judge())
+        return self._dir
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[Judgment]:
+        """One :class:`~scanner.pair_judge.Judgment` per ``(earlier, later)`` pair, in order."""
+        if not pairs:
+            return []
+        from scanner.embeddings import load_cross_encoder
+
+        model = load_cross_encoder(self.model_dir)
+        out: list[Judgment] = []
+        for start in range(0, len(pairs), self.batch_size):
+            batch = [list(p) for p in pairs[start:start + self.batch_size]]
+            began = time.perf_counter()
+            probs = model.predict(batch, batch_size=len(batch), apply_softmax=True,
+                                  convert_to_numpy=True, show_progress_bar=False)
+            each = (time.perf_counter() - began) / len(batch)
+            self.seconds_per_pair.extend([each] * len(batch))
+            out.extend(Judgment(**{name: float(row[i]) for i, name in enumerate(LABELS)})
+                       for row in probs)
+        return out

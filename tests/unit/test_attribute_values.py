@@ -1,0 +1,67 @@
+"""Typed values on named attributes (extractors/constructions/attribute_values.py, issue 37
+kind 2): sentence -> the (owner, attribute, value) triples of rule ``attribute_value``."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.constructions.attribute_values import RULE, complement
+
+
+def _read(extractor, sentence):
+    return {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
+            if t.rule == RULE}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("The snack budget was adjusted to $75.", ("user", "snack budget (amount)", "75 usd")),
+    ("The snack budget was increased to $85 for the holidays.",
+     ("user", "snack budget (amount)", "85 usd")),
+    ("I recently adjusted my budget ceiling to $750 after receiving a bonus.",
+     ("user", "budget ceiling (amount)", "750 usd")),
+    ("I set a $700 budget ceiling for the new phone.",
+     ("user", "budget ceiling (amount)", "700 usd")),
+    ("Security Audit deadline moved to January 20.",
+     ("user", "security audit deadline (date)", "--01-20")),
+    ("The Zotero library now includes 52 sources.",
+     ("user", "number of source of zotero library (number)", "52")),
+    ("The build server's SSH port is now 49222.",
+     ("user", "build server ssh port (number)", "49222")),
+    ("The login API response time has decreased to 120ms under load.",
+     ("user", "login api response time (s)", "0.12 s")),
+    ("Improved integrated problem-solving accuracy from 70% to 90% after practice.",
+     ("user", "integrated problem solving accuracy (percentage)", "90 percent")),
+    ("Scott's recent math test score improved to 72%.",
+     ("scott", "math test score (percentage)", "72 percent")),
+    ("The scheduled Zoom call was moved to 4:30 PM.", ("user", "zoom call (time)", "16:30")),
+    ("My confidence in operator theory is at 79%.",
+     ("user", "confidence in operator theory (percentage)", "79 percent")),
+])
+def test_a_typed_value_names_its_attribute(extractor, sentence, expected):
+    assert expected in _read(extractor, sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Is the snack budget $75?",                                   # a question
+    "Using a $20 aromatherapy kit from the pharmacy.",            # a thing of that price
+    "Educating my team, focusing on cutting latency to 50ms.",    # a goal, not a value
+    "Completed 8 probability problems on Monday.",                # a step done, not a count held
+    "The budget might be raised to $90.",                         # a possibility
+    "The budget was not raised to $90.",                          # a denial
+    "Shipped the release on April 28.",                           # a time adjunct
+    "Improved accuracy from 60% to 85%.",                         # 60% is the value left behind
+])
+def test_no_attribute_value_is_read(extractor, sentence):
+    found = _read(extractor, sentence)
+    assert not [t for t in found if t[2] in ("20 usd", "0.05 s", "8", "90 usd", "60 percent")
+                or t[1].endswith("(date)")], found
+
+
+@pytest.mark.parametrize("relation, text, expected", [
+    ("prefer", "I prefer JWT over session cookies for stateless auth.", "over session cookies"),
+    ("confidence", "My confidence in self-adjoint spectra is at 79%", "in self-adjoint spectra"),
+    ("cost", "the cost of the storytelling course is $200", "of the storytelling course"),
+    ("prefer", "Prefer monthly billing payment terms", None),
+])
+def test_the_complement_that_names_the_attribute(relation, text, expected):
+    assert complement(relation, text) == expected

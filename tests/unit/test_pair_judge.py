@@ -1,0 +1,168 @@
+"""The pair judge (scanner/pair_judge, issue 37): a decided verdict needs the keys and the
+judge; a denial of any time against a report is a contradiction, quarantined.
+
+The rows are exercised through :func:`scanner.scan.scan_records` with a judge of the
+:class:`scanner.pair_judge.PairJudge` protocol that answers a fixed reading, and with the
+trained cross-encoder itself (cached by ``make setup``)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from scanner.errors import RecordError
+from scanner.models import MemoryRecord
+from scanner.pair_judge import DEFAULT_THRESHOLD, LABELS, Judgment
+from scanner.pair_judge.training import KINDS, read_pairs
+from scanner.scan import ScanConfig, scan_records
+
+T0 = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+
+
+def record(rid: str, text: str, day: int) -> MemoryRecord:
+    return MemoryRecord(id=rid, text=text, user_id="u1", source="chat", source_class="user",
+                        observed_at=T0 + timedelta(days=day), epoch="e1")
+
+
+class FixedJudge:
+    """Answers one reading for every pair and keeps what it was asked."""
+
+    def __init__(self, **probabilities: float):
+        self.reading = Judgment(**{name: probabilities.get(name, 0.0) for name in LABELS})
+        self.asked: list[tuple[str, str]] = []
+
+    def judge(self, pairs):
+        self.asked.extend(pairs)
+        return [self.reading for _ in pairs]
+
+
+def scan(extractor, judge, *texts):
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    return scan_records(records, extractor.extract_many([r.text for r in records]),
+                        ScanConfig(judge=judge))
+
+
+def test_a_compatible_reading_leaves_the_keys_conflict_possible(extractor):
+    judge = FixedJudge(compatible=0.9, update=0.1)
+    report = scan(extractor, judge, "Sam lives in Nice.", "Sam lives in Lyon.")
+    (conflict,) = report.conflicts
+    assert conflict.verdict == "possible" and conflict.rule == "pair_judge"
+    assert conflict.reasons == ["judge:compatible 0.90"]
+    assert judge.asked == [("Sam lives in Nice.", "Sam lives in Lyon.")]  # earlier first
+    assert report.withhold == []
+
+
+def test_a_confirmed_conflict_is_decided_by_the_policy(extractor):
+    report = scan(extractor, FixedJudge(update=0.8, compatible=0.2),
+                  "Sam lives in Nice.", "Sam lives in Lyon.")
+    (conflict,) = report.conflicts
+    assert (conflict.verdict, conflict.rule, conflict.winner) == ("resolved", "recency", "m2")
+
+
+def test_a_restatement_reading_does_not_dismiss_two_values(extractor):
+    report = scan(extractor, FixedJudge(restatement=0.7, compatible=0.3),
+                  "My name is Priya.", "My name is Ana.")
+    assert [c.verdict for c in report.conflicts] == ["resolved"]
+
+
+def test_a_contradiction_is_quarantined_with_a_question(extractor):
+    report = scan(extractor, FixedJudge(contradiction=0.9, compatible=0.1),
+                  "Deployed the app on Render with Gunicorn.", "I have never deployed this app.")
+    (conflict,) = report.conflicts
+    assert (conflict.verdict, conflict.rule) == ("quarantined", "contradictory_statements")
+    assert conflict.question
+    assert sorted(report.unresolved) == ["m1", "m2"]
+
+
+def test_a_never_denial_meets_a_report_in_other_words(extractor):
+    texts = ("Implemented a basic homepage route with Flask last week.",
+             "I have never written any Flask routes in this project.")
+    report = scan(extractor, FixedJudge(contradiction=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict) for c in report.conflicts] == [(["m1", "m2"], "quarantined")]
+    # the judge reading no contradiction drops the pair: structure alone flags nothing
+    assert scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts).conflicts == []
+
+
+def test_without_a_judge_the_rules_decide(extractor):
+    report = scan(extractor, None, "Sam lives in Nice.", "Sam lives in Lyon.")
+    assert [c.verdict for c in report.conflicts] == ["resolved"]
+
+
+def test_judgment_arithmetic():
+    j = Judgment(update=0.2, contradiction=0.1, compatible=0.6, restatement=0.1)
+    assert j.label == "compatible" and j.changes == pytest.approx(0.3)
+    assert j.related == pytest.approx(0.4) and not j.confirms(0.5)
+    assert j.confirms(0.4) and j.reason() == "judge:compatible 0.60"
+    assert Judgment(0.05, 0.0, 0.85, 0.1).confirms(DEFAULT_THRESHOLD) is False
+
+
+def test_training_pairs_are_read_in_both_orders(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"earlier": "a", "later": "b", "kind": "negative"}) + "\n")
+    (one, two) = read_pairs([path])
+    assert (one.earlier, one.later, two.earlier, two.later) == ("a", "b", "b", "a")
+    assert LABELS[one.label] == KINDS["negative"] == "compatible"
+
+
+@pytest.mark.parametrize("line, field", [
+    ("{not json", "<line>"),
+    (json.dumps({"earlier": "a", "later": "", "kind": "update"}), "later"),
+    (json.dumps({"earlier": "a", "later": "b", "kind": "maybe"}), "kind"),
+])
+def test_a_bad_training_line_names_its_line_and_field(tmp_path, line, field):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"earlier": "a", "later": "b", "kind": "update"}) + "\n" + line)
+    with pytest.raises(RecordError) as err:
+        read_pairs([path])
+    assert (err.value.line, err.value.field) == (2, field)
+    assert "pairs.jsonl" in str(err.value)
+
+
+@pytest.fixture(scope="module")
+def trained():
+    from scanner.pair_judge.model import CrossEncoderJudge
+
+    return CrossEncoderJudge()
+
+
+@pytest.mark.parametrize("earlier, later, label", [
+    ("My name is Priya.", "My name is Ana.", "update"),
+    ("Sam lives in Nice.", "Sam lives in Lyon.", "update"),
+    ("Downloaded Zotero on March 2 to manage references.",
+     "I have never downloaded Zotero or used citation software.", "contradiction"),
+    ("Sam lives in Nice.", "Sam's sister lives in Lyon.", "compatible"),
+    ("I prefer tabs over spaces in Python code.",
+     "I prefer Postgres over MySQL for new services.", "compatible"),
+])
+def test_the_trained_judge_reads_clear_pairs(trained, earlier, later, label):
+    (reading,) = trained.judge([(earlier, later)])
+    assert reading.label == label, reading
+
+
+def test_a_named_thing_changed_in_other_words_is_a_candidate(extractor):
+    texts = ("Mobile Team allocated to Project Phoenix", "Mobile Team reallocated to Project Alpha")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
+
+
+def test_a_retraction_that_quotes_the_memory_is_a_candidate(extractor):
+    texts = ("Applied 25% discount: $10,000 base - $2,500 = $7,500 final",
+             "[INVALIDATED - was based on wrong data] Original conclusion: Applied 25% discount")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [c.winner for c in report.conflicts] == ["m2"]
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("I prefer JWT over session cookies for auth.", "I prefer Socket.io rooms over custom channels."),
+    ("I'm limiting Jira projects to 50.", "I'm limiting GitHub runners to 4GB RAM."),
+    ("My confidence in self-adjoint spectra is at 79%.",
+     "My confidence in operator continuity is at 68%."),
+])
+def test_a_key_names_the_whole_attribute(extractor, earlier, later):
+    """Issue 37, kind 1: a bare verb or noun whose complement names what it is about is no
+    one-valued attribute without that complement (rules only: no judge)."""
+    assert scan(extractor, None, earlier, later).conflicts == []
