@@ -168,6 +168,11 @@ def _named_pet(noun: Token) -> bool:
         for c in noun.children) or _own_name(noun) is not None)
 
 
+_ATTRIBUTE_READINGS = frozenset({"attribute", "key_value", "attribute_set", "attribute_generic"})
+"""Rules that read a clause as an attribute with its value; a typed-value reading of the same
+clause would repeat it without its restrictions."""
+
+
 class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, VerbRules,
                       PassiveRules, KeyValueRules, PatternRules, AlternativeRules, DecisionRules,
                       NominalEndingRules,
@@ -307,7 +312,11 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
             # "Melanie's dog Luna passed away" presupposes the dog it says she no longer has
             found = [t for t in found if t.negated or t.rule != "presupposition"
                      or (t.subject, t.relation, t.object) not in ended]
-        return found + attribute_values(doc)  # "the snack budget was adjusted to $75"
+        # "the snack budget was adjusted to $75": only where no attribute reading of the rules
+        # covers the clause (theirs know its restrictions: "in summer the budget is $500")
+        read = [(t.start, t.end) for t in found if t.rule in _ATTRIBUTE_READINGS]
+        return found + [t for t in attribute_values(doc)
+                        if not any(s < t.end and t.start < e for s, e in read)]
 
     def _rule_triples(self, doc: Doc) -> list[Triple]:
         found: list[Triple] = []

@@ -50,7 +50,7 @@ RULE = "attribute_value"
 @functools.lru_cache(maxsize=1)
 def _words() -> dict[str, frozenset[str]]:
     return {name: frozenset(row.get("verbs", row.get("words", ()))) for name, row in
-            _table().items() if name != "verb_nouns"}
+            _table().items() if name not in ("verb_nouns", "complement_relations")}
 
 
 NOUN_ATTRIBUTES: frozenset[str] = frozenset()
@@ -66,6 +66,8 @@ def complement(relation: str, text: str) -> str | None:
     theory"): the preposition and up to three words after it, lower case; None when the text
     has none. Only for :data:`COMPLEMENT_RELATIONS`."""
     word = relation.rsplit(" ", 1)[-1]
+    if word not in COMPLEMENT_RELATIONS:
+        return None
     pattern = _complement_pattern(word)
     found = pattern.search(text)
     if found is None:
@@ -78,9 +80,9 @@ def complement(relation: str, text: str) -> str | None:
 @functools.lru_cache(maxsize=256)
 def _complement_pattern(word: str) -> re.Pattern:
     stem = word[:-1] if word.endswith("e") else word
-    preps = "|".join(_table()["complement_relations"]["prepositions"])
+    preps = "|".join(p.replace(" ", r"\s+") for p in _table()["complement_relations"][word])
     return re.compile(rf"\b{re.escape(stem)}\w*\b(?:\s+[\w$%.,'-]+){{0,4}}?\s+"
-                      rf"((?:{preps}|rather than)\s+(?!\d)[\w'-]+(?:\s+[\w'-]+){{0,2}})",
+                      rf"((?:{preps})\s+(?!\d)[\w'-]+(?:\s+[\w'-]+){{0,2}})",
                       re.IGNORECASE)
 
 
@@ -118,7 +120,8 @@ _VALUE = re.compile(
 NOUN_ATTRIBUTES = frozenset(_table()["noun_attributes"]["words"])
 _COMPLEMENT_ENDS = frozenset("""is are was were be been for to at and or but with as by from
 that which who because so since when while than over in on of about""".split())
-COMPLEMENT_RELATIONS = frozenset(_table()["complement_relations"]["words"])
+COMPLEMENT_RELATIONS = frozenset(k for k, v in _table()["complement_relations"].items()
+                                 if isinstance(v, list))
 
 _TYPE_NAMES = {"money": "amount", "percent": "percentage", "date": "date", "clock": "time",
                "measure": "measure", "number": "number"}
@@ -131,6 +134,13 @@ _TO_NEXT = re.compile(r"\s*(?:to|-|–)\s+", re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"\bfrom\s+\S+(?:\s\S+)?\s+to\s+$", re.IGNORECASE)
 _DATED = frozenset({"date", "clock"})
 _NEGATORS = frozenset({"not", "never", "n't", "no"})
+_CONDITIONS = frozenset({"if", "unless", "when", "whenever", "once", "until", "while"})
+_RESTRICTIONS = frozenset({"on", "in", "at", "during", "for", "under", "with", "by", "over",
+                           "per", "within", "across", "before", "without", "except"})
+"""Prepositions of an adjunct that restricts a value to a time, place, manner or
+circumstance ("changed to 9am on Sundays", "120ms under 20 concurrent requests", "$85 for the
+holidays"; Quirk et al. 1985 §8.14 on adjuncts of space, time and process): a restricted
+value is no value of the attribute as such, and is not read."""
 _MODALS = frozenset({"might", "may", "could", "would", "should"})
 _COMPLEMENTS = frozenset({"of", "in", "on"})
 """Prepositions whose phrase after an attribute noun says whose or which it is ("confidence
@@ -281,7 +291,7 @@ def _prep_reading(parent, kind: str) -> tuple[str, str] | None:
             words["reach"] and prep in _TO | {"for"} and verb.head.pos_ == "VERB" and \
             verb.head.lemma_.lower() in words["change"] and _plain(verb.head):
         return _verb_attribute(verb.head, passive_first=True)  # "shifted, aiming for May 5"
-    if not _plain(verb):
+    if not _plain(verb) or _restricted(verb, parent):
         return None
     if prep == "at" and lemma in words["measured_at"]:
         return _named(lemma, _verb_attribute(verb, passive_first=False))
@@ -327,11 +337,31 @@ def _plain(verb) -> bool:
     for child in verb.children:
         if child.dep_ == "neg" or child.lower_ in _NEGATORS:
             return False
+        if child.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _CONDITIONS
+                                         for c in child.children):
+            return False  # "if I move to Lisbon, my rent is 900 euros"
         if child.dep_ == "aux" and child.lower_ in _MODALS:
             return False
         if child.dep_ == "mark" and child.lower_ in ("if", "unless", "whether"):
             return False
     return True
+
+
+def _restricted(verb, value_prep) -> bool:
+    """Whether the verb carries an adjunct of :data:`_RESTRICTIONS` besides the preposition
+    of its value (a second "at" with a clock time after a date is part of the value), or a
+    noun of time before it ("Weekdays my alarm is 6am")."""
+    for child in verb.children:
+        if child is value_prep or child.dep_ != "prep" or child.lower_ not in _RESTRICTIONS:
+            if child.dep_ == "npadvmod" and child.i < verb.i and child.pos_ == "NOUN":
+                return True
+            continue
+        objects = [c for c in child.children if c.dep_ == "pobj"]
+        if child.lower_ == "at" and objects and _VALUE.fullmatch(
+                " ".join(t.text for t in objects[0].subtree)):
+            continue
+        return True
+    return False
 
 
 def _from_value(prep) -> bool:

@@ -41,7 +41,7 @@ from scanner.core.quantities import one_amount, written_values
 from scanner.core.refinements import refined_kind, refined_name
 from scanner.core.routines import lapsed_routine
 from scanner.core.stances import Stance, stances  # noqa: F401 - stances: re-exported
-from scanner.pair_judge import Judgment
+from scanner.core.judgment import Judgment
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,11 @@ MAX_PER_DENIAL = 12
 with hundreds of memories ("never used any tool") names too little to pair them all."""
 
 
+def denies_any_time(text: str) -> bool:
+    """Whether a memory denies for any time ("never", "not ever", "no experience with")."""
+    return _NEVER.search(text) is not None
+
+
 def _content(text: str) -> set[str]:
     words = {w.lower() for w in _WORD.findall(text)}
     words -= _FUNCTION

@@ -46,6 +46,7 @@ from typing import Any
 from extractors import Cardinality
 from scanner.core.detect import CandidatePair
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
+from scanner.core.never import denies_any_time
 from scanner.core.questions import clarification_question
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
 
@@ -190,10 +191,15 @@ def contradictory_statements(case: Case) -> Ruling | None:
     """Row 4b: the judge reads one speaker's statements that cannot both hold at any time
     ("Deployed the app on Render" / "I have never deployed this app"; "born in 1979" / "born
     in 1983") -> ``quarantined`` (``contradictory_statements``) with a clarification question:
-    time does not settle it (SPEC §2, last row)."""
+    time does not settle it (SPEC §2, last row). Structure must say so too: the pair was found
+    as a denial of any time against a report (:mod:`scanner.core.never`), or a member denies
+    for any time; otherwise the judge's reading alone decides nothing here."""
     judgment = case.pair.judgment
     if judgment is None or judgment.label != "contradiction":
         return None
+    if case.pair.found_by != "never" and not any(denies_any_time(r.text)
+                                                 for r in (case.a, case.b)):
+        return None  # structure first: a denial of any time ("never", "not ever") in a member
     return Ruling("quarantined", "contradictory_statements",
                   ("contradictory_statements", judgment.reason()))
 

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from scanner.models import MemoryRecord
-from scanner.pair_judge import DEFAULT_THRESHOLD
+from scanner.core.judgment import DEFAULT_THRESHOLD
 
 DEFAULT_CLOCK_SKEW_S = 300.0
 """Seconds an ``observed_at`` may lie after the scan's clock and still count (5 minutes:

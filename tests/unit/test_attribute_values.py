@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.constructions.attribute_values import RULE, complement
+from extractors.constructions.attribute_values import RULE, attribute_values, complement
+from extractors.parsed import parsed
 
 
 def _read(extractor, sentence):
-    return {(t.subject, t.relation, t.object) for t in extractor.extract(sentence)
-            if t.rule == RULE}
+    """The construction's own readings (the extractor keeps them only where no attribute
+    reading of the other rules covers the clause: :func:`test_no_second_reading`)."""
+    return {(t.subject, t.relation, t.object) for t in
+            attribute_values(parsed(extractor.nlp(sentence)))}
 
 
 @pytest.mark.parametrize("sentence, expected", [
     ("The snack budget was adjusted to $75.", ("user", "snack budget (amount)", "75 usd")),
-    ("The snack budget was increased to $85 for the holidays.",
+    ("The snack budget was increased to $85 last week.",
      ("user", "snack budget (amount)", "85 usd")),
     ("I recently adjusted my budget ceiling to $750 after receiving a bonus.",
      ("user", "budget ceiling (amount)", "750 usd")),
@@ -27,7 +30,7 @@ def _read(extractor, sentence):
      ("user", "number of source of zotero library (number)", "52")),
     ("The build server's SSH port is now 49222.",
      ("user", "build server ssh port (number)", "49222")),
-    ("The login API response time has decreased to 120ms under load.",
+    ("The login API response time has decreased to 120ms.",
      ("user", "login api response time (s)", "0.12 s")),
     ("Improved integrated problem-solving accuracy from 70% to 90% after practice.",
      ("user", "integrated problem solving accuracy (percentage)", "90 percent")),
@@ -50,11 +53,28 @@ def test_a_typed_value_names_its_attribute(extractor, sentence, expected):
     "The budget was not raised to $90.",                          # a denial
     "Shipped the release on April 28.",                           # a time adjunct
     "Improved accuracy from 60% to 85%.",                         # 60% is the value left behind
+    "Alarm time changed to 9am on Sundays.",                      # restricted to Sundays
+    "The response time dropped to 120ms under 20 concurrent requests.",  # under a load
+    "If I move to Lisbon, my rent budget is 900 euros.",          # a condition
 ])
 def test_no_attribute_value_is_read(extractor, sentence):
     found = _read(extractor, sentence)
-    assert not [t for t in found if t[2] in ("20 usd", "0.05 s", "8", "90 usd", "60 percent")
+    assert not [t for t in found if t[2] in ("20 usd", "0.05 s", "8", "90 usd", "60 percent",
+                                             "09:00", "0.12 s", "900 eur")
                 or t[1].endswith("(date)")], found
+
+
+@pytest.mark.parametrize("sentence, rule_reading", [
+    ("The snack budget was adjusted to $75.", ("snack", "budget", "75 usd")),
+    ("In summer the budget is $500.", None),
+])
+def test_no_second_reading(extractor, sentence, rule_reading):
+    """Where another rule reads the clause as an attribute, that reading stands alone: it
+    knows the clause's restrictions."""
+    found = extractor.extract(sentence)
+    assert not [t for t in found if t.rule == RULE], found
+    if rule_reading:
+        assert rule_reading in {(t.subject, t.relation, t.object) for t in found}
 
 
 @pytest.mark.parametrize("relation, text, expected", [
