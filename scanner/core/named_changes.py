@@ -14,7 +14,10 @@ unit] …". A pair is a candidate when, in one scope,
   (an explicit retraction of it), and
 * both name the same owner: a proper name or an identifier ("Acme Supplies", "CASE-5678",
   "Project Phoenix"), and share a word stem besides it (the attribute anchor: "allocated" /
-  "reallocated", "renewal" / "renew", "terms" / "terms"), or the later quotes the earlier.
+  "reallocated", "renewal" / "renew", "terms" / "terms"), or the later quotes the earlier;
+  or the later changes "from A to B" and the earlier states A, with a shared stem besides A
+  ("keeps its records in PostgreSQL" / "switched the invoicing service's database from
+  PostgreSQL to MySQL").
 
 Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
 (:func:`scanner.scan.scan_records`), and then the policy decides it as any other conflict.
@@ -57,6 +60,11 @@ based data wrong original conclusion invalidated""".split())
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "als", "al", "ed", "es", "s",
              "ion", "e")
 
+_FROM_TO = re.compile(r"\bfrom\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)\s+to\s+\S",
+                      re.IGNORECASE)
+"""A change "from A to B" in the later memory: A is the value it leaves (Quirk et al. 1985
+§9.21, source and goal of a change)."""
+
 MAX_PER_MEMORY = 6
 """Earlier memories paired with one later memory, nearest in time first."""
 
@@ -69,6 +77,39 @@ def _stem(word: str) -> str:
     return word
 
 
+NEAR = 4
+"""Words between a name and the attribute word or change cue that hang on it: the attribute
+is said of the named thing ("Mobile Team reallocated to ...", "renewal for TechCorp"), not
+elsewhere in a memory of several facts."""
+
+
+def _positions(text: str, name: str) -> list[int]:
+    words = text.lower().split()
+    first = name.split()[0]
+    return [i for i, w in enumerate(words) if w.strip(".,;:()[]'\"’").startswith(first)]
+
+
+def _near(text: str, name: str, stems: set[str]) -> set[str]:
+    """The ``stems`` written within :data:`NEAR` words of ``name`` in ``text``."""
+    words = text.lower().split()
+    width = len(name.split())
+    out = set()
+    for at in _positions(text, name):
+        for w in words[max(0, at - NEAR):at + width + NEAR]:
+            stem = _stem(re.sub(r"[^a-z-]", "", w))
+            if stem in stems:
+                out.add(stem)
+    return out
+
+
+def _changed_near(text: str, name: str) -> bool:
+    """Whether a change cue is written within twice :data:`NEAR` words of ``name``."""
+    words = text.split()
+    width = len(name.split())
+    return any(CHANGE_CUES.search(" ".join(words[max(0, at - 2 * NEAR):at + width + 2 * NEAR]))
+               for at in _positions(text, name))
+
+
 def _alike(a: str, b: str) -> bool:
     """Whether two memories share four in five of their words (Jaccard ≥ 0.8): one said
     again, not changed."""
@@ -77,7 +118,17 @@ def _alike(a: str, b: str) -> bool:
 
 
 def _names(text: str) -> set[str]:
-    return {m.group().lower() for m in _NAME.finditer(text)}
+    """Proper names and identifiers of ``text``; a capitalised verb opening it ("Attended
+    Sara's dinner", "Booked Gion Corner") is no part of a name."""
+    out = set()
+    for m in _NAME.finditer(text):
+        name = m.group()
+        if m.start() == 0 and " " in name and name.split()[0].lower().endswith(("ed", "ing")):
+            name = name.split(" ", 1)[1]
+            if " " not in name and not any(c.isdigit() for c in name):
+                continue
+        out.add(name.lower())
+    return out
 
 
 def _stems(text: str, names: set[str]) -> set[str]:
@@ -131,9 +182,18 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                     if i == j or earlier.observed_at >= later.observed_at or \
                             _alike(earlier.text, later.text):
                         continue
-                    shared = sorted(stems & their)
-                    if shared or _quotes(later.text, earlier.text):
+                    shared = sorted(_near(later.text, name, stems & their)
+                                    & _near(earlier.text, name, stems & their))
+                    if (shared and _changed_near(later.text, name)) or \
+                            _quotes(later.text, earlier.text):
                         seen.setdefault(i, (name, shared[0] if shared else "retraction"))
+            for left in _FROM_TO.finditer(later.text):  # "switched X from PostgreSQL to MySQL"
+                old_value = left.group(1).lower()
+                for i, (earlier, _, their) in enumerate(items):
+                    if i != j and earlier.observed_at < later.observed_at and \
+                            re.search(rf"\b{re.escape(old_value)}\b", earlier.text.lower()) \
+                            and (stems & their) - _stems(old_value, set()):
+                        seen.setdefault(i, (old_value, "from " + old_value))
             for text in (t for t in ("invalidated", "correction", "retract")
                          if t in later.text.lower()):
                 for i, (earlier, _, _) in enumerate(items):

@@ -9,9 +9,11 @@ together, because the two memories use different verbs, so this module finds the
 * the denying memory says "never" / "not ever" / "no experience with" (Quirk et al. 1985
   §7.56 on "never" as the negative of "ever": it denies every time), and holds a denied triple
   of its subject;
-* the other memory of the same scope asserts a triple of the same subject whose object shares
-  a content word with the denied object, or the denied object's content words all occur in its
-  text.
+* the other memory of the same scope asserts a triple of the same subject and relation whose
+  object shares a content word with the denied object ("never downloaded Zotero" /
+  "Downloaded Zotero on March 2"), or says :data:`MIN_SHARED` of the denied object's content
+  words in other words ("never written any Flask routes" / "Implemented a homepage route with
+  Flask").
 
 Each candidate is a ``polarity`` pair under the denied triple's key. The pair judge decides:
 only a pair it reads as a ``contradiction`` is kept (:func:`scanner.scan.scan_records`), and is
@@ -37,6 +39,11 @@ _FUNCTION = frozenset("""a an the any some my our your his her their its this th
 those of in on at to for with by from and or project projects thing things one ones time
 times before yet""".split())
 """Words of an object that name nothing particular ("any", "this project")."""
+
+MIN_SHARED = 2
+"""Content words of the denied object a report in other words must say: one shared noun
+("never tried publishing a book" / "has a lot of books") names a kind, not the act denied;
+a report of the same act ("never met Bryan" / "Met Bryan at the festival") needs one."""
 
 MAX_PER_DENIAL = 12
 """Candidates kept per denying triple, nearest in time first: a denial that shares a word
@@ -84,7 +91,8 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
             if report.record.id == denial.record.id or _NEVER.search(report.record.text):
                 continue
             said = _content(report.triple.object)
-            if not (said & wanted) and not wanted <= _content(report.record.text):
+            same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
+            if not same_act and len(wanted & _content(report.record.text)) < MIN_SHARED:
                 continue
             matches.append(report)
         if when is not None:

@@ -166,3 +166,12 @@ def test_a_key_names_the_whole_attribute(extractor, earlier, later):
     """Issue 37, kind 1: a bare verb or noun whose complement names what it is about is no
     one-valued attribute without that complement (rules only: no judge)."""
     assert scan(extractor, None, earlier, later).conflicts == []
+
+
+def test_a_change_from_the_stated_value_is_a_candidate(extractor):
+    texts = ("The invoicing service keeps its records in PostgreSQL.",
+             "We switched the invoicing service's database from PostgreSQL to MySQL.")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.winner) for c in report.conflicts] == [(["m1", "m2"], "m2")]
+    other = ("My laptop runs PostgreSQL locally.", texts[1])  # no word of the owner shared
+    assert scan(extractor, FixedJudge(update=0.9, compatible=0.1), *other).conflicts == []
