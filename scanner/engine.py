@@ -41,11 +41,16 @@ class Engine:
             first use.
         embedder: the sentence embedder for relation similarity (default: built on first
             use, with the default model).
+        default_judge: give ``config`` the default pair judge when it names none
+            (:func:`with_default_judge`); False scans with ``config.judge`` as it is, None
+            meaning the rules alone.
     """
 
     def __init__(self, config: ScanConfig | None = None,
-                 extractor: TripleExtractor | None = None, embedder=None):
-        self.config = with_default_judge(config or ScanConfig())
+                 extractor: TripleExtractor | None = None, embedder=None, *,
+                 default_judge: bool = True):
+        config = config or ScanConfig()
+        self.config = with_default_judge(config) if default_judge else config
         self._extractor = extractor
         self._embedder = embedder
         self._matcher = None

@@ -53,6 +53,8 @@ _NAME = re.compile(
     r"|(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,})(?:\s+(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,}))+)")  # Acme Supplies
 """A proper name of two or more capitalised words, or an identifier with a digit."""
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
+_QUOTED = re.compile(r"(?<!\w)['‘\"“][^'’\"”]{2,80}['’\"”](?!\w)")
+"""A quoted stretch: a title or a quotation."""
 _STOP = frozenset("""this that with from have been will would should could their there
 about after before when what which while into onto over under were your they them then than
 also just very more most much some such each only even still same other per also upon
@@ -119,9 +121,10 @@ def _alike(a: str, b: str) -> bool:
 
 def _names(text: str) -> set[str]:
     """Proper names and identifiers of ``text``; a capitalised verb opening it ("Attended
-    Sara's dinner", "Booked Gion Corner") is no part of a name."""
+    Sara's dinner", "Booked Gion Corner") is no part of a name, and a quoted title ("'The Name
+    of the Wind'") is a value the memory names, not the thing it is about."""
     out = set()
-    for m in _NAME.finditer(text):
+    for m in _NAME.finditer(_QUOTED.sub(" ", text)):
         name = m.group()
         if m.start() == 0 and " " in name and name.split()[0].lower().endswith(("ed", "ing")):
             name = name.split(" ", 1)[1]
