@@ -45,8 +45,10 @@ def scan_cost(path: Path) -> dict:
     judge = CrossEncoderJudge()
     judge.judge([("warm-up", "warm-up")])
     judge.seconds_per_pair.clear()
+    from scanner.config import Settings
+
     out: dict = {"file": str(path)}
-    engine = Engine()
+    engine = Engine(Settings().scan_config(), default_judge=False)  # as `scan-file` reads
     extracted = engine.extract  # one parse for both scans: the judge's cost is the difference
     from scanner.records import read_jsonl
 
@@ -57,7 +59,8 @@ def scan_cost(path: Path) -> dict:
     for name, config in (("rules_only", replace(engine.config, judge=None)),
                          ("with_judge", replace(engine.config, judge=judge))):
         began = time.perf_counter()
-        report = Engine(config, extractor=engine.extractor).scan(records, triples)
+        report = Engine(config, extractor=engine.extractor, default_judge=False).scan(
+            records, triples)
         verdicts = Counter(c.verdict for c in report.conflicts)
         out[name] = {"scan_s": round(time.perf_counter() - began, 2), "verdicts": dict(verdicts)}
     times = judge.seconds_per_pair

@@ -115,8 +115,9 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
                                        c.kind == "value_mismatch"
                                        and c.cardinality is not Cardinality.functional))
-        candidates = [c for c in judged(candidates, config.judge) if c.found_by == "key"
-                      or c.judgment.label == STRUCTURE_LABELS[c.found_by]]
+        candidates = _strongest_denials([
+            c for c in judged(candidates, config.judge) if c.found_by == "key"
+            or c.judgment.label == STRUCTURE_LABELS[c.found_by]])
     reps = _representatives(candidates, config.policy)
     for cand in candidates:
         if cand.ids in by_pair:
@@ -136,6 +137,26 @@ STRUCTURE_LABELS = {"never": "contradiction", "named": "update"}
 """The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,
 :mod:`scanner.core.named_changes`); any other reading drops it, so structure alone flags
 nothing."""
+
+
+MAX_CONTRADICTED = 2
+"""Reports kept per denial of any time, the judge's likeliest contradictions first: "I have
+never met Bryan" contradicts the report of meeting him, not every memory that names him."""
+
+
+def _strongest_denials(candidates: list[CandidatePair]) -> list[CandidatePair]:
+    """``candidates`` with at most :data:`MAX_CONTRADICTED` pairs per denying memory among
+    those found as a denial of any time (:mod:`scanner.core.never`)."""
+    by_denial: dict[str, list[CandidatePair]] = {}
+    for cand in candidates:
+        if cand.found_by == "never":
+            denier = cand.a if cand.a.denied else cand.b
+            by_denial.setdefault(denier.record.id, []).append(cand)
+    dropped = set()
+    for found in by_denial.values():
+        found.sort(key=lambda c: (-c.judgment.contradiction, c.ids))
+        dropped |= {id(c) for c in found[MAX_CONTRADICTED:]}
+    return [c for c in candidates if id(c) not in dropped]
 
 
 def judged(candidates: Sequence[CandidatePair], judge: PairJudge) -> list[CandidatePair]:

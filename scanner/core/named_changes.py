@@ -26,6 +26,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -53,6 +54,7 @@ _NAME = re.compile(
     r"|(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,})(?:\s+(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,}))+)")  # Acme Supplies
 """A proper name of two or more capitalised words, or an identifier with a digit."""
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
+_PLAIN_WORD = re.compile(r"[\w+#-]+(?:\.[\w+#-]+)*")
 _QUOTED = re.compile(r"(?<!\w)['‘\"“][^'’\"”]{2,80}['’\"”](?!\w)")
 """A quoted stretch: a title or a quotation."""
 _STOP = frozenset("""this that with from have been will would should could their there
@@ -67,7 +69,7 @@ _FROM_TO = re.compile(r"\bfrom\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)\s+to\
 """A change "from A to B" in the later memory: A is the value it leaves (Quirk et al. 1985
 §9.21, source and goal of a change)."""
 
-MAX_PER_MEMORY = 6
+MAX_PER_MEMORY = 4
 """Earlier memories paired with one later memory, nearest in time first."""
 
 
@@ -85,10 +87,12 @@ is said of the named thing ("Mobile Team reallocated to ...", "renewal for TechC
 elsewhere in a memory of several facts."""
 
 
-def _positions(text: str, name: str) -> list[int]:
+@functools.lru_cache(maxsize=65536)
+def _positions(text: str, name: str) -> tuple[int, ...]:
     words = text.lower().split()
     first = name.split()[0]
-    return [i for i, w in enumerate(words) if w.strip(".,;:()[]'\"’").startswith(first)]
+    return tuple(i for i, w in enumerate(words)
+                 if w.strip(".,;:()[]'\"’").startswith(first))
 
 
 def _near(text: str, name: str, stems: set[str]) -> set[str]:
@@ -104,6 +108,7 @@ def _near(text: str, name: str, stems: set[str]) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=65536)
 def _changed_near(text: str, name: str) -> bool:
     """Whether a change cue is written within twice :data:`NEAR` words of ``name``."""
     words = text.split()
@@ -172,9 +177,12 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
     found: dict[tuple[str, str], CandidatePair] = {}
     for items in by_scope.values():
         by_name: dict[str, list[int]] = defaultdict(list)
-        for i, (_, names, _) in enumerate(items):
+        by_word: dict[str, list[int]] = defaultdict(list)  # for "from A to B": who says A
+        for i, (record, names, _) in enumerate(items):
             for name in names:
                 by_name[name].append(i)
+            for word in set(_PLAIN_WORD.findall(record.text.lower())):
+                by_word[word].append(i)
         for j, (later, names, stems) in enumerate(items):
             if not CHANGE_CUES.search(later.text):
                 continue
@@ -192,14 +200,15 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                         seen.setdefault(i, (name, shared[0] if shared else "retraction"))
             for left in _FROM_TO.finditer(later.text):  # "switched X from PostgreSQL to MySQL"
                 old_value = left.group(1).lower()
-                for i, (earlier, _, their) in enumerate(items):
+                for i in by_word.get(old_value.split()[0], ()):
+                    earlier, _, their = items[i]
                     if i != j and earlier.observed_at < later.observed_at and \
                             re.search(rf"\b{re.escape(old_value)}\b", earlier.text.lower()) \
                             and (stems & their) - _stems(old_value, set()):
                         seen.setdefault(i, (old_value, "from " + old_value))
             for text in (t for t in ("invalidated", "correction", "retract")
                          if t in later.text.lower()):
-                for i, (earlier, _, _) in enumerate(items):
+                for i, (earlier, _, _) in enumerate(items):  # a few retractions a scope
                     if i != j and earlier.observed_at <= later.observed_at and \
                             _quotes(later.text, earlier.text, least=3):
                         seen.setdefault(i, ("", text))

@@ -23,6 +23,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -45,9 +46,10 @@ MIN_SHARED = 2
 ("never tried publishing a book" / "has a lot of books") names a kind, not the act denied;
 a report of the same act ("never met Bryan" / "Met Bryan at the festival") needs one."""
 
-MAX_PER_DENIAL = 12
-"""Candidates kept per denying triple, nearest in time first: a denial that shares a word
-with hundreds of memories ("never used any tool") names too little to pair them all."""
+MAX_PER_DENIAL = 4
+"""Candidates kept per denying triple, the report of the same act and the most shared words
+first, then the nearest in time: a denial that shares a word with hundreds of memories
+("never used any tool") names too little to pair them all."""
 
 
 def denies_any_time(text: str) -> bool:
@@ -55,10 +57,11 @@ def denies_any_time(text: str) -> bool:
     return _NEVER.search(text) is not None
 
 
-def _content(text: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def _content(text: str) -> frozenset[str]:
     words = {w.lower() for w in _WORD.findall(text)}
     words -= _FUNCTION
-    return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
+    return frozenset(words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3})
 
 
 def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[CandidatePair]:
@@ -78,33 +81,44 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
             if item.triple.negated:
                 if _NEVER.search(item.record.text):
                     denials.append((key, item))
-            else:
+            elif not _NEVER.search(item.record.text):
                 reports[(key.scope, key.subject)].append(item)
+    if not denials:
+        return []
+    # word -> reports saying it, per (scope, subject): a denial looks only at reports that
+    # share a word with it (a 29,053-memory file: ~1 s instead of ~11)
+    index: dict[tuple, dict[str, list[Assertion]]] = {}
+    for slot in {(key.scope, key.subject) for key, _ in denials}:
+        words: dict[str, list[Assertion]] = defaultdict(list)
+        for report in reports.get(slot, ()):
+            for word in _content(report.record.text) | _content(report.triple.object):
+                words[word].append(report)
+        index[slot] = words
     found: dict[tuple[str, str], CandidatePair] = {}
     for key, denial in denials:
         wanted = _content(denial.triple.object or denial.triple.relation)
         if not wanted:
             continue
         when = denial.record.observed_at
-        matches = []
-        for report in reports.get((key.scope, key.subject), ()):
-            if report.record.id == denial.record.id or _NEVER.search(report.record.text):
-                continue
-            said = _content(report.triple.object)
-            same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
-            if not same_act and len(wanted & _content(report.record.text)) < MIN_SHARED:
-                continue
-            matches.append(report)
-        if when is not None:
-            matches.sort(key=lambda r: abs((r.record.observed_at or when) - when))
-        for report in matches[:MAX_PER_DENIAL]:
+        seen: dict[int, tuple[int, Assertion]] = {}
+        words = index.get((key.scope, key.subject), {})
+        for word in wanted:
+            for report in words.get(word, ()):
+                if id(report) in seen or report.record.id == denial.record.id:
+                    continue
+                said = _content(report.triple.object)
+                same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
+                shared = len(wanted & _content(report.record.text))
+                if same_act or shared >= MIN_SHARED:
+                    seen[id(report)] = (shared + 2 * same_act, report)
+        matches = sorted(seen.values(), key=lambda x: (
+            -x[0], abs((x[1].record.observed_at or when) - when) if when else 0,
+            x[1].record.id))
+        for _, report in matches[:MAX_PER_DENIAL]:
             ids = tuple(sorted((denial.record.id, report.record.id)))
             if ids in found:
                 continue
-            a, b = stances([denial, report]) if len({denial.record.id, report.record.id}) == 2 \
-                else (None, None)
-            if a is None:
-                continue
+            a, b = stances([denial, report])
             found[ids] = CandidatePair(key, "polarity", a, b, Cardinality.functional,
                                        found_by="never")
     return [found[k] for k in sorted(found)]

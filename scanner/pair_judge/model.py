@@ -26,7 +26,7 @@ class CrossEncoderJudge:
             the benchmarks' p50/p99 (``benchmarks/bench_pair_judge.py``).
     """
 
-    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 32):
+    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 64):
         self._dir = None if model_dir is None else str(model_dir)
         self.batch_size = batch_size
         self.seconds_per_pair: list[float] = []
@@ -47,14 +47,17 @@ class CrossEncoderJudge:
         from scanner.embeddings import load_cross_encoder
 
         model = load_cross_encoder(self.model_dir)
-        out: list[Judgment] = []
-        for start in range(0, len(pairs), self.batch_size):
-            batch = [list(p) for p in pairs[start:start + self.batch_size]]
+        # batches of pairs of like length pad little (a batch is as long as its longest pair)
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        out: list[Judgment | None] = [None] * len(pairs)
+        for start in range(0, len(order), self.batch_size):
+            chosen = order[start:start + self.batch_size]
+            batch = [list(pairs[i]) for i in chosen]
             began = time.perf_counter()
             probs = model.predict(batch, batch_size=len(batch), apply_softmax=True,
                                   convert_to_numpy=True, show_progress_bar=False)
             each = (time.perf_counter() - began) / len(batch)
             self.seconds_per_pair.extend([each] * len(batch))
-            out.extend(Judgment(**{name: float(row[i]) for i, name in enumerate(LABELS)})
-                       for row in probs)
+            for i, row in zip(chosen, probs):
+                out[i] = Judgment(**{name: float(row[k]) for k, name in enumerate(LABELS)})
         return out
