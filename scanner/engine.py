@@ -21,15 +21,21 @@ from scanner.scan import ScanConfig, scan_records
 
 
 def with_default_judge(config: ScanConfig) -> ScanConfig:
-    """``config`` with the default pair judge (the cached cross-encoder,
-    :class:`scanner.pair_judge.model.CrossEncoderJudge`) when it names none, unless
-    ``$CONTRASCAN_PAIR_JUDGE`` is ``off`` (rules only: every conflict the keys find is
-    decided by the policy alone)."""
-    if config.judge is not None or os.environ.get(JUDGE_ENV, "").lower() == "off":
+    """``config`` with the pair judge that ``$CONTRASCAN_PAIR_JUDGE`` asks for, when it names
+    none: ``on`` the cached cross-encoder (:class:`scanner.pair_judge.model.CrossEncoderJudge`,
+    trained at set-up), a folder a judge trained elsewhere; unset or ``off``, the rules alone.
+
+    The judge is opt-in: on the public yardsticks it dismisses two thirds of the wrong verdicts
+    the rules leave on BEAM and brings StateBench's supersession and repair updates and BEAM's
+    "never" contradictions within reach, but it also dismisses updates the rules decide right
+    ("The user lives in Bern" / "I moved to Zurich last month"; three acceptance cases), so it
+    is not yet the default (docs/pair-judge.md, docs/benchmarks.md#pair-judge)."""
+    chosen = os.environ.get(JUDGE_ENV, "").strip()
+    if config.judge is not None or chosen.lower() in ("", "off"):
         return config
     from scanner.pair_judge.model import CrossEncoderJudge
 
-    return replace(config, judge=CrossEncoderJudge())
+    return replace(config, judge=CrossEncoderJudge(None if chosen.lower() == "on" else chosen))
 
 
 class Engine:

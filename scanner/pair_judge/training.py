@@ -37,7 +37,8 @@ from scanner.pair_judge import LABELS
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "judge_pairs"
 JUDGE_ENV = "CONTRASCAN_PAIR_JUDGE"
-"""A trained judge's folder to use instead of the cached default."""
+"""``on`` (the cached default judge), a trained judge's folder, or ``off``/unset (the rules
+alone: :func:`scanner.engine.with_default_judge`)."""
 
 KINDS = {"update": "update", "contradiction": "contradiction", "compatible": "compatible",
          "negative": "compatible", "restatement": "restatement"}
@@ -191,8 +192,8 @@ def ensure_judge(settings: TrainingSettings = TrainingSettings(), *, quiet: bool
     Raises:
         ConfigurationError: ``$CONTRASCAN_PAIR_JUDGE`` names no folder, or no training data.
     """
-    chosen = os.environ.get(JUDGE_ENV)
-    if chosen:
+    chosen = os.environ.get(JUDGE_ENV, "")
+    if chosen and chosen.lower() not in ("on", "off"):
         if not Path(chosen).is_dir():
             raise ConfigurationError("pair_judge", f"${JUDGE_ENV}={chosen!r} is no folder")
         return Path(chosen)

@@ -75,13 +75,10 @@ def problems_of(case: dict, report: dict) -> list[str]:
     return out
 
 
-_JUDGE_OWNER = ("pair judge: reads one owner named two ways, or one relation said in other "
-                "words, as two compatible facts and dismisses the rules' decided update "
-                "(docs/pair-judge.md)")
 KNOWN_GAPS: dict[str, str] = {
-    "moved-city-implicit-update": _JUDGE_OWNER,          # "The user lives in" / "I moved to"
-    "backfilled-older-employer-listed-last": _JUDGE_OWNER,  # "is employed by" / "works at"
-    "role-holder-changes": _JUDGE_OWNER,
+    "db-switched-from-to":
+        "readings: 'switched X from A to B' is read only by the named-change finder, which "
+        "runs with the opt-in pair judge (docs/pair-judge.md); the rules read no triple of it",
     "measured-ceiling-changed-format-duplicate":
         "values: an amount with a magnitude suffix in a unit the registry lacks ('3.3k ops/s') "
         "is no number of the key: value rule, so it neither restates 3,300 nor meets 9,000",

@@ -1,6 +1,5 @@
 """A command loads only what it uses (issue 15): ``--help`` imports neither spaCy nor torch, and
-``scan-file`` parses with spaCy without loading torch unless a candidate pair is to be judged,
-and torch stays importable for embedding and judging.
+``scan-file`` parses with spaCy without loading torch, which stays importable for embedding.
 
 Each check runs a fresh interpreter, since what a process imported cannot be undone. Times are
 measured by ``python -m benchmarks.bench_startup``, never here.
@@ -52,24 +51,26 @@ def test_help_imports_no_heavy_package():
 
 
 def test_scan_file_parses_without_torch(tmp_path: Path):
-    """A file whose memories make no candidate pair is parsed with spaCy alone."""
-    two = tmp_path / "two.jsonl"
-    two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
-                   '{"id": "m2", "text": "Ben works at Acme.", "user_id": "u1"}\n',
-                   encoding="utf-8")
-    result = _loaded_after(_run_cli(["scan-file", str(two), "--json"]))
-    assert json.loads(result["out"])["conflicts"] == []
-    assert result["loaded"] == ["spacy"]
-
-
-def test_scan_file_loads_torch_only_to_judge_a_pair(tmp_path: Path):
-    """A candidate pair is read by the pair judge (docs/pair-judge.md): torch and
-    sentence-transformers load then, after the parse."""
     two = tmp_path / "two.jsonl"
     two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
                    '{"id": "m2", "text": "Ann lives in Rome.", "user_id": "u1"}\n',
                    encoding="utf-8")
     result = _loaded_after(_run_cli(["scan-file", str(two), "--json"]))
+    report = json.loads(result["out"])
+    assert [c["values"] for c in report["conflicts"]] == [{"m1": "paris", "m2": "rome"}]
+    assert result["loaded"] == ["spacy"]
+
+
+def test_scan_file_loads_torch_only_to_judge_a_pair(tmp_path: Path):
+    """With the pair judge asked for (docs/pair-judge.md), a candidate pair is read by it:
+    torch and sentence-transformers load then, after the parse."""
+    two = tmp_path / "two.jsonl"
+    two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
+                   '{"id": "m2", "text": "Ann lives in Rome.", "user_id": "u1"}\n',
+                   encoding="utf-8")
+    code = "import os\nos.environ['CONTRASCAN_PAIR_JUDGE'] = 'on'\n" + _run_cli(
+        ["scan-file", str(two), "--json"])
+    result = _loaded_after(code)
     report = json.loads(result["out"])
     assert [c["values"] for c in report["conflicts"]] == [{"m1": "paris", "m2": "rome"}]
     assert result["loaded"] == ["sentence_transformers", "spacy", "torch"]

@@ -488,13 +488,7 @@ def test_mem0_legacy_layout_and_bad_files(tmp_path):
         from_mem0_history(empty)
 
 
-def test_contrascan_verdicts_audit_themselves(tmp_path, extractor):
-    """The validator audits contrascan's own verdicts. The verdicts come from the rules alone
-    (no pair judge): what is checked is the audit of a verdict, not the judge's reading of a
-    memory carrying a planted marker."""
-    from scanner.engine import Engine
-
-    engine = Engine(extractor=extractor, default_judge=False)
+def test_contrascan_verdicts_audit_themselves(tmp_path, engine):
     records = [
         {"id": "m1", "text": f"The preferred glaze is celadon. {MARKER}", "user_id": "u1",
          "source": "chat:1", "source_class": "user", "observed_at": "2026-03-01T10:00:00Z",
