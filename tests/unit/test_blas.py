@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import SHARED, needs_counterfact
 from tests.unit.test_extractor import RULER_SENTENCES, TABLE
 
 
@@ -27,6 +27,7 @@ def test_every_layer_multiplies_through_numpy(extractor):
     assert BLAS_OPS.use_blis is False
 
 
+@needs_counterfact
 def test_parse_is_the_parse_blis_gives(extractor):
     """Tags, heads, labels and lemmas equal those of the same pipeline left on BLIS, on the
     extractor's sentence tables and 400 CounterFact sentences."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractors import Triple, normalize_value
+from tests.conftest import needs_counterfact
 
 U = "user"
 
@@ -508,6 +509,7 @@ def test_normalize_value(text, canonical):
     assert normalize_value(text) == canonical
 
 
+@needs_counterfact
 def test_train_patterns_are_a_fresh_mining_of_the_training_split():
     """The committed templates are what ``python -m benchmarks.mine_patterns --ship`` builds
     from counterfact-train.json, whose hash the file records."""
