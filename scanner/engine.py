@@ -47,9 +47,9 @@ class Engine:
             first use.
         embedder: the sentence embedder for relation similarity (default: built on first
             use, with the default model).
-        default_judge: give ``config`` the default pair judge when it names none
-            (:func:`with_default_judge`); False scans with ``config.judge`` as it is, None
-            meaning the rules alone.
+        default_judge: give ``config`` the judge ``$CONTRASCAN_PAIR_JUDGE`` asks for when it
+            names none (:func:`with_default_judge`); False scans with ``config.judge`` as it
+            is (None: the rules alone).
     """
 
     def __init__(self, config: ScanConfig | None = None,

@@ -46,8 +46,8 @@ class ScanConfig:
     templates learned from a data set's training split, never part of the defaults."""
     judge: PairJudge | None = None
     """The pair judge that confirms each conflict the keys find (:mod:`scanner.pair_judge`);
-    None = rules only (every entry point of :class:`scanner.engine.Engine` sets the default
-    cross-encoder unless told otherwise)."""
+    None = the rules alone (the default; :class:`scanner.engine.Engine` sets the cached
+    cross-encoder when ``$CONTRASCAN_PAIR_JUDGE`` asks for it)."""
 
 
 def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Triple]],
@@ -103,18 +103,14 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     # One verdict per pair. When several keys link the same two records, the most telling
     # one decides: an exact-subject key before a short-form one, and a conflict the
     # policy can act on (polarity, or a functional relation) before a merely possible one.
-    candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
-                                   c.kind == "value_mismatch"
-                                   and c.cardinality is not Cardinality.functional))
+    candidates.sort(key=_most_telling)
     if config.judge is not None:
         # a denial of any time and a report of the same thing, in other words than the key's
         known = {c.ids for c in candidates}
         for found in (never_pairs(groups), named_change_pairs(records)):
             candidates += [c for c in found if c.ids not in known]
             known |= {c.ids for c in found}
-        candidates.sort(key=lambda c: (c.ids, c.subject_unconfirmed, c.similarity_matched,
-                                       c.kind == "value_mismatch"
-                                       and c.cardinality is not Cardinality.functional))
+        candidates.sort(key=_most_telling)
         candidates = _strongest_denials([
             c for c in judged(candidates, config.judge) if c.found_by == "key"
             or c.judgment.label == STRUCTURE_LABELS[c.found_by]])
@@ -131,6 +127,13 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
             events.append(epoch_event(conflict, cand.a.record, cand.b.record, config.policy))
     by_pair = settle_conflicts(by_pair, candidates, groups, config.policy)
     return build_report(records, by_pair, events, duplicate_groups(items), rejected)
+
+
+def _most_telling(cand: CandidatePair) -> tuple:
+    """Sort key: by member ids, then the pair that decides best first (an exact subject, a
+    relation read rather than matched by similarity, a functional relation)."""
+    return (cand.ids, cand.subject_unconfirmed, cand.similarity_matched,
+            cand.kind == "value_mismatch" and cand.cardinality is not Cardinality.functional)
 
 
 STRUCTURE_LABELS = {"never": "contradiction", "named": "update"}

@@ -284,24 +284,24 @@ def _prep_reading(parent, kind: str) -> tuple[str, str] | None:
     if verb.pos_ in ("NOUN", "PROPN") and prep in ("at", "of") and kind not in ("date",
                                                                                 "number"):
         return _phrase(verb)  # "a response time of 120ms", "ceiling at $700"
-    if verb.pos_ not in ("VERB", "AUX") or _from_value(parent):
+    if verb.pos_ not in ("VERB", "AUX") or prep == "from":  # "from 60%": the value left behind
         return None
     lemma = verb.lemma_.lower()
     if verb.dep_ in ("advcl", "xcomp", "conj") and lemma in words["schedule"] | \
             words["reach"] and prep in _TO | {"for"} and verb.head.pos_ == "VERB" and \
             verb.head.lemma_.lower() in words["change"] and _plain(verb.head):
-        return _verb_attribute(verb.head, passive_first=True)  # "shifted, aiming for May 5"
+        return _verb_attribute(verb.head)  # "shifted, aiming for May 5"
     if not _plain(verb) or _restricted(verb, parent):
         return None
     if prep == "at" and lemma in words["measured_at"]:
-        return _named(lemma, _verb_attribute(verb, passive_first=False))
+        return _named(lemma, _verb_attribute(verb))
     if prep == "at" and lemma == "be":
         return _subject_phrase(verb)  # "my confidence in X is at 79%"
     if prep in _TO and lemma in words["change"] | words["reach"] | words["measured_at"]:
-        return _named(lemma, _verb_attribute(verb, passive_first=True))
+        return _named(lemma, _verb_attribute(verb))
     if prep in _TO | {"for"} and lemma in words["schedule"] and kind in _DATED and (
-            _verb_attribute(verb, passive_first=True) or _ruling_attribute(verb)):
-        return _verb_attribute(verb, passive_first=True) or _ruling_attribute(verb)
+            _verb_attribute(verb) or _ruling_attribute(verb)):
+        return _verb_attribute(verb) or _ruling_attribute(verb)
     return None
 
 def _governor(head, span) -> tuple[str, str] | None:
@@ -317,7 +317,7 @@ def _governor(head, span) -> tuple[str, str] | None:
         if token.pos_ in ("NOUN", "PROPN") and token.lower_ not in _words()["not_attributes"]:
             return _phrase(token)
         if token.pos_ == "VERB":
-            return _verb_attribute(token, passive_first=True) if _plain(token) else None
+            return _verb_attribute(token) if _plain(token) else None
         if token.head is token:
             return None
     return None
@@ -364,13 +364,7 @@ def _restricted(verb, value_prep) -> bool:
     return False
 
 
-def _from_value(prep) -> bool:
-    """Whether a "to" phrase's verb also has a "from" phrase after it: "from 60% to 85%"
-    gives 85%, never 60% (this is the "from" side when ``prep`` is "from")."""
-    return prep.lower_ == "from"
-
-
-def _verb_attribute(verb, *, passive_first: bool) -> tuple[str, str] | None:
+def _verb_attribute(verb) -> tuple[str, str] | None:
     """The attribute a change verb sets: its passive or intransitive subject, else its
     direct object."""
     objects = [c for c in verb.children if c.dep_ == "dobj"]
