@@ -14,6 +14,7 @@ from pathlib import Path
 from extractors import Triple, TripleExtractor
 from extractors.state_changes import load_state_changes
 from scanner.core.keys import GroupKey
+from scanner.errors import ConfigurationError
 from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.pair_judge.training import JUDGE_ENV
 from scanner.records import IgnoredFields, read_jsonl
@@ -29,12 +30,19 @@ def with_default_judge(config: ScanConfig) -> ScanConfig:
     the rules leave on BEAM and brings StateBench's supersession and repair updates and BEAM's
     "never" contradictions within reach, but it also dismisses updates the rules decide right
     ("The user lives in Bern" / "I moved to Zurich last month"; three acceptance cases), so it
-    is not yet the default (docs/pair-judge.md, docs/benchmarks.md#pair-judge)."""
+    is not yet the default (docs/pair-judge.md, docs/benchmarks.md#pair-judge).
+
+    Raises:
+        ConfigurationError: ``$CONTRASCAN_PAIR_JUDGE`` is neither ``on``, ``off`` nor a folder.
+    """
     chosen = os.environ.get(JUDGE_ENV, "").strip()
     if config.judge is not None or chosen.lower() in ("", "off"):
         return config
     from scanner.pair_judge.model import CrossEncoderJudge
 
+    if chosen.lower() != "on" and not Path(chosen).is_dir():
+        raise ConfigurationError("pair_judge", f"${JUDGE_ENV}={chosen!r}: use 'on', 'off' or "
+                                 "the folder of a trained judge")
     return replace(config, judge=CrossEncoderJudge(None if chosen.lower() == "on" else chosen))
 
 

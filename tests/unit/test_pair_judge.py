@@ -175,3 +175,16 @@ def test_a_change_from_the_stated_value_is_a_candidate(extractor):
     assert [(c.members, c.winner) for c in report.conflicts] == [(["m1", "m2"], "m2")]
     other = ("My laptop runs PostgreSQL locally.", texts[1])  # no word of the owner shared
     assert scan(extractor, FixedJudge(update=0.9, compatible=0.1), *other).conflicts == []
+
+
+def test_an_unknown_judge_setting_is_one_clear_error(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    path = tmp_path / "m.jsonl"
+    path.write_text(json.dumps({"id": "m1", "text": "Ann lives in Paris.", "user_id": "u"}) + "\n")
+    monkeypatch.setenv("CONTRASCAN_PAIR_JUDGE", "yes")
+    result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
+    assert result.exit_code == 1
+    assert "CONTRASCAN_PAIR_JUDGE='yes': use 'on', 'off' or the folder" in result.output
