@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable
+from extractors.change_cues import marks_change
 from extractors.constructions.attribute_values import (COMPLEMENT_RELATIONS, NOUN_ATTRIBUTES,
                                                        complement)
 from extractors.clause_frames import CONDITIONED, FUTURE
@@ -270,9 +271,18 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
     def add(x: Stance, y: Stance, kind: str) -> None:
         if not _comparable(x, y) or (crossing and side[x.record.id] == side[y.record.id]):
             return
-        if key.relation in COMPLEMENT_RELATIONS and complement(
-                key.relation, x.record.text) != complement(key.relation, y.record.text):
-            return  # "prefer JWT over cookies" / "prefer Socket.io over channels": two choices
+        if key.relation in COMPLEMENT_RELATIONS:
+            named = complement(key.relation, x.record.text), complement(key.relation,
+                                                                        y.record.text)
+            if named[0] != named[1]:
+                return  # "prefer JWT over cookies" / "prefer Socket.io over channels"
+            if named[0] is None and kind == "value_mismatch" and not (
+                    x.attribute or y.attribute or _one_kind(x, y)) and \
+                    not _later_marks_change(x, y):
+                return  # "I prefer fiction" / "I prefer audiobooks": which choice, unsaid
+        if kind == "value_mismatch" and _TYPED.search(key.relation) and \
+                not _later_changed(x, y):
+            return  # "noting a 10% failure rate" / "observing 7%": two episodes
         a, b = (x, y) if x.record.id < y.record.id else (y, x)
         pair_id = (a.record.id, b.record.id)
         prev = found.get(pair_id)
@@ -286,6 +296,66 @@ def pairs_in_group(key: GroupKey, assertions: Sequence[Assertion], table: Relati
         for x, y in _mismatch_pairs(everyone):
             add(x, y, "value_mismatch")
     return [found[k] for k in sorted(found)]
+
+
+_TYPED = re.compile(r" \((?:amount|percentage|date|time|number|[^()\s]+)\)$")
+"""The spelling of a typed value's relation (rule ``attribute_value``: "snack budget
+(amount)"), which no other rule uses."""
+
+
+def _later(x: Stance, y: Stance) -> Stance | None:
+    """The stance observed later, or None when the time of either is unknown or equal."""
+    p, q = x.record.observed_at, y.record.observed_at
+    if p is None or q is None or p == q:
+        return None
+    return y if q > p else x
+
+
+def _one_kind(x: Stance, y: Stance) -> bool:
+    """Whether the two stances' objects name one kind of thing by a shared head noun that a
+    value modifies ("monthly billing payment terms" / "milestone-based payment terms"): the
+    head names the attribute the choice is of (Quirk et al. 1985 §17.4 on the head of a noun
+    phrase and its premodifiers)."""
+    heads = [{v.rsplit(" ", 1)[-1] for v in s.asserted if " " in v} | _closing_noun(s)
+             for s in (x, y)]
+    if heads[0] & heads[1]:
+        return True
+    ends = [_PURPOSE.search(s.record.text) for s in (x, y)]
+    return all(ends) and ends[0].group(1).lower() == ends[1].group(1).lower()
+
+
+def _closing_noun(stance: Stance) -> set[str]:
+    """The last word of a short memory (ten words or fewer), singular: the head of the object
+    when a preference is the whole memory ("Prefer remote with monthly onsite work
+    arrangement"), whatever the parse made of its premodifiers."""
+    words = re.findall(r"[A-Za-z][\w-]*", stance.record.text)
+    if not words or len(words) > 10:
+        return set()
+    last = words[-1].lower()
+    return {last[:-1] if last.endswith("s") and not last.endswith("ss") else last}
+
+
+_PURPOSE = re.compile(r"\bfor\s+((?:this|that|the|my|our|all|every)?\s*[\w-]+(?:\s+[\w-]+)?)"
+                      r"\s*[.!]?\s*$", re.IGNORECASE)
+"""A closing "for ..." adjunct that says what a choice is for ("… for this project", "… for
+code reviews"; FrameNet 1.7 Preference, non-core FE Purpose): two choices for one purpose
+name one attribute."""
+
+
+def _later_marks_change(x: Stance, y: Stance) -> bool:
+    """Whether the later memory says that something changed (:mod:`extractors.change_cues`),
+    or its reading marks a change (issue 37: an attribute the key cannot name decides only
+    on a marked change)."""
+    later = _later(x, y)
+    return later is not None and (later.changed or marks_change(later.record.text))
+
+
+def _later_changed(x: Stance, y: Stance) -> bool:
+    """Whether the later stance's reading is the result of a change or the state now (a
+    typed value under a change or reaching verb, or with "now": qualifier ``change``); True
+    when neither is later (two sources at one time: the policy quarantines them)."""
+    later = _later(x, y)
+    return later is None or later.changed
 
 
 def _group_cardinality(key: GroupKey, everyone: Sequence[Stance],

@@ -8,9 +8,8 @@ renew TechCorp"; "CASE-5678 resolution: resolved with workaround" / "CASE-5678 s
 escalated to tier 2"; "$100 per unit" / "[INVALIDATED - was based on wrong data: $100 per
 unit] …". A pair is a candidate when, in one scope,
 
-* the later memory marks a change (:data:`CHANGE_CUES`: a change verb, "now", "no longer",
-  "instead", a correction or retraction; the cues of FrameNet's Change_of_state_scenario,
-  Cause_change, Change_event_time and Correctness frames) or quotes the earlier memory whole
+* the later memory marks a change (:data:`extractors.change_cues.CHANGE_CUES`: a change
+  verb, "now", "no longer", "instead", a correction or retraction) or quotes the earlier memory whole
   (an explicit retraction of it), and
 * both name the same owner: a proper name or an identifier ("Acme Supplies", "CASE-5678",
   "Project Phoenix"), and share a word stem besides it (the attribute anchor: "allocated" /
@@ -32,22 +31,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality
+from extractors.change_cues import CHANGE_CUES
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.stances import Stance
 from scanner.models import MemoryRecord
-
-CHANGE_CUES = re.compile(
-    r"\b(?:now|no longer|anymore|instead|actually|updated?|changed?|changes|switched|moved"
-    r"|reallocated|reassigned|rescheduled|postponed|delayed|pushed|cancell?ed|canceled"
-    r"|revoked|withdrawn|replaced|superseded|reversed|overrid(?:den|e)|extended|reduced"
-    r"|increased|decreased|raised|lowered|cut|adjusted|revised|corrected?|correction"
-    r"|invalidated|retracted?|disregard|scratch that|was wrong|were wrong|not renew"
-    r"|do not|don't|won't|will not|only|escalated|downgraded|upgraded|dropped|halted"
-    r"|paused|resumed|reopened|closed|terminated|ended)\b", re.IGNORECASE)
-"""Words that mark a memory as changing an earlier state (FrameNet 1.7 Change_of_state_
-scenario, Cause_change, Change_event_time, Cause_to_end, Correctness; Quirk et al. 1985
-§8.128 on "now", "no longer", "anymore")."""
 
 _NAME = re.compile(
     r"\b(?:[A-Z]{2,}[-_]?\d+[\w-]*|[A-Z][\w&'.-]*\d[\w-]*"            # CASE-5678, Q4, v2

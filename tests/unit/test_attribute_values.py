@@ -85,3 +85,24 @@ def test_no_second_reading(extractor, sentence, rule_reading):
 ])
 def test_the_complement_that_names_the_attribute(relation, text, expected):
     assert complement(relation, text) == expected
+
+
+@pytest.mark.parametrize("sentence, marked", [
+    ("The snack budget was adjusted to $75.", True),            # a change verb
+    ("The build server's SSH port is now 49222.", True),        # "now"
+    ("Redis memory usage has reached 200MB.", True),            # a reaching verb
+    ("Improved problem-solving accuracy from 70% to 90%.", True),  # "from A to B"
+    ("I set a $700 budget ceiling for the new phone.", True),   # setting is a change
+    ("Stressing ingestion, I'm noting a 10% failure rate.", False),  # one episode noted
+])
+def test_a_value_stated_as_a_change_is_marked(extractor, sentence, marked):
+    """Qualifier ``change`` on the reading: a later typed value decides only when it is so
+    marked (scanner.core.detect._later_changed)."""
+    found = attribute_values(parsed(extractor.nlp(sentence)))
+    assert found, sentence
+    assert any(t.qualifier("change") for t in found) is marked, found
+
+
+def test_an_owner_the_phrase_does_not_name_gives_no_reading(extractor):
+    """ "its success rate": whose rate is not said (a pronoun possessor other than the user's)."""
+    assert _read(extractor, "Considering Vagrant, I'm noting its 99.5% success rate.") == set()

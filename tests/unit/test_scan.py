@@ -140,8 +140,15 @@ def test_different_scope_never_conflicts(engine):
 
 
 def test_same_scope_preference_conflicts(engine):
-    report = scan(engine, rec("m1", "I prefer email."), rec("m2", "I prefer SMS.", days=1))
+    report = scan(engine, rec("m1", "I prefer email."), rec("m2", "I now prefer SMS.", days=1))
     assert [c.winner for c in report.conflicts] == ["m2"]
+
+
+def test_a_bare_preference_without_a_marked_change_decides_nothing(engine):
+    """SPEC §1 key: "prefer" with no complement cannot name which choice it is ("I prefer
+    fiction" / "I prefer audiobooks"); only a later memory that marks a change meets."""
+    report = scan(engine, rec("m1", "I prefer email."), rec("m2", "I prefer SMS.", days=1))
+    assert [c for c in report.conflicts if c.verdict != "possible"] == []
 
 
 def test_duplicates_exact_and_structural(engine):
@@ -205,3 +212,23 @@ def test_every_record_of_a_value_shares_its_fate(engine):
     assert report.withhold == ["m3"] and report.cite == ["m1", "m2"]
     pair = next(c for c in report.conflicts if c.members == ["m2", "m3"])
     assert pair.rule == "source_class" and "represented_by:m1@m2" in pair.reasons
+
+
+@pytest.mark.parametrize("old, new, decided", [
+    # two episodes of one measurement, noted in passing: no change is said
+    ("Stressing the ingest tests, I'm noting a 10% failure rate.",
+     "Stressing the search tests, I'm observing a 7% failure rate.", False),
+    # the later states the attribute's value as the result of a change
+    ("The snack budget is $75.", "The snack budget was increased to $85.", True),
+])
+def test_a_typed_value_decides_only_on_a_marked_change(engine, old, new, decided):
+    report = scan(engine, rec("m1", old), rec("m2", new, days=1))
+    got = [(c.members, c.winner) for c in report.conflicts if c.verdict != "possible"]
+    assert got == ([(["m1", "m2"], "m2")] if decided else []), report.conflicts
+
+
+def test_change_cues_are_whole_words():
+    from extractors.change_cues import marks_change
+
+    assert marks_change("The call was moved to 4 PM.") and marks_change("I no longer run.")
+    assert not marks_change("The movement is slow.") and not marks_change("Knowledge base")
