@@ -13,6 +13,7 @@ from scanner.core.duplicates import duplicate_groups
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.core.named_changes import named_change_pairs
 from scanner.core.never import never_pairs
+from scanner.core.value_changes import value_change_pairs
 from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of
 from scanner.core.report import assemble_report
@@ -107,7 +108,8 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     if config.judge is not None:
         # a denial of any time and a report of the same thing, in other words than the key's
         known = {c.ids for c in candidates}
-        for found in (never_pairs(groups), named_change_pairs(records)):
+        for found in (never_pairs(groups), named_change_pairs(records),
+                      value_change_pairs(records)):
             candidates += [c for c in found if c.ids not in known]
             known |= {c.ids for c in found}
         candidates.sort(key=_most_telling)
@@ -136,9 +138,9 @@ def _most_telling(cand: CandidatePair) -> tuple:
             cand.kind == "value_mismatch" and cand.cardinality is not Cardinality.functional)
 
 
-STRUCTURE_LABELS = {"never": "contradiction", "named": "update"}
+STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "valued": "update"}
 """The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,
-:mod:`scanner.core.named_changes`); any other reading drops it, so structure alone flags
+:mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`); any other reading drops it, so structure alone flags
 nothing."""
 
 

@@ -117,6 +117,26 @@ _VALUE = re.compile(
     re.IGNORECASE)
 """Typed values as written; the group names the type."""
 
+def typed_values(text: str) -> frozenset[tuple[str, str]]:
+    """Every typed value written in ``text``, read without a parse: ``(type, normalised
+    value)``, the type ``money``, ``percent``, ``date``, ``clock``, ``number`` or the unit of
+    a measure ("ms" of "120ms" -> ``("s", "0.12 s")``). A four-digit year alone is no value."""
+    out = set()
+    for match in _VALUE.finditer(text):
+        kind, written = match.lastgroup, match.group()
+        if kind == "number" and written.isdigit() and len(written) == 4 and \
+                1900 <= int(written) <= 2100:
+            continue
+        value = (_measure_value(written) if kind == "measure" else None) or \
+            normalize_value(written)
+        if not value:
+            continue
+        if kind == "measure":
+            kind = value.rsplit(" ", 1)[-1] if " " in value else kind
+        out.add((kind, value))
+    return frozenset(out)
+
+
 NOUN_ATTRIBUTES = frozenset(_table()["noun_attributes"]["words"])
 _COMPLEMENT_ENDS = frozenset("""is are was were be been for to at and or but with as by from
 that which who because so since when while than over in on of about""".split())

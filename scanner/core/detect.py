@@ -57,8 +57,10 @@ class CandidatePair:
     subject_unconfirmed: bool = False
     other_key: GroupKey | None = field(default=None)
     found_by: str = "key"
-    """What put the pair together: ``key`` (one key's stances) or ``never`` (a denial of any
-    time and a report of the same thing, :mod:`scanner.core.never`)."""
+    """What put the pair together: ``key`` (one key's stances), ``never`` (a denial of any
+    time and a report of the same thing, :mod:`scanner.core.never`), ``named`` (a named thing
+    changed, :mod:`scanner.core.named_changes`) or ``valued`` (a typed value changed in other
+    words, :mod:`scanner.core.value_changes`)."""
     judgment: Judgment | None = field(default=None)
     """The pair judge's reading of the two memories (:mod:`scanner.pair_judge`), filled in by
     :func:`scanner.scan.scan_records` when a judge is configured; None = not judged."""

@@ -1,0 +1,129 @@
+"""Candidate pairs of a later memory that gives a new typed value to an attribute an earlier
+memory stated in other words (issue 37, kind 2), found by structure, judged by the pair judge.
+
+The keys meet two typed values only when both readings name the attribute alike. Memory
+written by others names it differently each time, and often states the earlier value in
+passing: "Tagged the release with 150 commits and 12 branches merged" / "The number of
+commits merged into main has grown to 165"; "Scheduled a Zoom meeting with my professor on
+March 22 at 3 PM" / "The meeting was moved to 4:30 PM". A pair is a candidate when, in one
+scope,
+
+* the later memory marks a change (:mod:`extractors.change_cues`) and writes a typed value
+  (:func:`extractors.constructions.attribute_values.typed_values`);
+* the earlier memory writes a value of the same type that the later one does not (a value
+  changed, not said again); and
+* the two share an attribute anchor: the words they share weigh at least
+  :data:`MIN_ANCHOR` by their inverse document frequency in the scan (Spärck Jones 1972),
+  so that everyday words ("practice", "project") count little and the words that
+  name one thing ("commits", "webinar", "Zoom") count much. Only the best-anchored earlier
+  memory is kept per later memory (:data:`MAX_PER_MEMORY`).
+
+Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
+(:func:`scanner.scan.scan_records`). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from extractors import Cardinality
+from extractors.change_cues import marks_change
+from extractors.constructions.attribute_values import typed_values
+from scanner.core.detect import CandidatePair
+from scanner.core.keys import GroupKey
+from scanner.core.named_changes import _alike, _stance, _stem
+from scanner.models import MemoryRecord
+
+MIN_ANCHOR = 6.0
+"""Least summed inverse document frequency (natural log) of the shared word stems: about two
+words that each occur in a tenth of the scope's memories, or one in a four-hundredth. Chosen
+on the project's own pair sets and BEAM's public half (docs/pair-judge.md)."""
+
+MAX_PER_MEMORY = 1
+"""Earlier memories paired with one later memory, the best anchored first."""
+
+PRIOR = 200
+"""Memories without the word assumed beside the scan's own when weighing it, so that a small
+scan (a read-time search's few hits) weighs a word it holds twice as informative, not as
+common (additive smoothing of the document frequency)."""
+
+COMMON = 0.2
+"""A stem in more than this share of a scope's memories anchors nothing (it is skipped in
+the index, which keeps the search near linear in the scope's size)."""
+
+_WORD = re.compile(r"[a-z][a-z-]{3,}")
+_STOP = frozenset("""this that with from have been will would should could their there about
+after before when what which while into onto over under were your they them then than also
+just very more most much some such each only even still same other recently now further
+additional better since during between through across around""".split())
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
+
+
+def value_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
+    """Candidate pairs (earlier, later) of the module docstring.
+
+    Args:
+        records: the memories of a scan, any scopes; a record without ``observed_at`` is
+            never paired (which came first is unknown).
+
+    Returns:
+        ``value_mismatch`` pairs keyed ``(scope, "memory", anchor)``, the anchor the shared
+        stem of highest weight, found by ``valued``, sorted by member ids.
+    """
+    by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
+    for r in records:
+        if r.observed_at is not None:
+            by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
+    found: dict[tuple[str, str], CandidatePair] = {}
+    df: dict[str, int] = defaultdict(int)
+    for r in records:
+        for w in _stems(r.text):
+            df[w] += 1
+    n = len(records) + PRIOR
+    idf = {w: math.log(n / c) for w, c in df.items() if c <= COMMON * n}
+    for items in by_scope.values():
+        items.sort(key=lambda r: (r.observed_at, r.id))
+        values = [typed_values(r.text) for r in items]
+        stems = [_stems(r.text) for r in items]
+        postings: dict[str, list[int]] = defaultdict(list)
+        for j, later in enumerate(items):
+            weighted = [w for w in stems[j] if w in idf]
+            if values[j] and marks_change(later.text):
+                _pair_one(j, items, values, weighted, idf, postings, found)
+            for w in weighted:
+                postings[w].append(j)
+    return [found[k] for k in sorted(found)]
+
+
+def _pair_one(j, items, values, weighted, idf, postings, found) -> None:
+    """Add the best-anchored earlier partner of ``items[j]`` to ``found``."""
+    later = items[j]
+    types = {kind for kind, _ in values[j]}
+    score: dict[int, float] = defaultdict(float)
+    for w in weighted:
+        for i in postings[w]:
+            score[i] += idf[w]
+    ranked = sorted((s, i) for i, s in score.items() if s >= MIN_ANCHOR)
+    kept = 0
+    for s, i in reversed(ranked):
+        earlier = items[i]
+        if earlier.observed_at >= later.observed_at or _alike(earlier.text, later.text):
+            continue
+        if not any(kind in types and (kind, v) not in values[j] for kind, v in values[i]):
+            continue  # no value of a type the later writes, other than the later's
+        shared = _stems(earlier.text) & _stems(later.text)
+        anchor = max(shared, key=lambda w: (idf.get(w, 0.0), w))
+        a, b = sorted((earlier, later), key=lambda r: r.id)
+        if (a.id, b.id) not in found:
+            found[(a.id, b.id)] = CandidatePair(
+                GroupKey(a.scope(), "memory", anchor), "value_mismatch", _stance(a),
+                _stance(b), Cardinality.functional, found_by="valued")
+        kept += 1
+        if kept >= MAX_PER_MEMORY:
+            return

@@ -1,0 +1,50 @@
+"""Candidate pairs of a typed value changed in other words (scanner/core/value_changes.py,
+issue 37 kind 2): structure finds them, the judge keeps them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from scanner.core.value_changes import value_change_pairs
+from scanner.models import MemoryRecord
+from tests.unit.test_pair_judge import FixedJudge, scan
+
+T0 = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+
+
+def record(rid, text, day, user="u1"):
+    return MemoryRecord(id=rid, text=text, user_id=user, source="chat", source_class="user",
+                        observed_at=T0 + timedelta(days=day), epoch="e1")
+
+
+COMMITS = ("Tagged release v1.0.0 on GitHub with 150 commits and 12 branches merged.",
+           "The number of commits merged into the main branch has grown to 165.")
+
+
+def test_a_value_changed_in_other_words_is_a_candidate():
+    (pair,) = value_change_pairs([record("m1", COMMITS[0], 0), record("m2", COMMITS[1], 1)])
+    assert pair.ids == ("m1", "m2") and pair.found_by == "valued"
+    assert pair.key.relation in {"commit", "branch", "merg"}  # a shared word of most weight
+
+
+def test_no_candidate_without_a_marked_change_a_new_value_or_an_anchor():
+    later = record("m2", COMMITS[1], 1)
+    assert value_change_pairs([record("m1", COMMITS[1].replace("165", "150")
+                                      .replace("has grown to", "is"), 0),
+                               record("m2", "The main branch has 165 commits.", 1)]) == []
+    # the same value again: said again, not changed
+    assert value_change_pairs([record("m1", "Pushed 165 commits to the main branch.", 0),
+                               later]) == []
+    # nothing shared but everyday words
+    assert value_change_pairs([record("m1", "Spent $40 on lunch with Maria.", 0), later]) == []
+    # another scope, or the later written first
+    assert value_change_pairs([record("m1", COMMITS[0], 0, user="u2"), later]) == []
+    assert value_change_pairs([record("m1", COMMITS[0], 2), later]) == []
+
+
+def test_the_judge_keeps_only_what_it_reads_as_an_update(extractor):
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *COMMITS)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *COMMITS).conflicts == []
+    assert scan(extractor, None, *COMMITS).conflicts == []  # structure alone flags nothing
