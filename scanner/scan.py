@@ -109,7 +109,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         # a denial of any time and a report of the same thing, in other words than the key's
         known = {c.ids for c in candidates}
         for found in (never_pairs(groups), named_change_pairs(records),
-                      value_change_pairs(records)):
+                      value_change_pairs(records, triples)):
             candidates += [c for c in found if c.ids not in known]
             known |= {c.ids for c in found}
         candidates.sort(key=_most_telling)

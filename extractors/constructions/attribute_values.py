@@ -117,11 +117,12 @@ _VALUE = re.compile(
     re.IGNORECASE)
 """Typed values as written; the group names the type."""
 
-def typed_values(text: str) -> frozenset[tuple[str, str]]:
-    """Every typed value written in ``text``, read without a parse: ``(type, normalised
-    value)``, the type ``money``, ``percent``, ``date``, ``clock``, ``number`` or the unit of
-    a measure ("ms" of "120ms" -> ``("s", "0.12 s")``). A four-digit year alone is no value."""
-    out = set()
+def typed_value_spans(text: str) -> list[tuple[int, str, str]]:
+    """Every typed value written in ``text``, read without a parse: ``(start offset, type,
+    normalised value)``, the type ``money``, ``percent``, ``date``, ``clock``, ``number`` or
+    the unit of a measure ("120ms" -> ``"s"``, value ``"0.12 s"``). A four-digit year alone
+    is no value."""
+    out = []
     for match in _VALUE.finditer(text):
         kind, written = match.lastgroup, match.group()
         if kind == "number" and written.isdigit() and len(written) == 4 and \
@@ -133,8 +134,13 @@ def typed_values(text: str) -> frozenset[tuple[str, str]]:
             continue
         if kind == "measure":
             kind = value.rsplit(" ", 1)[-1] if " " in value else kind
-        out.add((kind, value))
-    return frozenset(out)
+        out.append((match.start(), kind, value))
+    return out
+
+
+def typed_values(text: str) -> frozenset[tuple[str, str]]:
+    """The ``(type, normalised value)`` pairs of :func:`typed_value_spans`."""
+    return frozenset((kind, value) for _, kind, value in typed_value_spans(text))
 
 
 NOUN_ATTRIBUTES = frozenset(_table()["noun_attributes"]["words"])
@@ -411,6 +417,10 @@ def _verb_attribute(verb) -> tuple[str, str] | None:
     objects = [c for c in verb.children if c.dep_ == "dobj"]
     subjects = [c for c in verb.children if c.dep_ in ("nsubjpass", "nsubj")]
     passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
+    if not objects and not subjects and verb.dep_ == "conj" and verb.head.pos_ == "VERB":
+        # a coordinated predicate shares its head's subject (Quirk et al. 1985 §13.48):
+        # "The number of commits merged into main has grown to 165", parsed as two verbs
+        subjects = [c for c in verb.head.children if c.dep_ in ("nsubjpass", "nsubj")]
     if objects and not passive:
         return _phrase(objects[0])
     if subjects and subjects[0].pos_ in ("NOUN", "PROPN"):

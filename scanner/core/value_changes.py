@@ -12,11 +12,15 @@ scope,
   (:func:`extractors.constructions.attribute_values.typed_values`);
 * the earlier memory writes a value of the same type that the later one does not (a value
   changed, not said again); and
-* the two share an attribute anchor: the words they share weigh at least
-  :data:`MIN_ANCHOR` by their inverse document frequency in the scan (Spärck Jones 1972),
-  so that everyday words ("practice", "project") count little and the words that
-  name one thing ("commits", "webinar", "Zoom") count much. Only the best-anchored earlier
-  memory is kept per later memory (:data:`MAX_PER_MEMORY`).
+* the attribute the later memory's new value hangs on (a triple of the extractor's whose
+  object is a typed value: "number of commits merged into main (number)", "zoom meeting
+  (time)") is written in the earlier memory within :data:`NEAR` words of a value of that
+  type: one of its content words is, by stem (the attribute anchor); and
+* the two share words of weight: the words they share weigh at least :data:`MIN_ANCHOR` by
+  their inverse document frequency in the scan (Spärck Jones 1972), so that everyday words
+  ("practice", "project") count little and the words that name one thing ("commits",
+  "webinar", "Zoom") count much. Only the best-anchored earlier memory is kept per later
+  memory (:data:`MAX_PER_MEMORY`).
 
 Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
 (:func:`scanner.scan.scan_records`). Pure: no I/O.
@@ -29,9 +33,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from extractors import Cardinality
+from extractors import Cardinality, Triple
 from extractors.change_cues import marks_change
-from extractors.constructions.attribute_values import typed_values
+from extractors.constructions.attribute_values import typed_value_spans, typed_values
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.named_changes import _alike, _stance, _stem
@@ -41,6 +45,10 @@ MIN_ANCHOR = 6.0
 """Least summed inverse document frequency (natural log) of the shared word stems: about two
 words that each occur in a tenth of the scope's memories, or one in a four-hundredth. Chosen
 on the project's own pair sets and BEAM's public half (docs/pair-judge.md)."""
+
+NEAR = 6
+"""Words between the anchor and the earlier memory's value: the value is said of it, not of
+another thing in a memory of several facts."""
 
 MAX_PER_MEMORY = 1
 """Earlier memories paired with one later memory, the best anchored first."""
@@ -65,21 +73,25 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
-def value_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
+def value_change_pairs(records: Sequence[MemoryRecord],
+                       triples: Sequence[Sequence[Triple]]) -> list[CandidatePair]:
     """Candidate pairs (earlier, later) of the module docstring.
 
     Args:
         records: the memories of a scan, any scopes; a record without ``observed_at`` is
             never paired (which came first is unknown).
+        triples: ``triples[i]`` are the triples of ``records[i]``.
 
     Returns:
         ``value_mismatch`` pairs keyed ``(scope, "memory", anchor)``, the anchor the shared
         stem of highest weight, found by ``valued``, sorted by member ids.
     """
     by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    for r in records:
+    anchors: dict[str, dict[str, frozenset[str]]] = {}
+    for r, found_triples in zip(records, triples):
         if r.observed_at is not None:
             by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
+            anchors[r.id] = _attribute_anchors(found_triples)
     found: dict[tuple[str, str], CandidatePair] = {}
     df: dict[str, int] = defaultdict(int)
     for r in records:
@@ -94,14 +106,49 @@ def value_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             weighted = [w for w in stems[j] if w in idf]
-            if values[j] and marks_change(later.text):
-                _pair_one(j, items, values, weighted, idf, postings, found)
+            if values[j] and anchors[later.id] and marks_change(later.text):
+                _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id])
             for w in weighted:
                 postings[w].append(j)
     return [found[k] for k in sorted(found)]
 
 
-def _pair_one(j, items, values, weighted, idf, postings, found) -> None:
+def _attribute_anchors(triples: Sequence[Triple]) -> dict[str, frozenset[str]]:
+    """value type -> the content-word stems of the attributes that hold a typed value of it
+    among ``triples`` ("snack budget (amount)" -> ``{"money": {"snack", "budget"}}``)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for t in triples:
+        if t.negated or t.rule not in ATTRIBUTE_RULES:
+            continue
+        for kind, _ in typed_values(t.object_text or t.object):
+            out[kind] |= _stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
+    return {kind: frozenset(stems) for kind, stems in out.items() if stems}
+
+
+ATTRIBUTE_RULES = frozenset({"attribute", "key_value", "attribute_value"})
+"""The rules whose relation is an attribute's name (an attribute noun, a ``key: value`` key,
+the noun phrase a typed value hangs on); a verb's relation ("complete", "add") names no
+attribute to anchor on."""
+
+_TYPE_SUFFIX = re.compile(r"\s*\([^()]*\)$")
+
+
+def _near_values(text: str, kind: str) -> frozenset[str]:
+    """Stems of the words within :data:`NEAR` words of a typed value of ``kind`` in ``text``."""
+    words = list(re.finditer(r"\S+", text))
+    out: set[str] = set()
+    for start, found, _ in typed_value_spans(text):
+        if found != kind:
+            continue
+        at = next((i for i, w in enumerate(words) if w.end() > start), None)
+        if at is None:
+            continue
+        for w in words[max(0, at - NEAR):at + NEAR + 1]:
+            out |= _stems(w.group())
+    return frozenset(out)
+
+
+def _pair_one(j, items, values, weighted, idf, postings, found, anchors) -> None:
     """Add the best-anchored earlier partner of ``items[j]`` to ``found``."""
     later = items[j]
     types = {kind for kind, _ in values[j]}
@@ -117,6 +164,8 @@ def _pair_one(j, items, values, weighted, idf, postings, found) -> None:
             continue
         if not any(kind in types and (kind, v) not in values[j] for kind, v in values[i]):
             continue  # no value of a type the later writes, other than the later's
+        if not any(stems & _near_values(earlier.text, kind) for kind, stems in anchors.items()):
+            continue  # the later's attribute is not said near an earlier value of its type
         shared = _stems(earlier.text) & _stems(later.text)
         anchor = max(shared, key=lambda w: (idf.get(w, 0.0), w))
         a, b = sorted((earlier, later), key=lambda r: r.id)

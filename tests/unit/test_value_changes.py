@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from scanner.core.value_changes import value_change_pairs
+import pytest
+
+from scanner.core.value_changes import value_change_pairs as find
 from scanner.models import MemoryRecord
 from tests.unit.test_pair_judge import FixedJudge, scan
 
@@ -21,13 +23,19 @@ COMMITS = ("Tagged release v1.0.0 on GitHub with 150 commits and 12 branches mer
            "The number of commits merged into the main branch has grown to 165.")
 
 
-def test_a_value_changed_in_other_words_is_a_candidate():
+@pytest.fixture()
+def value_change_pairs(extractor):
+    """The finder over the extractor's own triples of the records."""
+    return lambda records: find(records, extractor.extract_many([r.text for r in records]))
+
+
+def test_a_value_changed_in_other_words_is_a_candidate(value_change_pairs):
     (pair,) = value_change_pairs([record("m1", COMMITS[0], 0), record("m2", COMMITS[1], 1)])
     assert pair.ids == ("m1", "m2") and pair.found_by == "valued"
     assert pair.key.relation in {"commit", "branch", "merg"}  # a shared word of most weight
 
 
-def test_no_candidate_without_a_marked_change_a_new_value_or_an_anchor():
+def test_no_candidate_without_a_marked_change_a_new_value_or_an_anchor(value_change_pairs):
     later = record("m2", COMMITS[1], 1)
     assert value_change_pairs([record("m1", COMMITS[1].replace("165", "150")
                                       .replace("has grown to", "is"), 0),
@@ -37,6 +45,10 @@ def test_no_candidate_without_a_marked_change_a_new_value_or_an_anchor():
                                later]) == []
     # nothing shared but everyday words
     assert value_change_pairs([record("m1", "Spent $40 on lunch with Maria.", 0), later]) == []
+    # the attribute of the later value is not said near the earlier value of its type
+    assert value_change_pairs([record("m1", "Reviewed 150 pull requests for the docs site last "
+                                            "week; separately, the commits on main were "
+                                            "squashed.", 0), later]) == []
     # another scope, or the later written first
     assert value_change_pairs([record("m1", COMMITS[0], 0, user="u2"), later]) == []
     assert value_change_pairs([record("m1", COMMITS[0], 2), later]) == []
