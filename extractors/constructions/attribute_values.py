@@ -128,7 +128,7 @@ def typed_value_spans(text: str) -> list[tuple[int, str, str]]:
         if kind == "number" and written.isdigit() and len(written) == 4 and \
                 1900 <= int(written) <= 2100:
             continue
-        value = (_measure_value(written) if kind == "measure" else None) or \
+        value = (measure_value(written) if kind == "measure" else None) or \
             normalize_value(written)
         if not value:
             continue
@@ -217,7 +217,7 @@ def attribute_values(doc) -> list[Triple]:
         if kind == "number" and match.group().isdigit() and len(match.group()) == 4 and \
                 1900 <= int(match.group()) <= 2100:
             continue  # a year alone is a time, not a value
-        value = _measure_value(match.group()) if kind == "measure" else None
+        value = measure_value(match.group()) if kind == "measure" else None
         value = value or normalize_value(match.group())
         if not value:
             continue
@@ -238,7 +238,7 @@ def attribute_values(doc) -> list[Triple]:
 _AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(k|m)?\s?(\S.*)$", re.IGNORECASE)
 
 
-def _measure_value(text: str) -> str | None:
+def measure_value(text: str) -> str | None:
     """An amount in a unit the unit registry does not know ("3.3k ops/s"), as a plain number
     and the unit ("3300 ops/s"); None when :func:`extractors.values.normalize_value` reads
     it (its unit is known) or the text is no such amount."""

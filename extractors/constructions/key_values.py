@@ -12,6 +12,7 @@ from extractors.syntax import (
 from extractors.constructions.descriptions import common_description, describes_person
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
+from extractors.constructions.attribute_values import measure_value as _measure_value
 from extractors.doc_cache import doc_text
 from extractors.memory_forms import _base_form
 
@@ -47,6 +48,10 @@ move)")."""
 _FORMER_VALUE = re.compile(r"\s*\(\s*(?:used to be|formerly|previously|was)\s+\w")
 """A comment naming the value the current one replaced: "Ethiopian (used to be Thai)"."""
 _STATE_CODE = re.compile(r"[A-Z]{2,3}")
+_MEASURED = re.compile(r"(?P<amount>\d[\d,]*(?:\.\d+)?\s?[kKmM]?\s?[A-Za-z]+/[A-Za-z]+)"
+                       r"(?:\s+(?P<where>(?:at|under|with|on|for)\s+[^,;]{1,40}?))?\.?$")
+"""A rate in a unit of the form "<thing>/<time>" ("3.3k ops/s", "120 req/min"), with the
+circumstance it holds in ("at 128 agents")."""
 """A piece after a place's name that is its state's or country's code ("Oakland, CA")."""
 _PLACE_KEYS = frozenset({"home", "city", "town", "location", "hometown", "home town", "residence", "address",
                          "live in", "located in", "based in", "place of birth", "birthplace", "current city"})
@@ -278,6 +283,8 @@ class KeyValueRules:
             pieces = [(piece, m.start("value") + body.find(piece))
                       for piece in (_ADJUNCT.sub("", p.strip()) for p in body.split(","))
                       if piece]
+            if _MEASURED.match(body.strip()):  # "3,300 ops/s": one amount, no list
+                pieces = [(body.strip(), m.start("value") + body.find(body.strip()))]
             if not plural_key and len(pieces) > 1 and pieces[0][0][:1].isupper() and all(
                     _STATE_CODE.fullmatch(piece) or (relation in _PLACE_KEYS and piece[:1].isupper())
                     for piece, _ in pieces[1:]):
@@ -294,6 +301,17 @@ class KeyValueRules:
                     # "Editor: Vim on my server, VS Code on my laptop": each value holds in
                     # its own situation, so a second scoped value adds to the first
                     piece, scope = self._situated_piece(piece, key)
+                measured = _MEASURED.match(piece)
+                if measured and not scope and _measure_value(measured["amount"]):
+                    # "3.3k ops/s at 128 agents": an amount in a unit the unit registry lacks,
+                    # under the circumstance it was measured in
+                    out.append(Triple(subject=subject, relation=relation,
+                                      object=_measure_value(measured["amount"]),
+                                      start=start, end=start + len(line),
+                                      object_text=measured["amount"], rule="key_value",
+                                      qualifiers=(("place", measured["where"].lower()),)
+                                      if measured["where"] else ()))
+                    continue
                 span = doc.char_span(start + at, start + at + len(piece), alignment_mode="expand")
                 if span is None or len(span) > 6:
                     continue

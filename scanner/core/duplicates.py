@@ -65,6 +65,7 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
         first = by_text.setdefault(normalised_text(record.text), rid)
         if first != rid:
             union(rid, first)
+        triples = _labelled_reading(record.text, triples)
         if triples:  # Triple.fact plus the "except" and "time" qualifiers, without the calls
             # ("I wake up at 6am" / "… at 9am" say two things, as "lived" / "live" do)
             facts = frozenset([(t.subject, t.relation, t.object, t.negated,
@@ -78,3 +79,16 @@ def duplicate_groups(items: Iterable[tuple[MemoryRecord, Sequence[Triple]]]) -> 
     for rid in parent:
         groups[find(rid)].append(rid)
     return sorted(sorted(g) for g in groups.values() if len(g) > 1)
+
+
+def _labelled_reading(text: str, triples: Sequence[Triple]) -> Sequence[Triple]:
+    """The ``key: value`` triples of a record that is one labelled line ("Node f2 read
+    throughput ceiling: 3.3k ops/s at 128 agents"), else ``triples``: such a line says its
+    key's value and nothing else, whatever a verb reading of its words made of it."""
+    line = text.strip()
+    labelled = [t for t in triples if t.rule == "key_value"]
+    if labelled and "\n" not in line and any(
+            t.start <= len(text) - len(text.lstrip()) and t.end >= len(text.rstrip())
+            for t in labelled):
+        return labelled
+    return triples

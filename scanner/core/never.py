@@ -46,6 +46,11 @@ MIN_SHARED = 2
 ("never tried publishing a book" / "has a lot of books") names a kind, not the act denied;
 a report of the same act ("never met Bryan" / "Met Bryan at the festival") needs one."""
 
+MAX_PER_DENYING_MEMORY = 3
+"""Candidates kept per denying memory over all its triples, its first triples' best first:
+the judge keeps at most two of them (:data:`scanner.scan.MAX_CONTRADICTED`), and each pair
+judged costs about 13 ms on one thread (docs/benchmarks.md#pair-judge)."""
+
 MAX_PER_DENIAL = 4
 """Candidates kept per denying triple, the report of the same act and the most shared words
 first, then the nearest in time: a denial that shares a word with hundreds of memories
@@ -95,6 +100,7 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
                 words[word].append(report)
         index[slot] = words
     found: dict[tuple[str, str], CandidatePair] = {}
+    paired: dict[str, int] = defaultdict(int)
     for key, denial in denials:
         wanted = _content(denial.triple.object or denial.triple.relation)
         if not wanted:
@@ -116,8 +122,9 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
             x[1].record.id))
         for _, report in matches[:MAX_PER_DENIAL]:
             ids = tuple(sorted((denial.record.id, report.record.id)))
-            if ids in found:
+            if ids in found or paired[denial.record.id] >= MAX_PER_DENYING_MEMORY:
                 continue
+            paired[denial.record.id] += 1
             a, b = stances([denial, report])
             found[ids] = CandidatePair(key, "polarity", a, b, Cardinality.functional,
                                        found_by="never")

@@ -76,12 +76,6 @@ def problems_of(case: dict, report: dict) -> list[str]:
 
 
 KNOWN_GAPS: dict[str, str] = {
-    "db-switched-from-to":
-        "readings: 'switched X from A to B' is read only by the named-change finder, which "
-        "runs with the opt-in pair judge (docs/pair-judge.md); the rules read no triple of it",
-    "measured-ceiling-changed-format-duplicate":
-        "values: an amount with a magnitude suffix in a unit the registry lacks ('3.3k ops/s') "
-        "is no number of the key: value rule, so it neither restates 3,300 nor meets 9,000",
     "aspiration-two-countries-possible":
         "readings: a wish ('would like to work in') gives no triple, so no possible conflict",
 }

@@ -109,3 +109,26 @@ test_bare_numbers_resolve, test_bare_number_against_unit_decides_nothing = pair_
 def test_bare_number(value, written, bare):
     from scanner.core.quantities import bare_number
     assert bare_number(value, written) is bare
+
+
+@pytest.mark.parametrize("line, value, where", [
+    ("Node f2 read throughput ceiling: 3,300 ops/s at 128 agents.", "3300 ops/s", "at 128 agents"),
+    ("Node f2 read throughput ceiling: 3.3k ops/s at 128 agents.", "3300 ops/s", "at 128 agents"),
+    ("Ingest rate limit: 120 req/min", "120 req/min", None),
+])
+def test_a_rate_in_an_unregistered_unit_is_one_value(extractor, line, value, where):
+    """A ``key: value`` line whose value is a rate ("<thing>/<time>") is one amount: its
+    thousands comma splits no list, a magnitude suffix is read ("3.3k" = 3,300), and a
+    trailing circumstance is its place (extractors/constructions/key_values.py)."""
+    found = [t for t in extractor.extract(line) if t.rule == "key_value"]
+    assert [(t.object, t.qualifier("place")) for t in found] == [(value, where)]
+
+
+def test_one_labelled_line_said_twice_in_other_numerals_is_a_duplicate(engine):
+    """scanner/core/duplicates.py: a record that is one ``key: value`` line says its key's
+    value only; a verb reading of its words does not make two restatements differ."""
+    from scanner.models import MemoryRecord
+
+    records = [MemoryRecord(id=f"m{i}", text=f"Node f2 read throughput ceiling: {v} ops/s.",
+                            user_id="u1") for i, v in ((1, "3,300"), (2, "3.3k"))]
+    assert engine.scan(records).duplicates == [["m1", "m2"]]

@@ -55,20 +55,22 @@ def test_scan_file_parses_without_torch(tmp_path: Path):
     two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
                    '{"id": "m2", "text": "Ann lives in Rome.", "user_id": "u1"}\n',
                    encoding="utf-8")
-    result = _loaded_after(_run_cli(["scan-file", str(two), "--json"]))
+    code = "import os\nos.environ['CONTRASCAN_PAIR_JUDGE'] = 'off'\n" + _run_cli(
+        ["scan-file", str(two), "--json"])  # the rules alone
+    result = _loaded_after(code)
     report = json.loads(result["out"])
     assert [c["values"] for c in report["conflicts"]] == [{"m1": "paris", "m2": "rome"}]
     assert result["loaded"] == ["spacy"]
 
 
 def test_scan_file_loads_torch_only_to_judge_a_pair(tmp_path: Path):
-    """With the pair judge asked for (docs/pair-judge.md), a candidate pair is read by it:
+    """With the pair judge (the default, docs/pair-judge.md), a candidate pair is read by it:
     torch and sentence-transformers load then, after the parse."""
     two = tmp_path / "two.jsonl"
     two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
                    '{"id": "m2", "text": "Ann lives in Rome.", "user_id": "u1"}\n',
                    encoding="utf-8")
-    code = "import os\nos.environ['CONTRASCAN_PAIR_JUDGE'] = 'on'\n" + _run_cli(
+    code = "import os\nos.environ.pop('CONTRASCAN_PAIR_JUDGE', None)\n" + _run_cli(
         ["scan-file", str(two), "--json"])
     result = _loaded_after(code)
     report = json.loads(result["out"])
