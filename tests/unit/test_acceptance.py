@@ -76,9 +76,6 @@ def problems_of(case: dict, report: dict) -> list[str]:
 
 
 KNOWN_GAPS: dict[str, str] = {
-    "backfilled-older-employer-listed-last":
-        "judge: one employer said in other words ('works at' / 'is employed by') reads as "
-        "compatible (0.94, a second job), so the keys' pair is only possible",
     "aspiration-two-countries-possible":
         "readings: a wish ('would like to work in') gives no triple, so no possible conflict",
 }
