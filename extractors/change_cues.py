@@ -15,13 +15,24 @@ import tomllib
 from importlib import resources
 
 with resources.files("extractors.data").joinpath("change_cues.toml").open("rb") as _f:
-    _WORDS: tuple[str, ...] = tuple(tomllib.load(_f)["words"])
+    _TABLE = tomllib.load(_f)
 
-CHANGE_CUES = re.compile(
-    r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
-                        for w in sorted(_WORDS, key=len, reverse=True)) + r")\b",
-    re.IGNORECASE)
+
+def _pattern(words) -> re.Pattern:
+    return re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                                          for w in sorted(words, key=len, reverse=True))
+                      + r")\b", re.IGNORECASE)
+
+
+CHANGE_CUES = _pattern(_TABLE["words"])
 """One pattern over every cue word, longest first."""
+ENDING_CUES = _pattern(_TABLE["endings"]["words"])
+"""The cues that say a state ended or a plan is off (the data file's ``endings``)."""
+
+
+def marks_ending(text: str) -> bool:
+    """Whether ``text`` says that a state ended or a plan is off (:data:`ENDING_CUES`)."""
+    return ENDING_CUES.search(text) is not None
 
 
 def marks_change(text: str) -> bool:

@@ -12,6 +12,7 @@ from scanner.core.detect import CandidatePair, Stance, contested, pairs_in_group
 from scanner.core.duplicates import duplicate_groups
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.core.named_changes import named_change_pairs
+from scanner.core.endings import ending_pairs
 from scanner.core.never import never_pairs
 from scanner.core.value_changes import value_change_pairs
 from scanner.core.policy import decide, epoch_event
@@ -108,8 +109,8 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     if config.judge is not None:
         # a denial of any time and a report of the same thing, in other words than the key's
         known = {c.ids for c in candidates}
-        for found in (never_pairs(groups), named_change_pairs(records),
-                      value_change_pairs(records, triples)):
+        for found in (never_pairs(groups), value_change_pairs(records, triples),
+                      named_change_pairs(records), ending_pairs(records)):
             candidates += [c for c in found if c.ids not in known]
             known |= {c.ids for c in found}
         candidates.sort(key=_most_telling)
@@ -138,9 +139,11 @@ def _most_telling(cand: CandidatePair) -> tuple:
             cand.kind == "value_mismatch" and cand.cardinality is not Cardinality.functional)
 
 
-STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "valued": "update"}
+STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "valued": "update",
+                    "ended": "update"}
 """The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,
-:mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`); any other reading drops it, so structure alone flags
+:mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`,
+:mod:`scanner.core.endings`); any other reading drops it, so structure alone flags
 nothing."""
 
 

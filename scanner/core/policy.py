@@ -187,6 +187,18 @@ def pair_judge(case: Case) -> Ruling | None:
     return Ruling("possible", "pair_judge", (judgment.reason(),))
 
 
+def ended_in_other_words(case: Case) -> Ruling | None:
+    """Row 1: a pair found as a later ending of a state said in other words
+    (:mod:`scanner.core.endings`: "Maya is dating Leo" / "Maya and Leo are not together
+    anymore") -> ``possible``, even when the judge reads an update: what the two share is a
+    word, not a key that names the whole attribute, so it goes to a person (SPEC §1 key; issue
+    37: a structure that cannot name the attribute is at most ``possible``)."""
+    if case.pair.found_by != "ended":
+        return None
+    reason = case.pair.judgment.reason() if case.pair.judgment else "ended in other words"
+    return Ruling("possible", "ended_in_other_words", ("ended_in_other_words", reason))
+
+
 def contradictory_statements(case: Case) -> Ruling | None:
     """Row 4b: the judge reads one speaker's statements that cannot both hold at any time
     ("Deployed the app on Render" / "I have never deployed this app"; "born in 1979" / "born
@@ -313,7 +325,7 @@ def tie(case: Case) -> Ruling:
 
 
 MEMBER_ROWS: tuple[Row, ...] = (similarity_only, unknown_cardinality, pair_judge,
-                                missing_provenance, future_observed_at, subject_unconfirmed,
+                                ended_in_other_words, missing_provenance, future_observed_at, subject_unconfirmed,
                                 epoch_change, contradictory_statements)
 """The rows that read the members themselves, in order."""
 REPRESENTED_ROWS: tuple[Row, ...] = (safety_relation, manual_review, named_strategy,

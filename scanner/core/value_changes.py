@@ -93,12 +93,7 @@ def value_change_pairs(records: Sequence[MemoryRecord],
             by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
             anchors[r.id] = _attribute_anchors(found_triples)
     found: dict[tuple[str, str], CandidatePair] = {}
-    df: dict[str, int] = defaultdict(int)
-    for r in records:
-        for w in _stems(r.text):
-            df[w] += 1
-    n = len(records) + PRIOR
-    idf = {w: math.log(n / c) for w, c in df.items() if c <= COMMON * n}
+    idf = word_weights(records)
     for items in by_scope.values():
         items.sort(key=lambda r: (r.observed_at, r.id))
         values = [typed_values(r.text) for r in items]
@@ -111,6 +106,23 @@ def value_change_pairs(records: Sequence[MemoryRecord],
             for w in weighted:
                 postings[w].append(j)
     return [found[k] for k in sorted(found)]
+
+
+def word_weights(records: Sequence[MemoryRecord]) -> dict[str, float]:
+    """stem -> its inverse document frequency (natural log) over ``records`` and
+    :data:`PRIOR` memories without it; stems in more than :data:`COMMON` of them are left out
+    (they anchor nothing)."""
+    df: dict[str, int] = defaultdict(int)
+    for r in records:
+        for w in _stems(r.text):
+            df[w] += 1
+    n = len(records) + PRIOR
+    return {w: math.log(n / c) for w, c in df.items() if c <= COMMON * n}
+
+
+def stems(text: str) -> frozenset[str]:
+    """The content-word stems of ``text`` (words of four letters or more, no stop word)."""
+    return _stems(text)
 
 
 def _attribute_anchors(triples: Sequence[Triple]) -> dict[str, frozenset[str]]:

@@ -60,3 +60,26 @@ def test_the_judge_keeps_only_what_it_reads_as_an_update(extractor):
         (["m1", "m2"], "resolved", "m2")]
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *COMMITS).conflicts == []
     assert scan(extractor, None, *COMMITS).conflicts == []  # structure alone flags nothing
+
+
+def test_an_ending_in_other_words_is_possible_when_the_judge_reads_an_update(extractor):
+    """scanner/core/endings.py and policy row ended_in_other_words: the pair is found by the
+    shared word near the ending, kept on the judge's word, and only ever possible."""
+    texts = ("Nadia uses a Canon 5D for her photography.",
+             "Nadia no longer shoots with the Canon; she switched to a Fujifilm X-T5.")
+    report = scan(extractor, FixedJudge(update=0.95, compatible=0.05), *texts)
+    assert [(c.members, c.verdict, c.rule) for c in report.conflicts] == [
+        (["m1", "m2"], "possible", "ended_in_other_words")]
+    assert report.withhold == []
+    assert scan(extractor, FixedJudge(compatible=0.97, update=0.03), *texts).conflicts == []
+
+
+def test_an_ending_is_paired_only_by_a_word_said_near_it():
+    from scanner.core.endings import ending_pairs
+
+    later = record("m2", "I quit the book club last month, though I still read a lot.", 1)
+    assert [p.ids for p in ending_pairs([record("m1", "The book club meets on Tuesdays.", 0),
+                                         later])] == [("m1", "m2")]
+    # "read" is shared, but far from "quit": the ending is said of the club, not of reading
+    assert ending_pairs([record("m1", "I read two novels a month on the train.", 0),
+                         later]) == []
