@@ -51,11 +51,13 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
     """
     from scanner.records import IgnoredFields
 
-    # a file scan runs beside no store: the pair judge's forward passes may use the machine's
-    # cores (two here), unless OMP_NUM_THREADS says otherwise (docs/configuration.md)
-    os.environ.setdefault("OMP_NUM_THREADS", str(min(BATCH_THREADS, os.cpu_count() or 1)))
     ignored = IgnoredFields()
-    report = _engine(single_epoch, recency_override).scan_file(file, ignored=ignored)
+    engine = _engine(single_epoch, recency_override)
+    if hasattr(engine.config.judge, "threads") and not os.environ.get("OMP_NUM_THREADS"):
+        # a file scan runs beside no store: the pair judge's forward passes may use the
+        # machine's cores (two here), unless OMP_NUM_THREADS says otherwise
+        engine.config.judge.threads = min(BATCH_THREADS, os.cpu_count() or 1)
+    report = engine.scan_file(file, ignored=ignored)
     if report.scanned == 0 and not report.rejected:
         click.echo(f"contrascan: {file} holds no memory records (it is empty or blank)",
                    err=True)

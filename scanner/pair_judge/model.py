@@ -20,16 +20,26 @@ class CrossEncoderJudge:
         model_dir: a trained judge's folder; None = the default judge, built first when it is
             not cached yet (:func:`scanner.pair_judge.training.ensure_judge`, a few minutes once).
         batch_size: pairs per forward pass.
+        threads: torch threads while judging (restored after); None = the process's setting
+            (:func:`scanner.embeddings.compute_threads` when the model loads).
 
     Attributes:
         seconds_per_pair: wall time of each judged pair (its batch's time over its size), for
             the benchmarks' p50/p99 (``benchmarks/bench_pair_judge.py``).
     """
 
-    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 64):
+    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = 64,
+                 threads: int | None = None):
         self._dir = None if model_dir is None else str(model_dir)
         self.batch_size = batch_size
+        self.threads = threads
         self.seconds_per_pair: list[float] = []
+
+    def __repr__(self) -> str:
+        """The trained judge's folder, which names its data and settings (the cache key): a
+        batch scan's checkpoint digests the configuration by it
+        (:func:`scanner.batch.decision_digest`), so it must not change between processes."""
+        return f"CrossEncoderJudge({self.model_dir!r})"
 
     @property
     def model_dir(self) -> str:
@@ -44,9 +54,20 @@ class CrossEncoderJudge:
         """One :class:`~scanner.pair_judge.Judgment` per ``(earlier, later)`` pair, in order."""
         if not pairs:
             return []
+        import torch
+
         from scanner.embeddings import load_cross_encoder
 
         model = load_cross_encoder(self.model_dir)
+        before = torch.get_num_threads()
+        if self.threads:
+            torch.set_num_threads(self.threads)
+        try:
+            return self._judge(model, pairs)
+        finally:
+            torch.set_num_threads(before)
+
+    def _judge(self, model, pairs: Sequence[tuple[str, str]]) -> list[Judgment]:
         # batches of pairs of like length pad little (a batch is as long as its longest pair)
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
         out: list[Judgment | None] = [None] * len(pairs)

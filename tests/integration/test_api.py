@@ -109,8 +109,10 @@ def test_a_scan_shows_one_change_as_one_conflict(client):
     """docs/contract.md §5: the pairs one memory won against one subject are one conflict in
     the response; the verdicts stay per pair, and the same memories are withheld."""
     user = new_user("mover")
+    # (the pair judge reads a state said to continue, "I still live in Oslo", as compatible
+    # with a later move: a known weakness, docs/pair-judge.md)
     add(client, user, [rec("o1", "I live in Oslo.", user),
-                       rec("o2", "I still live in Oslo.", user, days=1),
+                       rec("o2", "I live in Oslo now.", user, days=1),
                        rec("o3", "I moved to Bergen.", user, days=5)])
     scan = client.post("/v1/scan", json={"user_id": user, "query": "Where do I live?",
                                           "apply": False}).json()
