@@ -14,20 +14,22 @@ from typing import Protocol
 LABELS: tuple[str, ...] = ("update", "contradiction", "compatible", "restatement")
 """The judge's classes, in the order of its output logits."""
 
-DEFAULT_THRESHOLD = 0.05
+DEFAULT_THRESHOLD = 0.03
 """Probability, in [0, 1], that two memories are *not* compatible (an update, a contradiction
 or a restatement), at or above which the judge confirms a conflict the keys found. The keys
 have already found two values of one attribute; what the judge adds is whether the two
 memories speak of the same attribute of the same owner at all, so only a ``compatible``
-reading dismisses a pair (a "restatement" of two different values is no reason to). 0.05,
-i.e. a pair is dismissed when the judge gives ``compatible`` 0.95 or more: with the judge of
-sixteen writers (docs/pair-judge.md), the pairs of BEAM's public half that it reads as
-compatible between 0.8 and 0.95 are 141, none of them a labelled update and 7 touching no
+reading dismisses a pair (a "restatement" of two different values is no reason to). 0.03,
+i.e. a pair is dismissed when the judge gives ``compatible`` 0.97 or more: with the judge of
+sixteen writers (docs/pair-judge.md), the key pairs of BEAM's public half that it reads as
+compatible between 0.8 and 0.97 are 184, none of them a labelled update and 14 touching no
 marked memory, while the contract's own examples fall there ("Alice lives in Paris" /
-"Alice lives in Berlin": 0.91; "works at Harbor Labs" / "is employed by Quillmark": 0.94).
-The first judge's value, 0.2 (0.8 or more), was chosen on the pairs the rules alone decide:
-it dismissed 213 of the 329 BEAM pairs that touch no marked memory, none of the 51 LoCoMo
-updates found and 20 of the 78 StateBench updates found."""
+"Alice lives in Berlin": 0.91; "works at Harbor Labs" / "is employed by Quillmark": 0.945),
+and a judge retrained on another machine may read a pair a point or two apart: 0.95 left the
+second example 0.005 from the line. The first judge's value, 0.2 (0.8 or more), was chosen
+on the pairs the rules alone decide: it dismissed 213 of the 329 BEAM pairs that touch no
+marked memory, none of the 51 LoCoMo updates found and 20 of the 78 StateBench updates
+found."""
 
 
 @dataclass(frozen=True, slots=True)

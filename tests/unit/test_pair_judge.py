@@ -45,11 +45,11 @@ def scan(extractor, judge, *texts):
 
 
 def test_a_compatible_reading_leaves_the_keys_conflict_possible(extractor):
-    judge = FixedJudge(compatible=0.97, update=0.03)
+    judge = FixedJudge(compatible=0.98, update=0.02)
     report = scan(extractor, judge, "Sam lives in Nice.", "Sam lives in Lyon.")
     (conflict,) = report.conflicts
     assert conflict.verdict == "possible" and conflict.rule == "pair_judge"
-    assert conflict.reasons == ["judge:compatible 0.97"]
+    assert conflict.reasons == ["judge:compatible 0.98"]
     assert judge.asked == [("Sam lives in Nice.", "Sam lives in Lyon.")]  # earlier first
     assert report.withhold == []
 
@@ -95,8 +95,8 @@ def test_judgment_arithmetic():
     assert j.label == "compatible" and j.changes == pytest.approx(0.3)
     assert j.related == pytest.approx(0.4) and not j.confirms(0.5)
     assert j.confirms(0.4) and j.reason() == "judge:compatible 0.60"
-    assert Judgment(0.03, 0.0, 0.96, 0.01).confirms(DEFAULT_THRESHOLD) is False
-    assert Judgment(0.09, 0.0, 0.91, 0.0).confirms(DEFAULT_THRESHOLD) is True
+    assert Judgment(0.02, 0.0, 0.975, 0.005).confirms(DEFAULT_THRESHOLD) is False
+    assert Judgment(0.055, 0.0, 0.945, 0.0).confirms(DEFAULT_THRESHOLD) is True
 
 
 def test_training_pairs_are_read_in_both_orders(tmp_path):
