@@ -25,7 +25,6 @@ I/O.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -34,7 +33,7 @@ from extractors.change_cues import ENDING_CUES, marks_ending
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.named_changes import _alike, _stance
-from scanner.core.value_changes import stems, word_weights
+from scanner.core.value_changes import best_weighted, stems, word_weights, words_near
 from scanner.models import MemoryRecord
 
 MIN_WEIGHT = 4.0
@@ -51,13 +50,7 @@ NEAR = 4
 
 def _near_ending(text: str) -> frozenset[str]:
     """Stems of the words within :data:`NEAR` words of an ending cue of ``text``."""
-    words = list(re.finditer(r"\S+", text))
-    out: set[str] = set()
-    for cue in ENDING_CUES.finditer(text):
-        at = next((i for i, w in enumerate(words) if w.end() > cue.start()), len(words))
-        for w in words[max(0, at - NEAR):at + NEAR + 1]:
-            out |= stems(w.group())
-    return frozenset(out)
+    return words_near(text, [cue.start() for cue in ENDING_CUES.finditer(text)], NEAR)
 
 
 def ending_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
@@ -83,15 +76,9 @@ def ending_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             if marks_ending(later.text):
-                score: dict[int, float] = defaultdict(float)
                 near = _near_ending(later.text)
-                for w in words[j]:
-                    for i in postings[w]:
-                        score[i] += idf[w]
-                ranked = sorted(((s, i) for i, s in score.items() if s >= MIN_WEIGHT),
-                                reverse=True)
                 kept = 0
-                for _, i in ranked:
+                for i in best_weighted(words[j], idf, postings, MIN_WEIGHT):
                     earlier = items[i]
                     if earlier.observed_at >= later.observed_at or \
                             _alike(earlier.text, later.text):

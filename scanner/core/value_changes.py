@@ -69,7 +69,8 @@ just very more most much some such each only even still same other recently now 
 additional better since during between through across around""".split())
 
 
-def _stems(text: str) -> frozenset[str]:
+def stems(text: str) -> frozenset[str]:
+    """The content-word stems of ``text`` (words of four letters or more, no stop word)."""
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
@@ -97,10 +98,10 @@ def value_change_pairs(records: Sequence[MemoryRecord],
     for items in by_scope.values():
         items.sort(key=lambda r: (r.observed_at, r.id))
         values = [typed_values(r.text) for r in items]
-        stems = [_stems(r.text) for r in items]
+        words = [stems(r.text) for r in items]
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
-            weighted = [w for w in stems[j] if w in idf]
+            weighted = [w for w in words[j] if w in idf]
             if values[j] and anchors[later.id] and marks_change(later.text):
                 _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id])
             for w in weighted:
@@ -114,15 +115,10 @@ def word_weights(records: Sequence[MemoryRecord]) -> dict[str, float]:
     (they anchor nothing)."""
     df: dict[str, int] = defaultdict(int)
     for r in records:
-        for w in _stems(r.text):
+        for w in stems(r.text):
             df[w] += 1
     n = len(records) + PRIOR
     return {w: math.log(n / c) for w, c in df.items() if c <= COMMON * n}
-
-
-def stems(text: str) -> frozenset[str]:
-    """The content-word stems of ``text`` (words of four letters or more, no stop word)."""
-    return _stems(text)
 
 
 def _attribute_anchors(triples: Sequence[Triple]) -> dict[str, frozenset[str]]:
@@ -133,8 +129,8 @@ def _attribute_anchors(triples: Sequence[Triple]) -> dict[str, frozenset[str]]:
         if t.negated or t.rule not in ATTRIBUTE_RULES:
             continue
         for kind, _ in typed_values(t.object_text or t.object):
-            out[kind] |= _stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
-    return {kind: frozenset(stems) for kind, stems in out.items() if stems}
+            out[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
+    return {kind: frozenset(words) for kind, words in out.items() if words}
 
 
 ATTRIBUTE_RULES = frozenset({"attribute", "key_value", "attribute_value"})
@@ -145,40 +141,51 @@ attribute to anchor on."""
 _TYPE_SUFFIX = re.compile(r"\s*\([^()]*\)$")
 
 
-def _near_values(text: str, kind: str) -> frozenset[str]:
-    """Stems of the words within :data:`NEAR` words of a typed value of ``kind`` in ``text``."""
+def words_near(text: str, starts, near: int) -> frozenset[str]:
+    """Stems of the words within ``near`` words of each character offset in ``starts``."""
     words = list(re.finditer(r"\S+", text))
     out: set[str] = set()
-    for start, found, _ in typed_value_spans(text):
-        if found != kind:
-            continue
+    for start in starts:
         at = next((i for i, w in enumerate(words) if w.end() > start), None)
         if at is None:
             continue
-        for w in words[max(0, at - NEAR):at + NEAR + 1]:
-            out |= _stems(w.group())
+        for w in words[max(0, at - near):at + near + 1]:
+            out |= stems(w.group())
     return frozenset(out)
+
+
+def best_weighted(words: Sequence[str], idf: dict[str, float],
+                  postings: dict[str, list[int]], least: float) -> list[int]:
+    """Indices of the earlier memories that share ``words`` (``postings``: word -> indices),
+    whose shared words weigh ``least`` or more in all, the heaviest first."""
+    score: dict[int, float] = defaultdict(float)
+    for w in words:
+        for i in postings[w]:
+            score[i] += idf[w]
+    return [i for _, i in sorted(((s, i) for i, s in score.items() if s >= least),
+                                 reverse=True)]
+
+
+def _near_values(text: str, kind: str) -> frozenset[str]:
+    """Stems of the words within :data:`NEAR` words of a typed value of ``kind`` in ``text``."""
+    return words_near(text, [start for start, found, _ in typed_value_spans(text)
+                             if found == kind], NEAR)
 
 
 def _pair_one(j, items, values, weighted, idf, postings, found, anchors) -> None:
     """Add the best-anchored earlier partner of ``items[j]`` to ``found``."""
     later = items[j]
     types = {kind for kind, _ in values[j]}
-    score: dict[int, float] = defaultdict(float)
-    for w in weighted:
-        for i in postings[w]:
-            score[i] += idf[w]
-    ranked = sorted((s, i) for i, s in score.items() if s >= MIN_ANCHOR)
     kept = 0
-    for s, i in reversed(ranked):
+    for i in best_weighted(weighted, idf, postings, MIN_ANCHOR):
         earlier = items[i]
         if earlier.observed_at >= later.observed_at or _alike(earlier.text, later.text):
             continue
         if not any(kind in types and (kind, v) not in values[j] for kind, v in values[i]):
             continue  # no value of a type the later writes, other than the later's
-        if not any(stems & _near_values(earlier.text, kind) for kind, stems in anchors.items()):
+        if not any(said & _near_values(earlier.text, kind) for kind, said in anchors.items()):
             continue  # the later's attribute is not said near an earlier value of its type
-        shared = _stems(earlier.text) & _stems(later.text)
+        shared = stems(earlier.text) & stems(later.text)
         anchor = max(shared, key=lambda w: (idf.get(w, 0.0), w))
         a, b = sorted((earlier, later), key=lambda r: r.id)
         if (a.id, b.id) not in found:
