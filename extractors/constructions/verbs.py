@@ -340,7 +340,11 @@ class VerbRules:
         ended = base in self.state_changes.possessed and not any(
             c.dep_ in ("dobj", "obj") for c in verb.children)
         if (not out or ended) and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis")
-                                   or inherited or _truth_frame(verb) is not None):
+                                   or inherited or _truth_frame(verb) is not None) and (
+                ended or base in self.state_changes.endings or not _to_clause(verb)):
+            # "declined to focus on the pilot", "I accepted to expand my network": what was
+            # declined or accepted is unsaid, and the bare act names no attribute (issue 37,
+            # kind 1); an ending keeps its bare reading ("quit to focus on running")
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
             name = None if inherited or "'s " not in subject else _own_name(
@@ -517,3 +521,12 @@ class VerbRules:
     def _is_verb(self, base: str) -> bool:
         tables = self._verb_tables()
         return tables is not None and base in tables[2]
+
+
+def _to_clause(verb: Token) -> bool:
+    """Whether ``verb`` governs an infinitive clause ("declined to focus", "accepted to
+    expand"): its complement or purpose is a clause, not a thing the verb names (Quirk et al.
+    1985 §16.38 on infinitive complementation). A bare "to" and one word ("drives to work")
+    may be a place as well, and is not taken for one."""
+    return any(c.dep_ in ("xcomp", "advcl") and any(t.tag_ == "TO" for t in c.children)
+               and any(t.tag_ != "TO" for t in c.children) for c in verb.children)

@@ -19,8 +19,10 @@ unit] …". A pair is a candidate when, in one scope,
   PostgreSQL to MySQL").
 
 Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
-(:func:`scanner.scan.scan_records`), and then the policy decides it as any other conflict.
-Pure: no I/O.
+(:func:`scanner.scan.scan_records`). A pair found by a shared name and stem alone stays
+``possible`` (:func:`scanner.core.policy.in_other_words`: one shared word names no whole
+attribute); the policy decides a pair whose later memory quotes the earlier or changes from
+the value the earlier states as any other conflict. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -152,8 +154,11 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         records: the memories of a scan, any scopes.
 
     Returns:
-        ``value_mismatch`` pairs keyed ``(scope, shared name, shared stem)``, found by
-        ``named``, sorted by member ids.
+        ``value_mismatch`` pairs keyed ``(scope, shared name, shared stem)``, sorted by member
+        ids, each found by ``named`` (a shared name and stem: at most ``possible``,
+        :func:`scanner.core.policy.in_other_words`), ``from_value`` (the later changes from
+        a value the earlier states) or ``quoted`` (the later retracts the earlier, quoting
+        it).
     """
     by_scope: dict[tuple, list[tuple[MemoryRecord, set[str], set[str]]]] = defaultdict(list)
     for r in records:
@@ -183,9 +188,10 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                         continue
                     shared = sorted(_near(later.text, name, stems & their)
                                     & _near(earlier.text, name, stems & their))
-                    if (shared and _changed_near(later.text, name)) or \
-                            _quotes(later.text, earlier.text):
-                        seen.setdefault(i, (name, shared[0] if shared else "retraction"))
+                    if _quotes(later.text, earlier.text):
+                        seen[i] = (name, "retraction", "quoted")
+                    elif shared and _changed_near(later.text, name):
+                        seen.setdefault(i, (name, shared[0], "named"))
             for left in _FROM_TO.finditer(later.text):  # "switched X from PostgreSQL to MySQL"
                 old_value = left.group(1).lower()
                 for i in by_word.get(old_value.split()[0], ()):
@@ -193,24 +199,25 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                     if i != j and earlier.observed_at < later.observed_at and \
                             re.search(rf"\b{re.escape(old_value)}\b", earlier.text.lower()) \
                             and (stems & their) - _stems(old_value, set()):
-                        seen.setdefault(i, (old_value, "from " + old_value))
+                        if seen.get(i, ("", "", "named"))[2] == "named":
+                            seen[i] = (old_value, "from " + old_value, "from_value")
             for text in (t for t in ("invalidated", "correction", "retract")
                          if t in later.text.lower()):
                 for i, (earlier, _, _) in enumerate(items):  # a few retractions a scope
                     if i != j and earlier.observed_at <= later.observed_at and \
                             _quotes(later.text, earlier.text, least=3):
-                        seen.setdefault(i, ("", text))
+                        seen[i] = ("", text, "quoted")
             nearest = sorted(seen, key=lambda i: later.observed_at - items[i][0].observed_at)
             for i in nearest[:MAX_PER_MEMORY]:
                 earlier = items[i][0]
-                name, stem = seen[i]
+                name, stem, found_by = seen[i]
                 a, b = sorted((earlier, later), key=lambda r: r.id)
                 ids = (a.id, b.id)
                 if ids in found:
                     continue
                 key = GroupKey(a.scope(), name or "memory", stem)
                 found[ids] = CandidatePair(key, "value_mismatch", _stance(a), _stance(b),
-                                           Cardinality.functional, found_by="named")
+                                           Cardinality.functional, found_by=found_by)
     return [found[k] for k in sorted(found)]
 
 

@@ -16,6 +16,11 @@ scope,
   object is a typed value: "number of commits merged into main (number)", "zoom meeting
   (time)") is written in the earlier memory within :data:`NEAR` words of a value of that
   type: one of its content words is, by stem (the attribute anchor); and
+* the values compared are states: a value the change starts from ("from 75% to 92%", "45
+  minutes instead of 30") or an extent of change ("cut stress by 10%") is none; and when the
+  later memory names the value it starts from, the earlier memory states that value (the
+  change leaves what the earlier memory said, not another instance of the attribute:
+  "reduced search time from 200ms to 160ms" does not change "its 120ms query time"); and
 * the two share words of weight: the words they share weigh at least :data:`MIN_ANCHOR` by
   their inverse document frequency in the scan (Spärck Jones 1972), so that everyday words
   ("practice", "project") count little and the words that name one thing ("commits",
@@ -97,13 +102,15 @@ def value_change_pairs(records: Sequence[MemoryRecord],
     idf = word_weights(records)
     for items in by_scope.values():
         items.sort(key=lambda r: (r.observed_at, r.id))
-        values = [typed_values(r.text) for r in items]
+        roles = [value_roles(r.text) for r in items]
+        values = [states for states, _ in roles]
         words = [stems(r.text) for r in items]
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             weighted = [w for w in words[j] if w in idf]
             if values[j] and anchors[later.id] and marks_change(later.text):
-                _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id])
+                _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id],
+                          roles[j][1])
             for w in weighted:
                 postings[w].append(j)
     return [found[k] for k in sorted(found)]
@@ -166,14 +173,39 @@ def best_weighted(words: Sequence[str], idf: dict[str, float],
                                  reverse=True)]
 
 
+_SOURCE = re.compile(r"\b(?:from|instead\s+of|originally(?:\s+\w+)?(?:\s+(?:for|at|on))?)"
+                     r"\s+(?:about\s+|around\s+|roughly\s+)?$", re.IGNORECASE)
+"""Words before a value the change leaves: the source of a change (Quirk et al. 1985 §9.21)."""
+_EXTENT = re.compile(r"\bby\s+(?:about\s+|around\s+|roughly\s+|another\s+|a\s+further\s+)?$",
+                     re.IGNORECASE)
+"""Words before the extent of a change ("cut stress by 10%"): a difference, not a state (Quirk
+et al. 1985 §8.75, "by" of measure)."""
+_WHEN = frozenset({"date", "clock"})
+"""Value types a "by" introduces as a time limit ("by March 1"), not an extent."""
+
+
+def value_roles(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
+    """``(states, sources)``: the typed values of ``text`` (``(type, normalised value)``) that
+    state what holds, and those a change starts from; an extent of change is in neither."""
+    states, sources = set(), set()
+    for start, kind, value in typed_value_spans(text):
+        before = text[max(0, start - 40):start]
+        if _SOURCE.search(before):
+            sources.add((kind, value))
+        elif kind in _WHEN or not _EXTENT.search(before):
+            states.add((kind, value))
+    return frozenset(states), frozenset(sources)
+
+
 def _near_values(text: str, kind: str) -> frozenset[str]:
     """Stems of the words within :data:`NEAR` words of a typed value of ``kind`` in ``text``."""
     return words_near(text, [start for start, found, _ in typed_value_spans(text)
                              if found == kind], NEAR)
 
 
-def _pair_one(j, items, values, weighted, idf, postings, found, anchors) -> None:
-    """Add the best-anchored earlier partner of ``items[j]`` to ``found``."""
+def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources) -> None:
+    """Add the best-anchored earlier partner of ``items[j]`` to ``found``; ``sources`` are the
+    values the later memory's change starts from."""
     later = items[j]
     types = {kind for kind, _ in values[j]}
     kept = 0
@@ -183,6 +215,8 @@ def _pair_one(j, items, values, weighted, idf, postings, found, anchors) -> None
             continue
         if not any(kind in types and (kind, v) not in values[j] for kind, v in values[i]):
             continue  # no value of a type the later writes, other than the later's
+        if any(kind in types and (kind, v) not in values[i] for kind, v in sources):
+            continue  # the later changes from a value the earlier does not state
         if not any(said & _near_values(earlier.text, kind) for kind, said in anchors.items()):
             continue  # the later's attribute is not said near an earlier value of its type
         shared = stems(earlier.text) & stems(later.text)

@@ -142,11 +142,14 @@ def test_the_trained_judge_reads_clear_pairs(trained, earlier, later, label):
     assert reading.label == label, reading
 
 
-def test_a_named_thing_changed_in_other_words_is_a_candidate(extractor):
+def test_a_named_thing_changed_in_other_words_is_only_possible(extractor):
+    """A shared name and one shared stem name no whole attribute: the judge's update puts the
+    pair on the review page and withholds nothing (policy row named_in_other_words)."""
     texts = ("Mobile Team allocated to Project Phoenix", "Mobile Team reallocated to Project Alpha")
     report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
-    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
-        (["m1", "m2"], "resolved", "m2")]
+    assert [(c.members, c.verdict, c.rule) for c in report.conflicts] == [
+        (["m1", "m2"], "possible", "named_in_other_words")]
+    assert report.withhold == []
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
 
 
@@ -162,6 +165,8 @@ def test_a_retraction_that_quotes_the_memory_is_a_candidate(extractor):
     ("I'm limiting Jira projects to 50.", "I'm limiting GitHub runners to 4GB RAM."),
     ("My confidence in self-adjoint spectra is at 79%.",
      "My confidence in operator continuity is at 68%."),
+    ("Was offered a contract in April but declined to focus on the pilot.",
+     "Jeff invited me to a book launch; I accepted to meet more writers."),
 ])
 def test_a_key_names_the_whole_attribute(extractor, earlier, later):
     """Issue 37, kind 1: a bare verb or noun whose complement names what it is about is no

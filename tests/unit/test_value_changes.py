@@ -83,3 +83,35 @@ def test_an_ending_is_paired_only_by_a_word_said_near_it():
     # "read" is shared, but far from "quit": the ending is said of the club, not of reading
     assert ending_pairs([record("m1", "I read two novels a month on the train.", 0),
                          later]) == []
+
+
+@pytest.mark.parametrize("text, states, sources", [
+    ("Increased quiz score from 75% to 92% after 15 problems.",
+     {("percent", "92 percent"), ("number", "15")}, {("percent", "75 percent")}),
+    ("Extended the visit to 45 minutes instead of 30 minutes.",
+     {("s", "2700 s")}, {("s", "1800 s")}),
+    ("The call originally scheduled for March 20 was moved up to March 18.",
+     {("date", "--03-18")}, {("date", "--03-20")}),
+    ("The app cut stress by 10% for $10 a month.", {("money", "10 usd")}, set()),
+    ("Finish the draft by March 1.", {("date", "--03-01")}, set()),
+])
+def test_a_value_is_a_state_a_source_of_change_or_an_extent(text, states, sources):
+    from scanner.core.value_changes import value_roles
+    assert value_roles(text) == (frozenset(states), frozenset(sources))
+
+
+def test_a_change_from_a_value_the_earlier_does_not_state_pairs_nothing(value_change_pairs):
+    """"reduced search time from 200ms to 160ms" changes another instance than "its 120ms
+    query time"; from the value the earlier states, it changes that one."""
+    earlier = "Chose FAISS for vector search, with a 120ms search time for 50,000 embeddings."
+    later = "Reduced FAISS search time from {} to 160ms for the vectors."
+    assert value_change_pairs([record("m1", earlier, 0),
+                               record("m2", later.format("200ms"), 1)]) == []
+    (pair,) = value_change_pairs([record("m1", earlier, 0), record("m2", later.format("120ms"), 1)])
+    assert pair.ids == ("m1", "m2")
+
+
+def test_an_extent_of_change_is_no_value_of_the_attribute(value_change_pairs):
+    assert value_change_pairs([
+        record("m1", "The Calm app at $10 monthly cut my stress by 10% in daily sessions.", 0),
+        record("m2", "The Calm app now cuts my stress by 15% in daily sessions.", 1)]) == []
