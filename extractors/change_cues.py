@@ -24,7 +24,9 @@ def _pattern(words) -> re.Pattern:
                       + r")\b", re.IGNORECASE)
 
 
-CHANGE_CUES = _pattern(_TABLE["words"])
+CHANGE_WORDS: tuple[str, ...] = tuple(_TABLE["words"])
+"""The change cues as written in the data file (words and phrases)."""
+CHANGE_CUES = _pattern(CHANGE_WORDS)
 """One pattern over every cue word, longest first."""
 ENDING_CUES = _pattern(_TABLE["endings"]["words"])
 """The cues that say a state ended or a plan is off (the data file's ``endings``)."""

@@ -50,7 +50,7 @@ def _no_value(pobj: Token) -> bool:
 
 
 _DECADE = re.compile(r"^(1[5-9]|20)\d0s$")
-_MONTHS = frozenset("""
+MONTHS = frozenset("""
     january february march april june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     """.split())
@@ -61,7 +61,7 @@ def calendar_date(token: Token) -> bool:
     """True for a phrase headed by ``token`` that names a calendar date: a year, a decade, a
     month or an ISO 8601 date anywhere in it ("2015", "the 1990s", "March 2015", "2015-03")."""
     return any(_YEAR.match(t.lower_) or _DECADE.match(t.lower_) or _ISO_DATE.match(t.lower_)
-               or t.lower_ in _MONTHS or elided_year(t) for t in token.subtree)
+               or t.lower_ in MONTHS or elided_year(t) for t in token.subtree)
 
 
 _APOSTROPHES = frozenset({"'", "\u2019"})

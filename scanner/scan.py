@@ -140,7 +140,8 @@ def _most_telling(cand: CandidatePair) -> tuple:
 
 
 STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "from_value": "update",
-                    "quoted": "update", "valued": "update", "ended": "update"}
+                    "quoted": "update", "valued": "update", "valued_near": "update",
+                    "ended": "update"}
 """The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,
 :mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`,
 :mod:`scanner.core.endings`); any other reading drops it, so structure alone flags

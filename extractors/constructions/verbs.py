@@ -341,10 +341,13 @@ class VerbRules:
             c.dep_ in ("dobj", "obj") for c in verb.children)
         if (not out or ended) and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis")
                                    or inherited or _truth_frame(verb) is not None) and (
-                ended or base in self.state_changes.endings or not _to_clause(verb)):
+                ended or base in self.state_changes.endings or not (
+                    _to_clause(verb) or self.table.canonical(base)[1])):
             # "declined to focus on the pilot", "I accepted to expand my network": what was
             # declined or accepted is unsaid, and the bare act names no attribute (issue 37,
-            # kind 1); an ending keeps its bare reading ("quit to focus on running")
+            # kind 1); nor is "I declined" the denial of every acceptance: an antonym read
+            # without its object names no act. An ending keeps its bare reading ("quit to
+            # focus on running")
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
             name = None if inherited or "'s " not in subject else _own_name(

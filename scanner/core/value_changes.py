@@ -12,10 +12,14 @@ scope,
   (:func:`extractors.constructions.attribute_values.typed_values`);
 * the earlier memory writes a value of the same type that the later one does not (a value
   changed, not said again); and
-* the attribute the later memory's new value hangs on (a triple of the extractor's whose
-  object is a typed value: "number of commits merged into main (number)", "zoom meeting
-  (time)") is written in the earlier memory within :data:`NEAR` words of a value of that
-  type: one of its content words is, by stem (the attribute anchor); and
+* the attribute the later memory's new value hangs on is written in the earlier memory
+  within :data:`NEAR` words of another value of that type: one of its content words is, by
+  stem (the attribute anchor). The attribute is the one a triple of the extractor's names
+  (its object a typed value: "number of commits merged into main (number)", "zoom meeting
+  (time)"), found by ``valued``; or, when no reading names it, the words written before a
+  value the later memory arrives at ("The seaplane fare has recently increased, now closer
+  to $650"), found by ``valued_near`` and only ever ``possible``
+  (:func:`scanner.core.policy.in_other_words`): those words name no whole attribute; and
 * the values compared are states: a value the change starts from ("from 75% to 92%", "45
   minutes instead of 30") or an extent of change ("cut stress by 10%") is none; and when the
   later memory names the value it starts from, the earlier memory states that value (the
@@ -39,7 +43,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality, Triple
-from extractors.change_cues import marks_change
+from extractors.change_cues import CHANGE_WORDS, marks_change
+from extractors.times import MONTHS
 from extractors.constructions.attribute_values import typed_value_spans, typed_values
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
@@ -90,17 +95,18 @@ def value_change_pairs(records: Sequence[MemoryRecord],
 
     Returns:
         ``value_mismatch`` pairs keyed ``(scope, "memory", anchor)``, the anchor the shared
-        stem of highest weight, found by ``valued``, sorted by member ids.
+        stem of highest weight, found by ``valued`` or ``valued_near``, sorted by member
+        ids.
     """
     by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    anchors: dict[str, dict[str, frozenset[str]]] = {}
+    anchors: dict[str, tuple[dict[str, frozenset[str]], ...]] = {}
     for r, found_triples in zip(records, triples):
         if r.observed_at is not None:
             by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
-            anchors[r.id] = _attribute_anchors(found_triples)
+            anchors[r.id] = _attribute_anchors(found_triples, r.text)
     found: dict[tuple[str, str], CandidatePair] = {}
-    idf = word_weights(records)
     for items in by_scope.values():
+        idf = word_weights(items)  # a word common in one store anchors nothing there
         items.sort(key=lambda r: (r.observed_at, r.id))
         roles = [value_roles(r.text) for r in items]
         values = [states for states, _ in roles]
@@ -108,7 +114,7 @@ def value_change_pairs(records: Sequence[MemoryRecord],
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             weighted = [w for w in words[j] if w in idf]
-            if values[j] and anchors[later.id] and marks_change(later.text):
+            if values[j] and any(anchors[later.id]) and marks_change(later.text):
                 _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id],
                           roles[j][1])
             for w in weighted:
@@ -128,16 +134,63 @@ def word_weights(records: Sequence[MemoryRecord]) -> dict[str, float]:
     return {w: math.log(n / c) for w, c in df.items() if c <= COMMON * n}
 
 
-def _attribute_anchors(triples: Sequence[Triple]) -> dict[str, frozenset[str]]:
-    """value type -> the content-word stems of the attributes that hold a typed value of it
-    among ``triples`` ("snack budget (amount)" -> ``{"money": {"snack", "budget"}}``)."""
-    out: dict[str, set[str]] = defaultdict(set)
+_CHANGE_STEMS = frozenset().union(*(stems(w) for w in CHANGE_WORDS))
+"""Stems of the change cues: "increased" names no attribute."""
+
+
+def _attribute_anchors(triples: Sequence[Triple], text: str = ""
+                       ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """``(named, said)``, each value type -> attribute stems: ``named`` from the attributes
+    of ``triples`` that hold a typed value of it ("snack budget (amount)" -> ``{"money":
+    {"snack", "budget"}}``), a key that names the attribute; ``said`` from the words written
+    before a value that is the result of a change in ``text`` (:func:`goal_spans`: "the
+    seaplane fare has increased, now closer to $650"), change and calendar words aside, which
+    name no attribute for sure."""
+    named: dict[str, set[str]] = defaultdict(set)
     for t in triples:
         if t.negated or t.rule not in ATTRIBUTE_RULES:
             continue
         for kind, _ in typed_values(t.object_text or t.object):
-            out[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
-    return {kind: frozenset(words) for kind, words in out.items() if words}
+            named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
+    said: dict[str, set[str]] = defaultdict(set)
+    for start, kind in goal_spans(text):
+        said[kind] |= _said_before(text, start) - _CHANGE_STEMS
+    return tuple({kind: frozenset(words - _CALENDAR) for kind, words in found.items()
+                  if words - _CALENDAR} for found in (named, said))
+
+
+_CALENDAR = frozenset(stems(" ".join(MONTHS)) | stems("monday tuesday wednesday thursday "
+                                                     "friday saturday sunday today tomorrow"))
+"""Words of a date, not of an attribute: "April" shared by two memories dated in April anchors
+nothing."""
+
+
+_GOAL = re.compile(r"\b(?:to|now(?:\s+[a-z]+){0,2}|reached|reaching|hit)\s+(?:about\s+|around\s+|"
+                   r"roughly\s+|nearly\s+|almost\s+|a\s+)?$", re.IGNORECASE)
+"""Words before a value a change arrives at ("increased to $6,200", "now includes 52",
+"now expected at 8:30 AM"): the goal of a change (Quirk et al. 1985 §9.21)."""
+
+
+BEFORE = 12
+"""Words before a goal value that may name its attribute: the subject of the change is said
+first ("The number of photos taken at Gion Matsuri increased to 180")."""
+
+
+def _said_before(text: str, start: int) -> frozenset[str]:
+    """Stems of up to :data:`BEFORE` words before ``start`` in its sentence part (to the last
+    ";", "." or ":"), and of the two words after the value."""
+    head = re.split(r"[;:]|\.\s", text[:start])[-1]
+    tail = text[start:].split()[1:3]
+    return stems(" ".join(head.split()[-BEFORE:] + tail))
+
+
+def goal_spans(text: str) -> list[tuple[int, str]]:
+    """``(start offset, type)`` of each typed value in ``text`` written as the goal of a
+    change (:data:`_GOAL`), when ``text`` marks a change at all."""
+    if not marks_change(text):
+        return []
+    return [(start, kind) for start, kind, _ in typed_value_spans(text)
+            if _GOAL.search(text[max(0, start - 30):start])]
 
 
 ATTRIBUTE_RULES = frozenset({"attribute", "key_value", "attribute_value"})
@@ -197,10 +250,17 @@ def value_roles(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[
     return frozenset(states), frozenset(sources)
 
 
-def _near_values(text: str, kind: str) -> frozenset[str]:
-    """Stems of the words within :data:`NEAR` words of a typed value of ``kind`` in ``text``."""
-    return words_near(text, [start for start, found, _ in typed_value_spans(text)
-                             if found == kind], NEAR)
+def _other_value_near(text: str, states, later_states, anchors) -> bool:
+    """Whether ``text`` (the earlier memory, its state values ``states``) states a value of
+    a type the later memory gives its attribute, other than the later's values
+    (``later_states``), within :data:`NEAR` words of a word of that attribute (``anchors``:
+    type -> attribute stems): a value changed, said of the same attribute."""
+    for start, kind, value in typed_value_spans(text):
+        said = anchors.get(kind)
+        if said and (kind, value) in states and (kind, value) not in later_states and \
+                said & words_near(text, [start], NEAR):
+            return True
+    return False
 
 
 def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources) -> None:
@@ -213,19 +273,22 @@ def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources
         earlier = items[i]
         if earlier.observed_at >= later.observed_at or _alike(earlier.text, later.text):
             continue
-        if not any(kind in types and (kind, v) not in values[j] for kind, v in values[i]):
-            continue  # no value of a type the later writes, other than the later's
         if any(kind in types and (kind, v) not in values[i] for kind, v in sources):
             continue  # the later changes from a value the earlier does not state
-        if not any(said & _near_values(earlier.text, kind) for kind, said in anchors.items()):
-            continue  # the later's attribute is not said near an earlier value of its type
+        named, said = anchors
+        if _other_value_near(earlier.text, values[i], values[j], named):
+            found_by = "valued"  # the attribute a reading names
+        elif _other_value_near(earlier.text, values[i], values[j], said):
+            found_by = "valued_near"  # words written before the new value
+        else:
+            continue  # the later's attribute is not said near another value of its type
         shared = stems(earlier.text) & stems(later.text)
         anchor = max(shared, key=lambda w: (idf.get(w, 0.0), w))
         a, b = sorted((earlier, later), key=lambda r: r.id)
         if (a.id, b.id) not in found:
             found[(a.id, b.id)] = CandidatePair(
                 GroupKey(a.scope(), "memory", anchor), "value_mismatch", _stance(a),
-                _stance(b), Cardinality.functional, found_by="valued")
+                _stance(b), Cardinality.functional, found_by=found_by)
         kept += 1
         if kept >= MAX_PER_MEMORY:
             return

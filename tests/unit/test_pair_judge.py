@@ -167,6 +167,8 @@ def test_a_retraction_that_quotes_the_memory_is_a_candidate(extractor):
      "My confidence in operator continuity is at 68%."),
     ("Was offered a contract in April but declined to focus on the pilot.",
      "Jeff invited me to a book launch; I accepted to meet more writers."),
+    ("Kim invited me to a jazz bar on May 13; I declined due to early plans.",
+     "Accepted Kendra's offer to co-host the New Year potluck."),
 ])
 def test_a_key_names_the_whole_attribute(extractor, earlier, later):
     """Issue 37, kind 1: a bare verb or noun whose complement names what it is about is no

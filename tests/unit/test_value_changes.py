@@ -115,3 +115,29 @@ def test_an_extent_of_change_is_no_value_of_the_attribute(value_change_pairs):
     assert value_change_pairs([
         record("m1", "The Calm app at $10 monthly cut my stress by 10% in daily sessions.", 0),
         record("m2", "The Calm app now cuts my stress by 15% in daily sessions.", 1)]) == []
+
+
+@pytest.mark.parametrize("text, goals", [
+    ("The seaplane fare has recently increased, now averaging closer to $650 per person.",
+     ["money"]),
+    ("The number of photos taken at the parade increased to 180.", ["number"]),
+    ("The mover's arrival is now expected at 8:30 AM.", ["clock"]),
+    ("Dinner ended at 10 PM after the show.", []),           # no change marked
+    ("Rating my calm at 9/10 now, after the walk.", []),     # a state now, no goal of a change
+])
+def test_a_goal_of_a_change_is_the_value_it_arrives_at(text, goals):
+    from scanner.core.value_changes import goal_spans
+    assert [kind for _, kind in goal_spans(text)] == goals
+
+
+def test_a_value_whose_attribute_no_reading_names_is_only_possible(extractor):
+    """The words before the new value meet the earlier value, but no reading names the
+    attribute: the judge's update goes to the review page (policy row
+    value_in_other_words) and withholds nothing."""
+    texts = ("Learned the seaplane to Velaa Island takes 45 minutes, costing $600 per person.",
+             "The seaplane fare to Velaa Island has recently increased, now closer to $650 "
+             "per person.")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict, c.rule) for c in report.conflicts] == [
+        (["m1", "m2"], "possible", "value_in_other_words")]
+    assert report.withhold == []
