@@ -57,6 +57,19 @@ first, then the nearest in time: a denial that shares a word with hundreds of me
 ("never used any tool") names too little to pair them all."""
 
 
+_EXPERIENCE = re.compile(r"\b(?:(?:ha(?:ve|s|d)|[’']ve|[’']d)\s+never|never\s+(?:been|had|"
+                         r"done|gone|seen|met|[a-z]+ed)|not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?"
+                         r"experience\s+(?:with|in|of))\b", re.IGNORECASE)
+"""A denial of any past time: the experiential perfect ("I have never been to Japan") or a
+past tense under "never" ("I never visited Japan"), not a habit ("never ships on Thursdays",
+a rule from now on) (Quirk et al. 1985 §4.22 on the experiential perfect)."""
+
+
+def denies_experience(text: str) -> bool:
+    """Whether a memory denies that something ever happened (:data:`_EXPERIENCE`)."""
+    return _EXPERIENCE.search(text) is not None
+
+
 def denies_any_time(text: str) -> bool:
     """Whether a memory denies for any time ("never", "not ever", "no experience with")."""
     return _NEVER.search(text) is not None

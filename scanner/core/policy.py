@@ -46,7 +46,7 @@ from typing import Any
 from extractors import Cardinality
 from scanner.core.detect import CandidatePair
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
-from scanner.core.never import denies_any_time
+from scanner.core.never import denies_any_time, denies_experience
 from scanner.core.questions import clarification_question
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
 
@@ -225,8 +225,18 @@ def contradictory_statements(case: Case) -> Ruling | None:
     in 1983") -> ``quarantined`` (``contradictory_statements``) with a clarification question:
     time does not settle it (SPEC §2, last row). Structure must say so too: the pair was found
     as a denial of any time against a report (:mod:`scanner.core.never`), or a member denies
-    for any time; otherwise the judge's reading alone decides nothing here."""
+    for any time; otherwise the judge's reading alone decides nothing here. A polarity pair
+    whose later member denies any past time ("I have never deployed this app") is
+    quarantined also without the judge, unless the judge reads an update."""
     judgment = case.pair.judgment
+    later = _newer(case.a, case.b)
+    if case.pair.kind == "polarity" and later is not None and \
+            denies_experience(later.text) and (judgment is None or judgment.label != "update"):
+        # "Deployed the app on Render" / later "I have never deployed this app": no time
+        # settles a denial of any past time against a report (issue 37, kind 4)
+        return Ruling("quarantined", "contradictory_statements",
+                      ("contradictory_statements",
+                       judgment.reason() if judgment else "denial of any past time"))
     if judgment is None or judgment.label != "contradiction":
         return None
     if case.pair.found_by != "never" and not any(denies_any_time(r.text)

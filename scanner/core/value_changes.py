@@ -152,11 +152,26 @@ def _attribute_anchors(triples: Sequence[Triple], text: str = ""
             continue
         for kind, _ in typed_values(t.object_text or t.object):
             named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
+            named[_WHICH + kind] |= premodifiers(t.relation)
     said: dict[str, set[str]] = defaultdict(set)
     for start, kind in goal_spans(text):
         said[kind] |= _said_before(text, start) - _CHANGE_STEMS
     return tuple({kind: frozenset(words - _CALENDAR) for kind, words in found.items()
-                  if words - _CALENDAR} for found in (named, said))
+                  if words - _CALENDAR or kind.startswith(_WHICH)} for found in (named, said))
+
+
+_WHICH = "which:"
+"""Prefix of the anchors' entry that holds an attribute's premodifiers by value type."""
+_HEAD_END = re.compile(r"\s(?:of|for|in|into|on|at|to|with|from|by)\s")
+
+
+def premodifiers(relation: str) -> frozenset[str]:
+    """Stems of the words before an attribute's head noun ("paris office rent (amount)" ->
+    ``{"paris", "office"}``; "budget for software licenses" -> none): they say which thing's
+    attribute it is, so another memory speaks of it only if it says them too (Quirk et al.
+    1985 §17.4 on restrictive premodification)."""
+    head = _HEAD_END.split(_TYPE_SUFFIX.sub("", relation), maxsplit=1)[0].split()
+    return stems(" ".join(w.split("'")[0] for w in head[:-1]))
 
 
 _CALENDAR = frozenset(stems(" ".join(MONTHS)) | stems("monday tuesday wednesday thursday "
@@ -250,13 +265,17 @@ def value_roles(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[
     return frozenset(states), frozenset(sources)
 
 
-def _other_value_near(text: str, states, later_states, anchors) -> bool:
+def _other_value_near(text: str, states, later_states, anchors, words=None) -> bool:
     """Whether ``text`` (the earlier memory, its state values ``states``) states a value of
     a type the later memory gives its attribute, other than the later's values
     (``later_states``), within :data:`NEAR` words of a word of that attribute (``anchors``:
-    type -> attribute stems): a value changed, said of the same attribute."""
+    type -> attribute stems): a value changed, said of the same attribute. With ``words``
+    (the earlier memory's stems), the attribute's premodifiers must be among them: "the
+    Berlin office rent" is not "the Paris office rent"."""
     for start, kind, value in typed_value_spans(text):
         said = anchors.get(kind)
+        if words is not None and not anchors.get(_WHICH + kind, frozenset()) <= words:
+            continue
         if said and (kind, value) in states and (kind, value) not in later_states and \
                 said & words_near(text, [start], NEAR):
             return True
@@ -276,7 +295,11 @@ def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources
         if any(kind in types and (kind, v) not in values[i] for kind, v in sources):
             continue  # the later changes from a value the earlier does not state
         named, said = anchors
-        if _other_value_near(earlier.text, values[i], values[j], named):
+        said_words = stems(earlier.text)
+        if any(not which <= said_words for kind, which in named.items()
+               if kind.startswith(_WHICH) and which):
+            continue  # the later's reading names another thing's attribute ("Paris office")
+        if _other_value_near(earlier.text, values[i], values[j], named, said_words):
             found_by = "valued"  # the attribute a reading names
         elif _other_value_near(earlier.text, values[i], values[j], said):
             found_by = "valued_near"  # words written before the new value

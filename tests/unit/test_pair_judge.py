@@ -196,3 +196,17 @@ def test_an_unknown_judge_setting_is_one_clear_error(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
     assert result.exit_code == 1
     assert "CONTRASCAN_PAIR_JUDGE='yes': use 'on', 'off' or the folder" in result.output
+
+
+@pytest.mark.parametrize("judge", [None, "compatible"])
+def test_a_later_denial_of_any_past_time_is_quarantined(extractor, judge):
+    """Issue 37, kind 4 (docs/contract.md §2): "I have never deployed this app" after
+    "Deployed the app on Render" is no change that time settles, whatever the judge's class
+    short of dismissal."""
+    fixed = FixedJudge(compatible=0.7, update=0.3) if judge else None
+    report = scan(extractor, fixed, "Deployed the app on Render.",
+                  "I have never deployed this app.")
+    assert [(c.verdict, c.rule) for c in report.conflicts] == [
+        ("quarantined", "contradictory_statements")]
+    assert scan(extractor, None, "Ships on Thursdays.",
+                "Never ships on Thursdays.").conflicts[0].verdict == "resolved"

@@ -141,3 +141,19 @@ def test_a_value_whose_attribute_no_reading_names_is_only_possible(extractor):
     assert [(c.members, c.verdict, c.rule) for c in report.conflicts] == [
         (["m1", "m2"], "possible", "value_in_other_words")]
     assert report.withhold == []
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("The Berlin office rent is $3,000.", "The Paris office rent has increased to $3,400."),
+    ("The design review deadline is April 1.", "The launch deadline has shifted to April 5."),
+])
+def test_another_things_attribute_pairs_nothing(extractor, earlier, later):
+    """The words before an attribute's head say whose it is: "the Paris office rent" is not
+    the rent the Berlin memory states."""
+    assert scan(extractor, FixedJudge(update=0.9, compatible=0.1), earlier, later).conflicts == []
+
+
+def test_the_same_attribute_changed_is_decided(extractor):
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1),
+                  "The office rent is $3,000.", "The office rent has increased to $3,400.")
+    assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
