@@ -338,7 +338,8 @@ def _prep_reading(parent, kind: str) -> tuple[str, str] | None:
             words["reach"] and prep in _TO | {"for"} and verb.head.pos_ == "VERB" and \
             verb.head.lemma_.lower() in words["change"] and _plain(verb.head):
         return _verb_attribute(verb.head)  # "shifted, aiming for May 5"
-    if not _plain(verb) or _restricted(verb, parent):
+    if not _plain(verb) or _restricted(verb, parent, dated_ok=lemma in words["change"] | words[
+            "reach"]):
         return None
     if prep == "at" and lemma in words["measured_at"]:
         return _named(lemma, _verb_attribute(verb))
@@ -394,18 +395,23 @@ def _plain(verb) -> bool:
     return True
 
 
-def _restricted(verb, value_prep) -> bool:
+def _restricted(verb, value_prep, *, dated_ok: bool = False) -> bool:
     """Whether the verb carries an adjunct of :data:`_RESTRICTIONS` besides the preposition
     of its value (a second "at" with a clock time after a date is part of the value), or a
-    noun of time before it ("Weekdays my alarm is 6am")."""
+    noun of time before it ("Weekdays my alarm is 6am"). With ``dated_ok`` (a change verb),
+    a date or time after the value says when the change happened, not under what condition
+    the value holds ("increased my accuracy to 60% by April 12")."""
     for child in verb.children:
         if child is value_prep or child.dep_ != "prep" or child.lower_ not in _RESTRICTIONS:
             if child.dep_ == "npadvmod" and child.i < verb.i and child.pos_ == "NOUN":
                 return True
             continue
         objects = [c for c in child.children if c.dep_ == "pobj"]
-        if child.lower_ == "at" and objects and _VALUE.fullmatch(
-                " ".join(t.text for t in objects[0].subtree)):
+        written = " ".join(t.text for t in objects[0].subtree) if objects else ""
+        if child.lower_ == "at" and objects and _VALUE.fullmatch(written):
+            continue
+        if dated_ok and objects and child.i > value_prep.i and any(
+                m.lastgroup in _DATED and m.group() == written for m in _VALUE.finditer(written)):
             continue
         return True
     return False

@@ -152,6 +152,7 @@ def _attribute_anchors(triples: Sequence[Triple], text: str = ""
             continue
         for kind, _ in typed_values(t.object_text or t.object):
             named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
+            named[kind] |= stems(t.subject) - _OWNERS  # "photo | number": the photos' count
             named[_WHICH + kind] |= premodifiers(t.relation)
     said: dict[str, set[str]] = defaultdict(set)
     for start, kind in goal_spans(text):
@@ -160,6 +161,8 @@ def _attribute_anchors(triples: Sequence[Triple], text: str = ""
                   if words - _CALENDAR or kind.startswith(_WHICH)} for found in (named, said))
 
 
+_OWNERS = frozenset({"user"})
+"""Subjects that name the memory's speaker, not a thing whose attribute it is."""
 _WHICH = "which:"
 """Prefix of the anchors' entry that holds an attribute's premodifiers by value type."""
 _HEAD_END = re.compile(r"\s(?:of|for|in|into|on|at|to|with|from|by)\s")

@@ -37,6 +37,9 @@ def _read(extractor, sentence):
     ("Scott's recent math test score improved to 72%.",
      ("scott", "math test score (percentage)", "72 percent")),
     ("The scheduled Zoom call was moved to 4:30 PM.", ("user", "zoom call (time)", "16:30")),
+    # a date after a change's new value says when it changed, not when the value holds
+    ("I increased my shooting accuracy to 60% by April 12 after daily drills.",
+     ("user", "shooting accuracy (percentage)", "60 percent")),
     ("My confidence in operator theory is at 79%.",
      ("user", "confidence in operator theory (percentage)", "79 percent")),
 ])
