@@ -168,10 +168,11 @@ circumstance ("changed to 9am on Sundays", "120ms under 20 concurrent requests",
 holidays"; Quirk et al. 1985 §8.14 on adjuncts of space, time and process): a restricted
 value is no value of the attribute as such, and is not read."""
 _MODALS = frozenset({"might", "may", "could", "would", "should"})
-_COMPLEMENTS = frozenset({"of", "in", "on"})
+_COMPLEMENTS = frozenset({"of", "in", "on", "for", "with"})
 """Prepositions whose phrase after an attribute noun says whose or which it is ("confidence
 in operator theory", "the cost of the course", "the budget for the party", "a limit on
-uploads"; Quirk et al. 1985 §17.37-17.44 on noun complementation): part of the name."""
+uploads", "the session with the immigration consultant"; Quirk et al. 1985 §17.37-17.44 on
+noun complementation): part of the name."""
 _POSSESSIVE_USER = frozenset({"my", "our", "i", "we", "me", "us"})
 
 
