@@ -139,7 +139,8 @@ def _most_telling(cand: CandidatePair) -> tuple:
             cand.kind == "value_mismatch" and cand.cardinality is not Cardinality.functional)
 
 
-STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "from_value": "update",
+STRUCTURE_LABELS = {"never": "contradiction", "named": "update", "redone": "update",
+                    "from_value": "update",
                     "quoted": "update", "valued": "update", "valued_near": "update",
                     "ended": "update"}
 """The judge's reading that keeps a pair found outside the keys (:mod:`scanner.core.never`,

@@ -107,6 +107,19 @@ def _changed_near(text: str, name: str) -> bool:
                for at in _positions(text, name))
 
 
+def _done_again(later: str, earlier: str, shared: set[str]) -> str | None:
+    """The shared stem that ``later`` writes with the prefix "re-" and ``earlier`` without
+    it ("reallocated" / "allocated", "rescheduled" / "scheduled"): the same act done again,
+    whose new outcome replaces the old (Quirk et al. 1985 App. I.21, "re-" = again); None
+    when there is none."""
+    said = {w.lower() for w in _WORD.findall(earlier.lower())}
+    for word in _WORD.findall(later.lower()):
+        if word.startswith("re") and len(word) > 6 and _stem(word) in shared and \
+                word not in said and word[2:] in said | {w + "d" for w in said}:
+            return _stem(word)
+    return None
+
+
 def _alike(a: str, b: str) -> bool:
     """Whether two memories share four in five of their words (Jaccard ≥ 0.8): one said
     again, not changed."""
@@ -156,9 +169,10 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
     Returns:
         ``value_mismatch`` pairs keyed ``(scope, shared name, shared stem)``, sorted by member
         ids, each found by ``named`` (a shared name and stem: at most ``possible``,
-        :func:`scanner.core.policy.in_other_words`), ``from_value`` (the later changes from
-        a value the earlier states) or ``quoted`` (the later retracts the earlier, quoting
-        it).
+        :func:`scanner.core.policy.in_other_words`), ``redone`` (the later does the
+        earlier's act again: "reallocated" / "allocated"), ``from_value`` (the later
+        changes from a value the earlier states) or ``quoted`` (the later retracts the
+        earlier, quoting it).
     """
     by_scope: dict[tuple, list[tuple[MemoryRecord, set[str], set[str]]]] = defaultdict(list)
     for r in records:
@@ -191,7 +205,11 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                     if _quotes(later.text, earlier.text):
                         seen[i] = (name, "retraction", "quoted")
                     elif shared and _changed_near(later.text, name):
-                        seen.setdefault(i, (name, shared[0], "named"))
+                        again = _done_again(later.text, earlier.text, set(shared))
+                        if again:  # "allocated to Phoenix" / "reallocated to Alpha"
+                            seen[i] = (name, again, "redone")
+                        else:
+                            seen.setdefault(i, (name, shared[0], "named"))
             for left in _FROM_TO.finditer(later.text):  # "switched X from PostgreSQL to MySQL"
                 old_value = left.group(1).lower()
                 for i in by_word.get(old_value.split()[0], ()):

@@ -145,11 +145,21 @@ def test_the_trained_judge_reads_clear_pairs(trained, earlier, later, label):
 def test_a_named_thing_changed_in_other_words_is_only_possible(extractor):
     """A shared name and one shared stem name no whole attribute: the judge's update puts the
     pair on the review page and withholds nothing (policy row named_in_other_words)."""
-    texts = ("Mobile Team allocated to Project Phoenix", "Mobile Team reallocated to Project Alpha")
+    texts = ("Mobile Team staffs Project Phoenix", "Mobile Team now staffs Project Alpha")
     report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
     assert [(c.members, c.verdict, c.rule) for c in report.conflicts] == [
         (["m1", "m2"], "possible", "named_in_other_words")]
     assert report.withhold == []
+
+
+def test_a_named_things_act_done_again_is_decided(extractor):
+    """"re-" says the same act again (Quirk et al. 1985 App. I.21): its new outcome replaces
+    the old one."""
+    texts = ("Mobile Team allocated to Project Phoenix", "Mobile Team reallocated to Project Alpha")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
 
 
