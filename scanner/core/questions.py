@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from scanner.core.detect import CandidatePair, Stance, contested
+from scanner.core.never import denies_experience
 from scanner.core.policy_config import PolicyConfig, epoch_of
 
 FIRST_PERSON = frozenset({"user", "i", "me", "my", "we", "us", "our"})
@@ -84,7 +85,8 @@ def clarification_question(pair: CandidatePair, *, epochs: bool = False,
         return f"Are “{who}” and “{other}” the same?"
     attribute = older.attribute or newer.attribute or not _verb_like(relation, texts)
     if pair.found_by == "never" or (pair.judgment is not None
-                                    and pair.judgment.label == "contradiction"):
+                                    and pair.judgment.label == "contradiction") or (
+            pair.kind == "polarity" and denies_experience(newer.record.text)):
         # one speaker's statements that cannot both hold: time does not settle them (SPEC §2)
         said = [t.strip().rstrip(".") for t in texts]
         return f"Which is right: “{said[0]}” or “{said[1]}”?"

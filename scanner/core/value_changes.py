@@ -153,6 +153,7 @@ def _attribute_anchors(triples: Sequence[Triple], text: str = ""
         for kind, _ in typed_values(t.object_text or t.object):
             named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
             named[kind] |= stems(t.subject) - _OWNERS  # "photo | number": the photos' count
+            named[_WHICH + kind] |= stems(t.subject) - _OWNERS  # "Uncle Joe's dinner"
             named[_WHICH + kind] |= premodifiers(t.relation)
     said: dict[str, set[str]] = defaultdict(set)
     for start, kind in goal_spans(text):

@@ -218,5 +218,7 @@ def test_a_later_denial_of_any_past_time_is_quarantined(extractor, judge):
                   "I have never deployed this app.")
     assert [(c.verdict, c.rule) for c in report.conflicts] == [
         ("quarantined", "contradictory_statements")]
+    assert report.conflicts[0].question == ("Which is right: “Deployed the app on Render” or "
+                                            "“I have never deployed this app”?")
     assert scan(extractor, None, "Ships on Thursdays.",
                 "Never ships on Thursdays.").conflicts[0].verdict == "resolved"

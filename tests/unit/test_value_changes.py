@@ -157,3 +157,14 @@ def test_the_same_attribute_changed_is_decided(extractor):
     report = scan(extractor, FixedJudge(update=0.9, compatible=0.1),
                   "The office rent is $3,000.", "The office rent has increased to $3,400.")
     assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
+
+
+def test_another_owners_attribute_pairs_nothing(extractor):
+    """The owner a reading names is part of which attribute it is: Uncle Joe's dinner moving
+    says nothing of Grandma's."""
+    judge = FixedJudge(update=0.9, compatible=0.1)
+    assert scan(extractor, judge, "Grandma's birthday dinner is at 6 pm.",
+                "Uncle Joe's birthday dinner has moved to 7 pm.").conflicts == []
+    report = scan(extractor, judge, "Grandma's birthday dinner is at 6 pm.",
+                  "Grandma's birthday dinner has moved to 7 pm.")
+    assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
