@@ -153,7 +153,7 @@ def _attribute_anchors(triples: Sequence[Triple], text: str = ""
         for kind, _ in typed_values(t.object_text or t.object):
             named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
             named[kind] |= stems(t.subject) - _OWNERS  # "photo | number": the photos' count
-            named[_WHICH + kind] |= stems(t.subject) - _OWNERS  # "Uncle Joe's dinner"
+            named[_WHICH + kind] |= split_stems(t.subject) - _OWNERS  # "Uncle Joe's dinner"
             named[_WHICH + kind] |= premodifiers(t.relation)
     said: dict[str, set[str]] = defaultdict(set)
     for start, kind in goal_spans(text):
@@ -175,7 +175,13 @@ def premodifiers(relation: str) -> frozenset[str]:
     attribute it is, so another memory speaks of it only if it says them too (Quirk et al.
     1985 §17.4 on restrictive premodification)."""
     head = _HEAD_END.split(_TYPE_SUFFIX.sub("", relation), maxsplit=1)[0].split()
-    return stems(" ".join(w.split("'")[0] for w in head[:-1]))
+    return split_stems(" ".join(w.split("'")[0] for w in head[:-1]))
+
+
+def split_stems(text: str) -> frozenset[str]:
+    """:func:`stems` of ``text`` with its hyphenated words split ("post-production" and the
+    parser's "post - production" alike)."""
+    return stems(text.replace("-", " "))
 
 
 _CALENDAR = frozenset(stems(" ".join(MONTHS)) | stems("monday tuesday wednesday thursday "
@@ -299,7 +305,7 @@ def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources
         if any(kind in types and (kind, v) not in values[i] for kind, v in sources):
             continue  # the later changes from a value the earlier does not state
         named, said = anchors
-        said_words = stems(earlier.text)
+        said_words = split_stems(earlier.text)
         if any(not which <= said_words for kind, which in named.items()
                if kind.startswith(_WHICH) and which):
             continue  # the later's reading names another thing's attribute ("Paris office")
