@@ -420,11 +420,21 @@ def _conflict(case: Case, ruling: Ruling, represented: list[str]) -> Conflict:
         "values": {a.id: pair.a.value_text(relation), b.id: pair.b.value_text(relation)},
         "verdict": ruling.verdict, "winner": winner.id if winner else None,
         "superseded": [loser.id] if loser else [], "latest": shown.id if shown else None,
-        "rule": ruling.rule, "reasons": [*ruling.reasons, *represented, *config.declarations()],
+        "rule": ruling.rule, "reasons": [*ruling.reasons, *_judged(pair, ruling), *represented,
+                                         *config.declarations()],
         "severity": severity(a, b),
         "inputs": {a.id: _inputs(a, config), b.id: _inputs(b, config)},
         "config": config.for_relation(relation), "question": question,
         "recommended": ruling.recommended.id if ruling.recommended else None})
+
+
+def _judged(pair: CandidatePair, ruling: Ruling) -> tuple[str, ...]:
+    """The judge's reading of the pair (``judge:update 0.97``) when it read the pair and the
+    row's reasons do not give it already: what let a decided verdict through is shown."""
+    if pair.judgment is None:
+        return ()
+    reason = pair.judgment.reason()
+    return () if reason in ruling.reasons else (reason,)
 
 
 _CONFLICT_FIELDS = ("key", "kind", "members", "values", "verdict", "winner", "superseded",

@@ -159,6 +159,7 @@ def test_a_named_things_act_done_again_is_decided(extractor):
     report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
     assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
         (["m1", "m2"], "resolved", "m2")]
+    assert report.conflicts[0].reasons == ["judge:update 0.90"]  # what let it through
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
 
