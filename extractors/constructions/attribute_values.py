@@ -411,8 +411,8 @@ def _restricted(verb, value_prep, *, dated_ok: bool = False) -> bool:
         written = " ".join(t.text for t in objects[0].subtree) if objects else ""
         if child.lower_ == "at" and objects and _VALUE.fullmatch(written):
             continue
-        if dated_ok and objects and child.i > value_prep.i and any(
-                m.lastgroup in _DATED and m.group() == written for m in _VALUE.finditer(written)):
+        dated = _VALUE.fullmatch(written) if dated_ok and child.i > value_prep.i else None
+        if dated is not None and dated.lastgroup in _DATED:
             continue
         return True
     return False

@@ -37,15 +37,17 @@ Structure alone flags nothing: only a pair the judge reads as an ``update`` is k
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from extractors import Cardinality, Triple
 from extractors.change_cues import CHANGE_WORDS, marks_change
-from extractors.times import MONTHS
 from extractors.constructions.attribute_values import typed_value_spans, typed_values
+from extractors.times import MONTHS
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.named_changes import _alike, _stance, _stem
@@ -99,7 +101,7 @@ def value_change_pairs(records: Sequence[MemoryRecord],
         ids.
     """
     by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    anchors: dict[str, tuple[dict[str, frozenset[str]], ...]] = {}
+    anchors: dict[str, Anchors] = {}
     for r, found_triples in zip(records, triples):
         if r.observed_at is not None:
             by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
@@ -114,7 +116,7 @@ def value_change_pairs(records: Sequence[MemoryRecord],
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             weighted = [w for w in words[j] if w in idf]
-            if values[j] and any(anchors[later.id]) and marks_change(later.text):
+            if values[j] and anchors[later.id] and marks_change(later.text):
                 _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id],
                           roles[j][1])
             for w in weighted:
@@ -138,34 +140,49 @@ _CHANGE_STEMS = frozenset().union(*(stems(w) for w in CHANGE_WORDS))
 """Stems of the change cues: "increased" names no attribute."""
 
 
-def _attribute_anchors(triples: Sequence[Triple], text: str = ""
-                       ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
-    """``(named, said)``, each value type -> attribute stems: ``named`` from the attributes
-    of ``triples`` that hold a typed value of it ("snack budget (amount)" -> ``{"money":
-    {"snack", "budget"}}``), a key that names the attribute; ``said`` from the words written
-    before a value that is the result of a change in ``text`` (:func:`goal_spans`: "the
-    seaplane fare has increased, now closer to $650"), change and calendar words aside, which
-    name no attribute for sure."""
+@dataclass(frozen=True, slots=True)
+class Anchors:
+    """A later memory's attributes, each by value type -> content-word stems.
+
+    ``named``: the attributes of its triples that hold a typed value ("snack budget
+    (amount)" -> ``{"money": {"snack", "budget"}}``), with the owner a reading names;
+    ``which``: the words of those that say whose or which one it is (the owner and the
+    premodifiers: "Uncle Joe's birthday dinner" -> ``{"uncle", "birthday"}``), all of which
+    an earlier memory of the same attribute says too; ``said``: the words written before a
+    value that is the result of a change (:func:`goal_spans`: "the seaplane fare has
+    increased, now closer to $650"), change and calendar words aside, which name no
+    attribute for sure."""
+
+    named: dict[str, frozenset[str]]
+    which: frozenset[str]
+    said: dict[str, frozenset[str]]
+
+    def __bool__(self) -> bool:
+        return bool(self.named or self.said)
+
+
+def _attribute_anchors(triples: Sequence[Triple], text: str) -> Anchors:
+    """The :class:`Anchors` of a memory's ``text`` and its ``triples``."""
     named: dict[str, set[str]] = defaultdict(set)
+    which: set[str] = set()
     for t in triples:
         if t.negated or t.rule not in ATTRIBUTE_RULES:
             continue
         for kind, _ in typed_values(t.object_text or t.object):
             named[kind] |= stems(_TYPE_SUFFIX.sub("", t.relation).replace("number of", ""))
             named[kind] |= stems(t.subject) - _OWNERS  # "photo | number": the photos' count
-            named[_WHICH + kind] |= split_stems(t.subject) - _OWNERS  # "Uncle Joe's dinner"
-            named[_WHICH + kind] |= premodifiers(t.relation)
+            which |= split_stems(t.subject) - _OWNERS  # "Uncle Joe's dinner"
+            which |= premodifiers(t.relation)
     said: dict[str, set[str]] = defaultdict(set)
     for start, kind in goal_spans(text):
         said[kind] |= _said_before(text, start) - _CHANGE_STEMS
-    return tuple({kind: frozenset(words - _CALENDAR) for kind, words in found.items()
-                  if words - _CALENDAR or kind.startswith(_WHICH)} for found in (named, said))
+    named_, said_ = ({kind: frozenset(words - _CALENDAR) for kind, words in found.items()
+                      if words - _CALENDAR} for found in (named, said))
+    return Anchors(named_, frozenset(which - _CALENDAR), said_)
 
 
 _OWNERS = frozenset({"user"})
 """Subjects that name the memory's speaker, not a thing whose attribute it is."""
-_WHICH = "which:"
-"""Prefix of the anchors' entry that holds an attribute's premodifiers by value type."""
 _HEAD_END = re.compile(r"\s(?:of|for|in|into|on|at|to|with|from|by)\s")
 
 
@@ -178,6 +195,7 @@ def premodifiers(relation: str) -> frozenset[str]:
     return split_stems(" ".join(w.split("'")[0] for w in head[:-1]))
 
 
+@functools.lru_cache(maxsize=65536)
 def split_stems(text: str) -> frozenset[str]:
     """:func:`stems` of ``text`` with its hyphenated words split ("post-production" and the
     parser's "post - production" alike)."""
@@ -214,7 +232,7 @@ def goal_spans(text: str) -> list[tuple[int, str]]:
     change (:data:`_GOAL`), when ``text`` marks a change at all."""
     if not marks_change(text):
         return []
-    return [(start, kind) for start, kind, _ in typed_value_spans(text)
+    return [(start, kind) for start, kind, _ in _spans(text)
             if _GOAL.search(text[max(0, start - 30):start])]
 
 
@@ -262,11 +280,18 @@ _WHEN = frozenset({"date", "clock"})
 """Value types a "by" introduces as a time limit ("by March 1"), not an extent."""
 
 
+@functools.lru_cache(maxsize=65536)
+def _spans(text: str) -> tuple[tuple[int, str, str], ...]:
+    """:func:`typed_value_spans` of ``text``, read once per memory of a scan (an earlier
+    memory is weighed against many later ones)."""
+    return tuple(typed_value_spans(text))
+
+
 def value_roles(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
     """``(states, sources)``: the typed values of ``text`` (``(type, normalised value)``) that
     state what holds, and those a change starts from; an extent of change is in neither."""
     states, sources = set(), set()
-    for start, kind, value in typed_value_spans(text):
+    for start, kind, value in _spans(text):
         before = text[max(0, start - 40):start]
         if _SOURCE.search(before):
             sources.add((kind, value))
@@ -275,17 +300,13 @@ def value_roles(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[
     return frozenset(states), frozenset(sources)
 
 
-def _other_value_near(text: str, states, later_states, anchors, words=None) -> bool:
+def _other_value_near(text: str, states, later_states, anchors) -> bool:
     """Whether ``text`` (the earlier memory, its state values ``states``) states a value of
     a type the later memory gives its attribute, other than the later's values
     (``later_states``), within :data:`NEAR` words of a word of that attribute (``anchors``:
-    type -> attribute stems): a value changed, said of the same attribute. With ``words``
-    (the earlier memory's stems), the attribute's premodifiers must be among them: "the
-    Berlin office rent" is not "the Paris office rent"."""
-    for start, kind, value in typed_value_spans(text):
+    type -> attribute stems): a value changed, said of the same attribute."""
+    for start, kind, value in _spans(text):
         said = anchors.get(kind)
-        if words is not None and not anchors.get(_WHICH + kind, frozenset()) <= words:
-            continue
         if said and (kind, value) in states and (kind, value) not in later_states and \
                 said & words_near(text, [start], NEAR):
             return True
@@ -304,14 +325,11 @@ def _pair_one(j, items, values, weighted, idf, postings, found, anchors, sources
             continue
         if any(kind in types and (kind, v) not in values[i] for kind, v in sources):
             continue  # the later changes from a value the earlier does not state
-        named, said = anchors
-        said_words = split_stems(earlier.text)
-        if any(not which <= said_words for kind, which in named.items()
-               if kind.startswith(_WHICH) and which):
-            continue  # the later's reading names another thing's attribute ("Paris office")
-        if _other_value_near(earlier.text, values[i], values[j], named, said_words):
+        if not anchors.which <= split_stems(earlier.text):
+            continue  # the later's reading names another's attribute: "the Paris office rent"
+        if _other_value_near(earlier.text, values[i], values[j], anchors.named):
             found_by = "valued"  # the attribute a reading names
-        elif _other_value_near(earlier.text, values[i], values[j], said):
+        elif _other_value_near(earlier.text, values[i], values[j], anchors.said):
             found_by = "valued_near"  # words written before the new value
         else:
             continue  # the later's attribute is not said near another value of its type
