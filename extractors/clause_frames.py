@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Token
 from extractors.syntax import _word
 from extractors.types import Triple
 from extractors.doc_cache import doc_text
+from extractors.wishes import polite_volition
 
 _EXCEPT = {"except", "excluding", "unless", "save"}
 _MODALS = {"might", "may", "could", "would", "should", "will", "shall", "'ll", "'d", "must",
@@ -20,9 +21,12 @@ def _hypothetical(head: Token) -> bool:
     """A clause that states a possibility, plan or condition rather than a fact: a modal
     auxiliary other than "can" ("I might move to Lisbon", "I will work at Globex next
     month"), or a conditional clause ("if I move to Lisbon"). "can"/"can't" stay: "I can't
-    eat gluten" is a standing fact."""
+    eat gluten" is a standing fact, and so is the wish of "would like to"
+    (:func:`extractors.wishes.polite_volition`)."""
+    wish = polite_volition(head)
     for child in head.children:
-        if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS:
+        if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS \
+                and not wish:
             return True
         if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
             return True

@@ -61,7 +61,9 @@ from extractors.constructions.verb_words import (
 )
 from extractors.referents import GROUP_NOUNS
 from extractors.constructions.handovers import HANDOVER_VERBS, handed_theme
+from extractors.relations import dwelling_reading
 from extractors.types import Triple
+from extractors.wishes import WISH_RULE, WISHED_PLACES, polite_volition
 
 
 class VerbRules:
@@ -194,7 +196,11 @@ class VerbRules:
                 return stated
         out: list[Triple] = []
         if xcomp is not None and lemma in _LIKE_VERBS | _DESIRE_VERBS:
+            if polite_volition(verb):
+                base = "want"  # "would like to work in Norway" wants it
             inner = self._active(xcomp, subject=subject, negated=False)
+            if base in _DESIRE_VERBS or base == "want":
+                out.extend(self._wished_places(verb, inner, neg))
             for t in inner:
                 # "likes drinking coffee" -> like "coffee" and like "drink coffee"
                 for value in {t.object, f"{t.relation} {t.object}".strip()}:
@@ -490,6 +496,20 @@ class VerbRules:
             return None
         who = self._entity(owner)
         return (who, noun.lemma_.lower()) if who else None
+
+    def _wished_places(self, verb: Token, inner: list[Triple], neg: bool) -> list[Triple]:
+        """A wish of a place of one's life (:data:`extractors.wishes.WISHED_PLACES`; a move's
+        destination is where one would live): ``(subject, "want <relation>", place)``, rule
+        :data:`extractors.wishes.WISH_RULE`. "Keanu would like to work in Norway" and a later
+        "… to work in Portugal" then share a key of unknown cardinality: a possible conflict,
+        never decided."""
+        out = []
+        for t in inner:
+            relation, value = dwelling_reading(t.relation, t.object, t.object_text)
+            if t.object and not t.negated and relation in WISHED_PLACES and value:
+                out.append(replace(t, relation=f"want {relation}", object=value, negated=neg,
+                                   rule=WISH_RULE, qualifiers=()))
+        return out
 
     def _idioms(self, verb: Token, base: str, subject: str, neg: bool) -> list[Triple]:
         """A verb, its object noun and that noun's preposition that together name one

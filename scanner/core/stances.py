@@ -18,6 +18,7 @@ from extractors.constructions.particulars import PARTICULAR
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.referents import NAME_ADJECTIVES, SCHOOL_STATES
 from extractors.state_changes import ENDED_RULE, PARTY_QUALIFIER
+from extractors.wishes import WISH_RULE
 from scanner.core.keys import Assertion
 from scanner.core.names import written_name
 from scanner.models import MemoryRecord
@@ -96,9 +97,11 @@ class Stance:
 _ATTRIBUTE_RULES = ("attribute", "key_value", GENERIC_RULE, ATTRIBUTE_VALUE_RULE)
 """Extraction rules whose relation is a singular attribute noun ("the preferred glaze is ...")
 or a ``key: value`` line: functional by default (:meth:`RelationTable.cardinality`)."""
-_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE, ATTRIBUTE_VALUE_RULE)
+_SHAPED_RULES = ("attribute", "key_value", "attribute_set", GENERIC_RULE, ATTRIBUTE_VALUE_RULE,
+                 WISH_RULE)
 """Extraction rules that state a relation as an attribute, singular or plural ("my favourite
-genres are ..."): the only relations of unknown cardinality that may give ``possible``."""
+genres are ..."), or as a wish of a place of one's life: the only relations of unknown
+cardinality that may give ``possible``."""
 
 
 def _shown(triple: Triple) -> str:

@@ -75,10 +75,7 @@ def problems_of(case: dict, report: dict) -> list[str]:
     return out
 
 
-KNOWN_GAPS: dict[str, str] = {
-    "aspiration-two-countries-possible":
-        "readings: a wish ('would like to work in') gives no triple, so no possible conflict",
-}
+KNOWN_GAPS: dict[str, str] = {}
 """Cases not fixed yet, by the kind of failure; each runs as a strict xfail."""
 
 

@@ -201,6 +201,11 @@ TABLE = [
     # wanting is not doing: the complement becomes the object of "want"
     ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
     ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
+    # a wish of a place of one's life is also read as that place wished ("would like to" is
+    # "want to"), a key of unknown cardinality: two wished countries are a possible conflict
+    ("I want to move to Lisbon.", [(U, "want live in", "lisbon", False)]),
+    ("Keanu would like to work in Norway.", [("keanu", "want work location", "norway", False)]),
+    ("I'd love to work at Google.", [(U, "want work at", "google", False)]),
     # a mention of negation that does not deny the fact (issue "Triples that survive
     # paraphrase")
     ("Do not forget to use celadon.", [(U, "use", "celadon", False)]),
@@ -391,6 +396,10 @@ def test_he_or_she_after_two_named_people_stays_unresolved(extractor):
     ("Josep Tarradellas i Joan died in the city of Barcelona.",
      (U, "place of death", "barcelona", False)),
     ("I want to move to Lisbon.", (U, "live in", "lisbon", False)),
+    # "would have liked to" is a wish that was not met: no wish now, no place
+    ("I would have liked to live in Rome.", (U, "want live in", "rome", False)),
+    ("Keanu would like to work in Norway.", ("keanu", "work location", "norway", False)),
+    ("I would like to visit Japan.", (U, "want visit", "japan", False)),
     ("my father is a farmer.", (U, "father", "farmer", False)),
     ("My birthday is 1990-03-02.", (U, "birthday", "1990", False)),
     ("The kiln temperature is 1200 C", ("kiln temperature", "be", "1473.15 K", False)),
