@@ -371,6 +371,10 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
         if not found or subj is None:
             return found
         others = [c for c in self._objects(subj)[1:] if c.dep_ == "conj"]
+        if not others and any(c.dep_ == "cc" for c in subj.children):
+            # "Troy and I attended couples therapy": the parser may hang the second conjunct
+            # on the verb as a subject of its own, after the first's "and"
+            others = [c for c in head.children if c.dep_ == "nsubj" and c.i > subj.i]
         first = self._entity(subj) if others else None
         reciprocal = self._reciprocal(found, first, [self._entity(o) for o in others]) \
             if first and others else []

@@ -128,7 +128,7 @@ class ReportRules:
             if trailing is not None and trailing != below and \
                     not self._frame_asserts(trailing, token):
                 return False
-            if token.head == token:
+            if token.head == token or _juxtaposed(token):
                 return True
             if token.dep_ == "ccomp" and frame_assertion(token.head) is not None and \
                     not self._frame_asserts(token.head, token):
@@ -208,6 +208,20 @@ class ReportRules:
             if not sources or not all(self._speaks_for(s, clause) for s in sources):
                 return False
         return True
+
+
+def _juxtaposed(clause: Token) -> bool:
+    """Whether ``clause`` is a sentence of its own that the parser hung under the next one: a
+    complement or parataxis before its head with a semicolon between them ("I met Bryan at
+    the festival; he advised me": "met" is no content of "advised"). A semicolon joins
+    independent clauses, never a clause to its complement (Quirk et al. 1985, App. III on
+    the semicolon)."""
+    if clause.dep_ not in ("ccomp", "parataxis") or clause.i > clause.head.i:
+        return False
+    doc = clause.doc
+    return any(t.text == ";" for t in doc[clause.right_edge.i + 1:clause.head.left_edge.i
+                                           if clause.head.left_edge.i > clause.right_edge.i
+                                           else clause.head.i])
 
 
 def _trailing_frame(clause: Token) -> Token | None:

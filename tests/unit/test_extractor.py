@@ -201,6 +201,12 @@ TABLE = [
     # wanting is not doing: the complement becomes the object of "want"
     ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
     ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
+    # a semicolon joins two sentences: the first is no complement of the second's verb
+    ("I met Bryan at the festival; he advised me.", [(U, "meet", "bryan", False),
+                                                     ("bryan", "advise", U, False)]),
+    # a second conjunct the parser hung on the verb as a subject of its own
+    ("Troy and I attended couples therapy on April 20.",
+     [("troy", "attend", "couple therapy", False), (U, "attend", "couple therapy", False)]),
     # a wish of a place of one's life is also read as that place wished ("would like to" is
     # "want to"), a key of unknown cardinality: two wished countries are a possible conflict
     ("I want to move to Lisbon.", [(U, "want live in", "lisbon", False)]),
