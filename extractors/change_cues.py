@@ -32,6 +32,16 @@ ENDING_CUES = _pattern(_TABLE["endings"]["words"])
 """The cues that say a state ended or a plan is off (the data file's ``endings``)."""
 
 
+CORRECTION_CUES = _pattern(_TABLE["corrections"]["words"])
+"""The cues that say an earlier statement was wrong (the data file's ``corrections``)."""
+
+
+def marks_correction(text: str) -> bool:
+    """Whether ``text`` says that an earlier statement was wrong (:data:`CORRECTION_CUES`):
+    "Actually, I have never been to Japan" retracts; "I have never been to Japan" denies."""
+    return CORRECTION_CUES.search(text) is not None
+
+
 def marks_ending(text: str) -> bool:
     """Whether ``text`` says that a state ended or a plan is off (:data:`ENDING_CUES`)."""
     return ENDING_CUES.search(text) is not None

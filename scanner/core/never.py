@@ -133,12 +133,12 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
         matches = sorted(seen.values(), key=lambda x: (
             -x[0], abs((x[1].record.observed_at or when) - when) if when else 0,
             x[1].record.id))
-        for _, report in matches[:MAX_PER_DENIAL]:
+        for evidence, report in matches[:MAX_PER_DENIAL]:
             ids = tuple(sorted((denial.record.id, report.record.id)))
             if ids in found or paired[denial.record.id] >= MAX_PER_DENYING_MEMORY:
                 continue
             paired[denial.record.id] += 1
             a, b = stances([denial, report])
             found[ids] = CandidatePair(key, "polarity", a, b, Cardinality.functional,
-                                       found_by="never")
+                                       found_by="never", evidence=evidence)
     return [found[k] for k in sorted(found)]

@@ -44,6 +44,7 @@ from datetime import datetime
 from typing import Any
 
 from extractors import Cardinality
+from extractors.change_cues import marks_correction
 from scanner.core.detect import CandidatePair
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
 from scanner.core.never import denies_any_time, denies_experience
@@ -227,11 +228,16 @@ def contradictory_statements(case: Case) -> Ruling | None:
     as a denial of any time against a report (:mod:`scanner.core.never`), or a member denies
     for any time; otherwise the judge's reading alone decides nothing here. A polarity pair
     whose later member denies any past time ("I have never deployed this app") is
-    quarantined also without the judge, unless the judge reads an update."""
+    quarantined whatever the judge reads, unless that member says the report was wrong
+    ("Actually, I never deployed it": :func:`extractors.change_cues.marks_correction`) and
+    the judge reads an update: a denial of any past time cannot be a change of the world
+    since the report, only a retraction of it."""
     judgment = case.pair.judgment
     later = _newer(case.a, case.b)
     if case.pair.kind == "polarity" and later is not None and \
-            denies_experience(later.text) and (judgment is None or judgment.label != "update"):
+            denies_experience(later.text) and not (
+                judgment is not None and judgment.label == "update"
+                and marks_correction(later.text)):
         # "Deployed the app on Render" / later "I have never deployed this app": no time
         # settles a denial of any past time against a report (issue 37, kind 4)
         return Ruling("quarantined", "contradictory_statements",

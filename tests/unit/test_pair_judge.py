@@ -81,8 +81,23 @@ def test_a_never_denial_meets_a_report_in_other_words(extractor):
              "I have never written any Flask routes in this project.")
     report = scan(extractor, FixedJudge(contradiction=0.9, compatible=0.1), *texts)
     assert [(c.members, c.verdict) for c in report.conflicts] == [(["m1", "m2"], "quarantined")]
-    # the judge reading no contradiction drops the pair: structure alone flags nothing
-    assert scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts).conflicts == []
+    # the judge reading an update keeps the pair, and the later denial of any past time
+    # still quarantines it: time never settles a denial against a report
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict) for c in report.conflicts] == [(["m1", "m2"], "quarantined")]
+    # the judge reading no conflict drops the pair: structure alone flags nothing
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
+
+
+def test_a_denial_that_retracts_the_report_is_an_update(extractor):
+    texts = ("Deployed the app on Render with Gunicorn.",
+             "Correction: I have never deployed this app; that was my colleague.")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
+    # without the correction the same reading leaves the two to a person
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1),
+                  "Deployed the app on Render with Gunicorn.", "I have never deployed this app.")
+    assert [c.verdict for c in report.conflicts] == ["quarantined"]
 
 
 def test_without_a_judge_the_rules_decide(extractor):
