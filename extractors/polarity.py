@@ -15,7 +15,13 @@ def _is_negator(token: Token) -> bool:
 
 @per_token
 def _negated(head: Token) -> bool:
-    """True when ``head`` carries a negation: "not", "n't", "never", "no longer"."""
+    """True when ``head`` carries a negation: "not", "n't", "never", "no longer", or is a
+    later disjunct of a negated verb (:func:`negated_disjunct`: "I don't smoke or drink")."""
+    return _carries_negation(head) or negated_disjunct(head)
+
+
+def _carries_negation(head: Token) -> bool:
+    """True when ``head`` itself carries a negation: "not", "n't", "never", "no longer"."""
     for child in head.children:
         if _is_negator(child):
             return True
@@ -32,6 +38,28 @@ def _negated(head: Token) -> bool:
             # al. 1985, §10.54: clause negation by a negative adverb in mid position)
             return True
     return False
+
+
+_DISJUNCTIONS = frozenset({"or", "nor"})
+
+
+def negated_disjunct(verb: Token) -> bool:
+    """Whether ``verb`` is a later disjunct of a negated verb and shares its subject: "I don't
+    smoke or drink", "I have never deployed an app or used Fargate" deny both verbs, as "not
+    (A or B)" is "not A and not B" (Huddleston & Pullum 2002, The Cambridge Grammar of the
+    English Language, ch. 15 on coordination under negation); "nor" denies its verb whatever
+    precedes it ("neither smokes nor drinks"). A disjunct with its own subject ("I don't
+    smoke or I would …") or joined by "and" keeps its own polarity."""
+    if verb.dep_ != "conj" or any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        return False
+    chain = [verb]
+    while chain[-1].dep_ == "conj" and chain[-1].head != chain[-1]:
+        chain.append(chain[-1].head)  # up to the first conjunct ("smoke, drink or gamble")
+    first = chain[-1]
+    marks = sorted((c for t in chain for c in t.children if c.dep_ == "cc"), key=lambda c: c.i)
+    if not marks or marks[-1].lower_ not in _DISJUNCTIONS:
+        return False
+    return marks[-1].lower_ == "nor" or _carries_negation(first)
 
 
 def _no_longer(token: Token) -> bool:

@@ -153,8 +153,8 @@ conflict: which of the two it is, the denial's time and wording settle
 
 
 MAX_CONTRADICTED = 2
-"""Reports kept per denial of any time, the strongest structure first (the report of the same
-act, then the most words of the denied object: :attr:`CandidatePair.evidence`), then the
+"""Reports kept per denial of any time, the strongest structure first (rare words shared and
+the report of the same act: :attr:`CandidatePair.evidence`), then the
 judge's likeliest contradiction: "I have never met Bryan" contradicts the report of meeting
 him, not every memory that names him. The judge reads almost any report beside a denial as a
 contradiction (0.96-0.99 on BEAM's), so its probability only breaks ties."""

@@ -61,10 +61,11 @@ class CandidatePair:
     time and a report of the same thing, :mod:`scanner.core.never`), ``named`` (a named thing
     changed, :mod:`scanner.core.named_changes`) or ``valued`` (a typed value changed in other
     words, :mod:`scanner.core.value_changes`)."""
-    evidence: int = 0
+    evidence: float = 0.0
     """How much the finder's structure ties the two memories, for choosing among a finder's
-    pairs of one memory: for ``never``, the denied object's content words the report says,
-    plus two when it reports the same act (:func:`scanner.core.never.never_pairs`)."""
+    pairs of one memory: for ``never``, the inverse document frequencies of the words both
+    memories say, plus :data:`scanner.core.never.SAME_ACT` when the report is of the denied act
+    (:func:`scanner.core.never.never_pairs`)."""
     judgment: Judgment | None = field(default=None)
     """The pair judge's reading of the two memories (:mod:`scanner.pair_judge`), filled in by
     :func:`scanner.scan.scan_records` when a judge is configured; None = not judged."""

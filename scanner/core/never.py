@@ -7,8 +7,9 @@ an update: recency does not settle them (SPEC §2, last row). The keys rarely pu
 together, because the two memories use different verbs, so this module finds them by structure:
 
 * the denying memory says "never" / "not ever" / "no experience with" (Quirk et al. 1985
-  §7.56 on "never" as the negative of "ever": it denies every time), and holds a denied triple
-  of its subject;
+  §7.56 on "never" as the negative of "ever": it denies every time); each of its triples is
+  met with reports of the other polarity (a denial is mostly a denied triple, but "never
+  declined a meeting" reads as accepting it);
 * the other memory of the same scope asserts a triple of the same subject and relation whose
   object shares a content word with the denied object ("never downloaded Zotero" /
   "Downloaded Zotero on March 2"), or says :data:`MIN_SHARED` of the denied object's content
@@ -16,14 +17,16 @@ together, because the two memories use different verbs, so this module finds the
   Flask").
 
 Each candidate is a ``polarity`` pair under the denied triple's key. The pair judge decides:
-only a pair it reads as a ``contradiction`` is kept (:func:`scanner.scan.scan_records`), and is
-quarantined with a clarification question (:func:`scanner.core.policy.contradictory_statements`).
+only a pair it reads as a conflict (``contradiction`` or ``update``) is kept
+(:func:`scanner.scan.scan_records`); a later denial is quarantined with a clarification
+question (:func:`scanner.core.policy.contradictory_statements`).
 Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -52,8 +55,9 @@ the judge keeps at most two of them (:data:`scanner.scan.MAX_CONTRADICTED`), and
 judged costs about 13 ms on one thread (docs/benchmarks.md#pair-judge)."""
 
 MAX_PER_DENIAL = 4
-"""Candidates kept per denying triple, the report of the same act and the most shared words
-first, then the nearest in time: a denial that shares a word with hundreds of memories
+"""Candidates kept per denying triple, the strongest evidence first (the words the two
+memories share, weighted by their rarity in the scope, plus :data:`SAME_ACT`), then the
+nearest in time: a denial that shares a word with hundreds of memories
 ("never used any tool") names too little to pair them all."""
 
 
@@ -82,6 +86,24 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3})
 
 
+SAME_ACT = 3.0
+"""What reporting the same act (the denial's relation with a word of its object) adds to the
+evidence of a pair: about one word that fewer than one memory in twenty of the scope says
+(log 20 = 3.0), so the same act with one rare word outranks two rare words in other acts."""
+
+
+def _weights(reports: Sequence[Assertion]) -> dict[str, float]:
+    """Inverse document frequency (Spärck Jones 1972) of each content word over the distinct
+    memories of one scope and subject that may report: ``log(N / df)``, natural log."""
+    texts = {r.record.id: r.record.text for r in reports}
+    df: dict[str, int] = defaultdict(int)
+    for text in texts.values():
+        for word in _content(text):
+            df[word] += 1
+    n = max(len(texts), 1)
+    return {w: math.log(n / d) for w, d in df.items()}
+
+
 def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[CandidatePair]:
     """Candidate ``polarity`` pairs of a never-denial and a report of the same thing.
 
@@ -96,22 +118,23 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
     reports: dict[tuple, list[Assertion]] = defaultdict(list)
     for key, items in groups.items():
         for item in items:
-            if item.triple.negated:
-                if _NEVER.search(item.record.text):
-                    denials.append((key, item))
-            elif not _NEVER.search(item.record.text):
+            if _NEVER.search(item.record.text):
+                denials.append((key, item))
+            else:
                 reports[(key.scope, key.subject)].append(item)
     if not denials:
         return []
     # word -> reports saying it, per (scope, subject): a denial looks only at reports that
     # share a word with it (a 29,053-memory file: ~1 s instead of ~11)
     index: dict[tuple, dict[str, list[Assertion]]] = {}
+    weights: dict[tuple, dict[str, float]] = {}
     for slot in {(key.scope, key.subject) for key, _ in denials}:
         words: dict[str, list[Assertion]] = defaultdict(list)
         for report in reports.get(slot, ()):
             for word in _content(report.record.text) | _content(report.triple.object):
                 words[word].append(report)
         index[slot] = words
+        weights[slot] = _weights(reports.get(slot, ()))
     found: dict[tuple[str, str], CandidatePair] = {}
     paired: dict[str, int] = defaultdict(int)
     for key, denial in denials:
@@ -119,17 +142,22 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
         if not wanted:
             continue
         when = denial.record.observed_at
-        seen: dict[int, tuple[int, Assertion]] = {}
+        seen: dict[int, tuple[float, Assertion]] = {}
         words = index.get((key.scope, key.subject), {})
+        weight = weights.get((key.scope, key.subject), {})
+        whole = _content(denial.record.text)
         for word in wanted:
             for report in words.get(word, ()):
-                if id(report) in seen or report.record.id == denial.record.id:
+                if id(report) in seen or report.record.id == denial.record.id or \
+                        report.triple.negated == denial.triple.negated:
                     continue
                 said = _content(report.triple.object)
                 same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
-                shared = len(wanted & _content(report.record.text))
+                text = _content(report.record.text)
+                shared = len(wanted & text)
                 if same_act or shared >= MIN_SHARED:
-                    seen[id(report)] = (shared + 2 * same_act, report)
+                    seen[id(report)] = (round(sum(weight.get(w, 0.0) for w in whole & text)
+                                              + SAME_ACT * same_act, 6), report)
         matches = sorted(seen.values(), key=lambda x: (
             -x[0], abs((x[1].record.observed_at or when) - when) if when else 0,
             x[1].record.id))

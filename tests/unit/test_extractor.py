@@ -201,6 +201,12 @@ TABLE = [
     # wanting is not doing: the complement becomes the object of "want"
     ("i want to be a physical therapist.", [(U, "want be", "physical therapist", False)]),
     ("I want to move to Lisbon.", [(U, "want", "lisbon", False)]),
+    # "not (A or B)" denies both: a later disjunct of a negated verb shares its negation
+    ("I don't smoke or drink.", [(U, "smoke", "", True), (U, "drink", "", True)]),
+    ("I never smoke, drink or gamble.", [(U, "drink", "", True), (U, "gamble", "", True)]),
+    ("I have never deployed any application or used ECS Fargate.",
+     [(U, "deploy", "application", True), (U, "use", "ecs fargate", True)]),
+    ("I don't smoke but drink.", [(U, "smoke", "", True), (U, "drink", "", False)]),
     # a semicolon joins two sentences: the first is no complement of the second's verb
     ("I met Bryan at the festival; he advised me.", [(U, "meet", "bryan", False),
                                                      ("bryan", "advise", U, False)]),

@@ -89,6 +89,29 @@ def test_a_never_denial_meets_a_report_in_other_words(extractor):
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
 
 
+def test_a_denial_keeps_the_reports_that_share_its_rare_words(extractor):
+    # the judge reads every report the same; of the reports of attending therapy sessions,
+    # the one kept first says the denial's rarer words (Troy, couples), where a count of
+    # shared words would keep two that only say "therapy sessions"
+    report = scan(extractor, FixedJudge(contradiction=0.95, compatible=0.05),
+                  "Requested flexible hours on April 3 to attend therapy sessions.",
+                  "Attended two therapy sessions on stress in May.",
+                  "Troy and I attended couples therapy on April 20.",
+                  "I attended therapy sessions at the clinic every Monday.",
+                  "Therapy sessions moved online in June.",
+                  "I have never attended any couples therapy sessions with Troy.")
+    paired = {m for c in report.conflicts for m in c.members} - {"m6"}
+    assert "m3" in paired and len(paired) == 2
+
+
+def test_a_denial_said_through_an_antonym_meets_the_report(extractor):
+    # "never declined" is read as accepting; the report of declining denies it
+    report = scan(extractor, FixedJudge(contradiction=0.95, compatible=0.05),
+                  "I declined a 3 PM meeting on March 14 to protect my writing block.",
+                  "I have never declined any meetings to protect my writing time.")
+    assert [(c.members, c.verdict) for c in report.conflicts] == [(["m1", "m2"], "quarantined")]
+
+
 def test_a_denial_that_retracts_the_report_is_an_update(extractor):
     texts = ("Deployed the app on Render with Gunicorn.",
              "Correction: I have never deployed this app; that was my colleague.")
