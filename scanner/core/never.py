@@ -104,6 +104,27 @@ def _weights(reports: Sequence[Assertion]) -> dict[str, float]:
     return {w: math.log(n / d) for w, d in df.items()}
 
 
+_CAPITALISED = re.compile(r"(?<![.!?:;]\s)(?<!^)\b([A-Z][\w'’-]*|[A-Z0-9]+)\b")
+
+
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    words = {w.lower() for w in _WORD.findall(text)}
+    return frozenset(words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3})
+
+
+def _named(denial: Assertion) -> frozenset[str]:
+    """The names a denial restricts its deed by: capitalised words of its text (not the first
+    of a sentence, not "I") that are words of the denied object or of its qualifiers ("never
+    been to a sneaker expo in Paris", "never driven a Tesla Model S"). A report that does not
+    say them all is of another thing or place, not the deed denied (a proper name picks out
+    one referent: Quirk et al. 1985 §5.60)."""
+    t = denial.triple
+    said = _words(" ".join([t.object_text or t.object, *(v for _, v in t.qualifiers)]))
+    names = {m.lower() for m in _CAPITALISED.findall(denial.record.text) if m != "I"}
+    return frozenset(w for w in names if w in said)
+
+
 def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[CandidatePair]:
     """Candidate ``polarity`` pairs of a never-denial and a report of the same thing.
 
@@ -146,11 +167,14 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
         words = index.get((key.scope, key.subject), {})
         weight = weights.get((key.scope, key.subject), {})
         whole = _content(denial.record.text)
+        named = _named(denial)
         for word in wanted:
             for report in words.get(word, ()):
                 if id(report) in seen or report.record.id == denial.record.id or \
                         report.triple.negated == denial.triple.negated:
                     continue
+                if not named <= _words(report.record.text):
+                    continue  # "never hiked Mount Rainier" / "hiked Mount Fuji": another one
                 said = _content(report.triple.object)
                 same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
                 text = _content(report.record.text)

@@ -91,8 +91,8 @@ def test_a_never_denial_meets_a_report_in_other_words(extractor):
 
 def test_a_denial_keeps_the_reports_that_share_its_rare_words(extractor):
     # the judge reads every report the same; of the reports of attending therapy sessions,
-    # the one kept first says the denial's rarer words (Troy, couples), where a count of
-    # shared words would keep two that only say "therapy sessions"
+    # only the one that says the name the denial restricts its deed by (Troy) is kept, where
+    # a count of shared words would keep two that only say "therapy sessions"
     report = scan(extractor, FixedJudge(contradiction=0.95, compatible=0.05),
                   "Requested flexible hours on April 3 to attend therapy sessions.",
                   "Attended two therapy sessions on stress in May.",
@@ -101,7 +101,26 @@ def test_a_denial_keeps_the_reports_that_share_its_rare_words(extractor):
                   "Therapy sessions moved online in June.",
                   "I have never attended any couples therapy sessions with Troy.")
     paired = {m for c in report.conflicts for m in c.members} - {"m6"}
-    assert "m3" in paired and len(paired) == 2
+    assert paired == {"m3"}
+
+
+@pytest.mark.parametrize(("report", "denial"), [
+    ("Went to the Berlin sneaker expo.", "I have never been to a sneaker expo in Paris."),
+    ("The user hiked Mount Fuji in 2020.", "The user has never hiked Mount Rainier."),
+    ("Drove a Tesla Model 3 on the trip.", "I have never driven a Tesla Model S."),
+])
+def test_a_denial_of_another_named_thing_meets_no_report(extractor, report, denial):
+    # the judge reads a contradiction; the names the denial restricts its deed by are not
+    # said by the report: another place, mountain, model
+    assert scan(extractor, FixedJudge(contradiction=0.98, compatible=0.02),
+                report, denial).conflicts == []
+
+
+def test_a_denial_of_the_named_thing_meets_its_report(extractor):
+    report = scan(extractor, FixedJudge(contradiction=0.98, compatible=0.02),
+                  "Went to the sneaker expo in Paris with Kyle.",
+                  "I have never been to a sneaker expo in Paris.")
+    assert [c.verdict for c in report.conflicts] == ["quarantined"]
 
 
 def test_a_denial_said_through_an_antonym_meets_the_report(extractor):
