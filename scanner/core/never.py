@@ -28,6 +28,8 @@ from __future__ import annotations
 import functools
 import math
 import re
+import tomllib
+from importlib import resources
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
@@ -61,12 +63,16 @@ nearest in time: a denial that shares a word with hundreds of memories
 ("never used any tool") names too little to pair them all."""
 
 
+with resources.files("extractors.data").joinpath("irregular_past.toml").open("rb") as _f:
+    _IRREGULAR_PAST = tuple(tomllib.load(_f)["words"])
 _EXPERIENCE = re.compile(r"\b(?:(?:ha(?:ve|s|d)|[’']ve|[’']d)\s+never|never\s+(?:been|had|"
-                         r"done|gone|seen|met|[a-z]+ed)|not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?"
+                         r"done|gone|seen|met|[a-z]+ed|" + "|".join(_IRREGULAR_PAST) + r")|"
+                         r"not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?"
                          r"experience\s+(?:with|in|of))\b", re.IGNORECASE)
 """A denial of any past time: the experiential perfect ("I have never been to Japan") or a
-past tense under "never" ("I never visited Japan"), not a habit ("never ships on Thursdays",
-a rule from now on) (Quirk et al. 1985 §4.22 on the experiential perfect)."""
+past tense under "never" ("I never visited Japan", "Never sold my car": the irregular pasts
+are extractors/data/irregular_past.toml), not a habit ("never ships on Thursdays", a rule
+from now on) (Quirk et al. 1985 §4.22 on the experiential perfect)."""
 
 
 def denies_experience(text: str) -> bool:

@@ -131,6 +131,13 @@ def test_a_denial_said_through_an_antonym_meets_the_report(extractor):
     assert [(c.members, c.verdict) for c in report.conflicts] == [(["m1", "m2"], "quarantined")]
 
 
+def test_a_denial_with_an_irregular_past_is_not_settled_by_time(extractor):
+    # "Never sold my car": the past is irregular, no "-ed" marks it; a newcomer's find
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1),
+                  "Sold my car in May.", "Never sold my car.")
+    assert [c.verdict for c in report.conflicts] == ["quarantined"]
+
+
 def test_a_denial_that_retracts_the_report_is_an_update(extractor):
     texts = ("Deployed the app on Render with Gunicorn.",
              "Correction: I have never deployed this app; that was my colleague.")
