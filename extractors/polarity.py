@@ -21,8 +21,16 @@ def _negated(head: Token) -> bool:
 
 
 def _carries_negation(head: Token) -> bool:
-    """True when ``head`` itself carries a negation: "not", "n't", "never", "no longer"."""
+    """True when ``head`` itself carries a negation: "not", "n't", "never", "no longer", or
+    the "neither" of "neither … nor" on it or on its subject ("Kenji neither eats pork nor
+    beef", "Neither Ana nor Ben eats meat"; Quirk et al. 1985 §13.40 on correlative
+    "neither … nor")."""
     for child in head.children:
+        if child.dep_ == "preconj" and child.lower_ == "neither" or child.dep_ in (
+                "nsubj", "nsubjpass") and any(g.dep_ in ("preconj", "det")
+                                              and g.lower_ == "neither" for g in child.children) \
+                and any(g.dep_ == "cc" and g.lower_ == "nor" for g in child.children):
+            return True  # "Neither Ana nor Ben eats meat": the clause is denied of each
         if _is_negator(child):
             return True
         if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):

@@ -207,6 +207,11 @@ TABLE = [
     ("I have never deployed any application or used ECS Fargate.",
      [(U, "deploy", "application", True), (U, "use", "ecs fargate", True)]),
     ("I don't smoke but drink.", [(U, "smoke", "", True), (U, "drink", "", False)]),
+    # correlative "neither … nor" denies each member
+    ("Kenji neither eats pork nor beef.", [("kenji", "eat", "pork", True),
+                                           ("kenji", "eat", "beef", True)]),
+    ("Neither Ana nor Ben eats meat.", [("ana", "eat", "meat", True),
+                                        ("ben", "eat", "meat", True)]),
     # a semicolon joins two sentences: the first is no complement of the second's verb
     ("I met Bryan at the festival; he advised me.", [(U, "meet", "bryan", False),
                                                      ("bryan", "advise", U, False)]),
