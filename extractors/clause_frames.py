@@ -23,10 +23,9 @@ def _hypothetical(head: Token) -> bool:
     month"), or a conditional clause ("if I move to Lisbon"). "can"/"can't" stay: "I can't
     eat gluten" is a standing fact, and so is the wish of "would like to"
     (:func:`extractors.wishes.polite_volition`)."""
-    wish = polite_volition(head)
     for child in head.children:
         if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and child.lower_ in _MODALS \
-                and not wish:
+                and not polite_volition(head):
             return True
         if child.dep_ == "mark" and child.lower_ in _CONDITIONAL_MARKS:
             return True

@@ -18,10 +18,17 @@ bowls").
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Mapping
+from importlib import resources
 
 from extractors.offsets import Edits
 from extractors.relations import RELATIONSHIP_NOUNS, SETTING_VERBS
+
+with resources.files("extractors.data").joinpath("irregular_past.toml").open("rb") as _f:
+    IRREGULAR_PAST: tuple[str, ...] = tuple(tomllib.load(_f)["words"])
+"""Simple-past forms of irregular verbs that are no base form ("sold", "went"), with their
+sources in ``extractors/data/irregular_past.toml``: a past tense no "-ed" marks."""
 
 _FIRST_PERSON_FORMS = {
     "is": "am", "isn't": "am not", "was": "was", "wasn't": "wasn't", "has": "have",

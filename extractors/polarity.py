@@ -26,11 +26,8 @@ def _carries_negation(head: Token) -> bool:
     beef", "Neither Ana nor Ben eats meat"; Quirk et al. 1985 §13.40 on correlative
     "neither … nor")."""
     for child in head.children:
-        if child.dep_ == "preconj" and child.lower_ == "neither" or child.dep_ in (
-                "nsubj", "nsubjpass") and any(g.dep_ in ("preconj", "det")
-                                              and g.lower_ == "neither" for g in child.children) \
-                and any(g.dep_ == "cc" and g.lower_ == "nor" for g in child.children):
-            return True  # "Neither Ana nor Ben eats meat": the clause is denied of each
+        if _neither(child):
+            return True
         if _is_negator(child):
             return True
         if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
@@ -46,6 +43,16 @@ def _carries_negation(head: Token) -> bool:
             # al. 1985, §10.54: clause negation by a negative adverb in mid position)
             return True
     return False
+
+
+def _neither(child: Token) -> bool:
+    """Whether a child of a clause's head is the "neither" of the head ("neither eats pork nor
+    beef") or a subject "neither X nor Y" ("Neither Ana nor Ben eats meat")."""
+    if child.dep_ == "preconj":
+        return child.lower_ == "neither"
+    return child.dep_ in ("nsubj", "nsubjpass") and any(
+        g.dep_ in ("preconj", "det") and g.lower_ == "neither" for g in child.children) and any(
+        g.dep_ == "cc" and g.lower_ == "nor" for g in child.children)
 
 
 _DISJUNCTIONS = frozenset({"or", "nor"})

@@ -218,10 +218,7 @@ def _juxtaposed(clause: Token) -> bool:
     the semicolon)."""
     if clause.dep_ not in ("ccomp", "parataxis") or clause.i > clause.head.i:
         return False
-    doc = clause.doc
-    return any(t.text == ";" for t in doc[clause.right_edge.i + 1:clause.head.left_edge.i
-                                           if clause.head.left_edge.i > clause.right_edge.i
-                                           else clause.head.i])
+    return any(t.text == ";" for t in clause.doc[clause.right_edge.i + 1:clause.head.i])
 
 
 def _trailing_frame(clause: Token) -> Token | None:

@@ -199,7 +199,7 @@ class VerbRules:
             if polite_volition(verb):
                 base = "want"  # "would like to work in Norway" wants it
             inner = self._active(xcomp, subject=subject, negated=False)
-            if base in _DESIRE_VERBS or base == "want":
+            if base in _DESIRE_VERBS:
                 out.extend(self._wished_places(verb, inner, neg))
             for t in inner:
                 # "likes drinking coffee" -> like "coffee" and like "drink coffee"

@@ -28,12 +28,11 @@ from __future__ import annotations
 import functools
 import math
 import re
-import tomllib
-from importlib import resources
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from extractors import Cardinality
+from extractors.memory_forms import IRREGULAR_PAST
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.stances import stances
@@ -63,10 +62,8 @@ nearest in time: a denial that shares a word with hundreds of memories
 ("never used any tool") names too little to pair them all."""
 
 
-with resources.files("extractors.data").joinpath("irregular_past.toml").open("rb") as _f:
-    _IRREGULAR_PAST = tuple(tomllib.load(_f)["words"])
 _EXPERIENCE = re.compile(r"\b(?:(?:ha(?:ve|s|d)|[’']ve|[’']d)\s+never|never\s+(?:been|had|"
-                         r"done|gone|seen|met|[a-z]+ed|" + "|".join(_IRREGULAR_PAST) + r")|"
+                         r"done|gone|seen|met|[a-z]+ed|" + "|".join(IRREGULAR_PAST) + r")|"
                          r"not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?"
                          r"experience\s+(?:with|in|of))\b", re.IGNORECASE)
 """A denial of any past time: the experiential perfect ("I have never been to Japan") or a
@@ -113,12 +110,6 @@ def _weights(reports: Sequence[Assertion]) -> dict[str, float]:
 _CAPITALISED = re.compile(r"(?<![.!?:;]\s)(?<!^)\b([A-Z][\w'’-]*|[A-Z0-9]+)\b")
 
 
-@functools.lru_cache(maxsize=65536)
-def _words(text: str) -> frozenset[str]:
-    words = {w.lower() for w in _WORD.findall(text)}
-    return frozenset(words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3})
-
-
 def _named(denial: Assertion) -> frozenset[str]:
     """The names a denial restricts its deed by: capitalised words of its text (not the first
     of a sentence, not "I") that are words of the denied object or of its qualifiers ("never
@@ -126,7 +117,7 @@ def _named(denial: Assertion) -> frozenset[str]:
     say them all is of another thing or place, not the deed denied (a proper name picks out
     one referent: Quirk et al. 1985 §5.60)."""
     t = denial.triple
-    said = _words(" ".join([t.object_text or t.object, *(v for _, v in t.qualifiers)]))
+    said = _content(" ".join([t.object_text or t.object, *(v for _, v in t.qualifiers)]))
     names = {m.lower() for m in _CAPITALISED.findall(denial.record.text) if m != "I"}
     return frozenset(w for w in names if w in said)
 
@@ -179,11 +170,11 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
                 if id(report) in seen or report.record.id == denial.record.id or \
                         report.triple.negated == denial.triple.negated:
                     continue
-                if not named <= _words(report.record.text):
+                text = _content(report.record.text)
+                if not named <= text:
                     continue  # "never hiked Mount Rainier" / "hiked Mount Fuji": another one
                 said = _content(report.triple.object)
                 same_act = report.triple.relation == denial.triple.relation and bool(said & wanted)
-                text = _content(report.record.text)
                 shared = len(wanted & text)
                 if same_act or shared >= MIN_SHARED:
                     seen[id(report)] = (round(sum(weight.get(w, 0.0) for w in whole & text)
