@@ -12,7 +12,12 @@ leaves the product (the CLI's report, the HTTP responses).
 Pure: it imports nothing but :mod:`scanner.models`.
 
 Which pairs merge: ``resolved`` pairs not settled by a re-observation, with the same scope
-(user, group, properties), subject, winner, rule and policy configuration. Quarantined,
+(user, group, properties), subject, winner, rule and policy configuration. A chain of changes
+is one conflict per change: "deadline moved to January 20", "… to January 31", "… to
+February 1" are two changes, and the pair (January 20, February 1), which the change to
+January 31 had already settled, is not shown (its loser stays withheld, through the pair
+that retired it first); otherwise the change to February 1 would be read as the one that
+retired January 20. Quarantined,
 epoch-change, escalated and ``possible`` pairs stay one per pair: each asks its own question.
 The merged conflict's ``key.relation`` and ``kind`` are those of its most frequent relation
 (ties: the alphabetically first); each member retired under another relation is named in
@@ -92,8 +97,23 @@ def group_changes(conflicts: Sequence[Conflict]) -> list[Conflict]:
             alone.append(c)
         else:
             groups.setdefault(key, []).append(c)
-    merged = alone + [merge_change(g) for g in groups.values()]
+    beaten = _beaten(conflicts)
+    merged = list(alone)
+    for group in groups.values():
+        losers = {_loser(c) for c in group}
+        # a member another of them had retired was retired by that change, not by this one
+        first = [c for c in group if not beaten.get(_loser(c), set()) & losers]
+        merged.append(merge_change(first or group))  # (none left only in a cycle of wins)
     return sorted(merged, key=lambda c: c.members)
+
+
+def _beaten(conflicts: Sequence[Conflict]) -> dict[str, set[str]]:
+    """member -> the members that won a resolved pair against it."""
+    out: dict[str, set[str]] = {}
+    for c in conflicts:
+        if c.verdict == "resolved" and c.winner is not None and len(c.members) == 2:
+            out.setdefault(_loser(c), set()).add(c.winner)
+    return out
 
 
 _RELATION = "relation:"

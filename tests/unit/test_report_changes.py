@@ -71,3 +71,16 @@ def test_the_grouped_report_cites_and_withholds_the_same_memories():
                                                             report.unresolved)
     alone = assemble_report(["a", "b"], by_members([resolved("a", "b")]))
     assert grouped_report(alone) is alone
+
+
+def test_a_chain_of_changes_is_one_conflict_per_change():
+    # "deadline moved to Jan 20" (d1), "... to Jan 31" (d2), "... to Feb 1" (d3): d2 retired
+    # d1 before d3 came, so the change to Jan 31 keeps its own pair and d3's change is shown
+    # against d2 (and a restatement of it, s1) alone
+    pairs = [resolved("d1", "d2"), resolved("d1", "d3"), resolved("d2", "d3"),
+             resolved("s1", "d3")]
+    shown = group_changes(pairs)
+    assert [(c.members, c.winner) for c in shown] == [
+        (["d1", "d2"], "d2"), (["d2", "d3", "s1"], "d3")]
+    report = assemble_report(["d1", "d2", "d3", "s1"], by_members(pairs))
+    assert grouped_report(report).withhold == report.withhold == ["d1", "d2", "s1"]
