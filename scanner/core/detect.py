@@ -59,8 +59,9 @@ class CandidatePair:
     found_by: str = "key"
     """What put the pair together: ``key`` (one key's stances), ``never`` (a denial of any
     time and a report of the same thing, :mod:`scanner.core.never`), ``named`` (a named thing
-    changed, :mod:`scanner.core.named_changes`) or ``valued`` (a typed value changed in other
-    words, :mod:`scanner.core.value_changes`)."""
+    changed, :mod:`scanner.core.named_changes`) ``valued`` (a typed value changed in other
+    words, :mod:`scanner.core.value_changes`) or ``noted`` (a note's value given again,
+    :mod:`scanner.core.value_notes`)."""
     evidence: float = 0.0
     """How much the finder's structure ties the two memories, for choosing among a finder's
     pairs of one memory: for ``never``, the inverse document frequencies of the words both

@@ -1,0 +1,93 @@
+"""A value note and a later value of its attribute (scanner/core/value_notes.py, issue 37 kinds
+2 and 3): structure finds the pair, the judge keeps it, and the note's words being the whole
+attribute lets it be decided."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from scanner.core.value_notes import note_of, stated_values, value_note_pairs
+from scanner.models import MemoryRecord
+from tests.unit.test_pair_judge import FixedJudge, scan
+
+T0 = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+
+
+def record(rid, text, day, user="u1"):
+    return MemoryRecord(id=rid, text=text, user_id=user, source="notes", source_class="user",
+                        observed_at=T0 + timedelta(days=day), epoch="e1")
+
+
+def pairs(*texts):
+    return [(p.ids, p.found_by, p.key.relation) for p in value_note_pairs(
+        [record(f"m{i}", t, i) for i, t in enumerate(texts, 1)])]
+
+
+@pytest.mark.parametrize("text, kind, words", [
+    ("March 1st launch", "date", {"launch"}),
+    ("$100 per unit", "money", {"unit"}),
+    ("8 engineers on Project Alpha", "number", {"engineer", "project", "alpha"}),
+    ("Gym membership: $45 a month", "money", {"gym", "membership", "month"}),
+])
+def test_a_note_is_one_value_and_the_words_of_its_attribute(text, kind, words):
+    note = note_of(text)
+    assert (note.kind, set(note.words)) == (kind, words)
+
+
+@pytest.mark.parametrize("text", [
+    "Booked the 9:40 train to Leeds and paid $62 for the return ticket.",  # two values
+    "Finally finished the long quarterly budget review with the finance team on March 3.",
+    "No dates were set yet.",  # no value
+])
+def test_a_sentence_of_several_facts_or_none_is_no_note(text):
+    assert note_of(text) is None
+
+
+def test_a_later_value_beside_a_word_of_the_note_is_a_candidate():
+    assert pairs("March 1st launch", "Launch moved to April 15 (per executive decision)") == [
+        (("m1", "m2"), "noted", "launch")]
+    assert pairs("8 engineers on Project Alpha",
+                 "Only 5 engineers available (3 reassigned to bug fixes)") == [
+        (("m1", "m2"), "noted", "engineer")]
+    assert pairs("$100 per unit", "$150 per unit (the $100 was last year's pricing)") == [
+        (("m1", "m2"), "noted", "unit")]
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("Project Alpha: 15 hours/week", "Project Beta: 12 hours/week"),  # another name
+    ("Grandma's dinner is at 6 pm", "Joe's dinner moved to 7 pm"),  # another owner
+    ("March 1st launch", "Launch confirmed for March 1"),  # the same value
+    ("March 1st launch", "Dinner with the launch team moved to 7 pm"),  # another type
+    ("API ready January 15",  # a value in an editorial bracket is quoted, not stated
+     "[INVALIDATED - was based on wrong data: API ready January 10] Original conclusion: QA "
+     "starts January 16"),
+    ("Team lunch at noon on Friday; budget $200", "Budget raised to $300"),  # no note
+])
+def test_no_candidate_without_the_notes_attribute_and_a_new_value(earlier, later):
+    assert pairs(earlier, later) == []
+
+
+def test_a_note_is_paired_only_with_what_came_after_it():
+    same_time = [record("m1", "March 1st launch", 1), record("m2", "Launch moved to April 15", 1)]
+    assert value_note_pairs(same_time) == []
+    undated = [record("m1", "March 1st launch", 1),
+               record("m2", "Launch moved to April 15", 2).model_copy(
+                   update={"observed_at": None})]
+    assert value_note_pairs(undated) == []
+
+
+def test_values_are_read_in_their_part_of_the_sentence():
+    (value, words, capitalised), = stated_values(
+        "Moved to 10am EST Tuesday (client conflict)", "clock")
+    assert value == "10:00" and "est" in words and capitalised == {"est"}
+
+
+def test_the_judge_keeps_an_update_and_it_is_decided(extractor):
+    report = scan(extractor, FixedJudge(update=0.95, compatible=0.05),
+                  "API ready January 15", "API delayed to February 1")
+    assert [(c.verdict, c.winner, c.rule) for c in report.conflicts] == [
+        ("resolved", "m2", "recency")]
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1),
+                "API ready January 15", "API delayed to February 1").conflicts == []
