@@ -14,7 +14,11 @@ A pair is a candidate when, in one scope (user, group, properties):
 
 * the earlier memory is a note (:func:`note_of`): exactly one typed value
   (:func:`extractors.constructions.attribute_values.typed_value_spans`) and at most
-  :data:`NOTE_WORDS` content words besides it;
+  :data:`NOTE_WORDS` content words besides it, none a verb in the simple past other than a
+  change cue: "Cleaned cleats and replaced mouthguard on August 14" reports an act and when
+  it was done, and the next such act is another episode, not a new value (Quirk et al. 1985
+  §4.14 on the simple past of a dynamic verb; the "-ed" past, and the irregular ones of
+  :data:`extractors.memory_forms.IRREGULAR_PAST`);
 * the later memory, observed after it, states a value of that type other than the note's
   with one of the note's content-word stems within :data:`NEAR` words of it, in the same part
   of the sentence (to the nearest ";", bracket, dash or sentence end); a value inside an
@@ -41,6 +45,7 @@ from dataclasses import dataclass
 
 from extractors import Cardinality
 from extractors.change_cues import CHANGE_WORDS
+from extractors.memory_forms import IRREGULAR_PAST
 from extractors.constructions.attribute_values import _VALUE, typed_value_spans
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
@@ -60,6 +65,10 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 _FUNCTION = frozenset("""a an the and or but of to in on at by for with from per as is are was
 were be been am my our your their his her its i we you he she it they me us them now only
 just also very up""".split())
+_WHICH = frozenset("new old next last first final current previous latest".split())
+"""Adjectives that say which instance, not which attribute ("Scheduled appraisal for new
+property" / "Moved into new home"; Quirk et al. 1985 §7.33 on restrictive adjectives of
+time and sequence): no attribute word."""
 _PART = re.compile(r"[;()\[\]]|\s[-–—]\s|[.!?](?:\s|$)")
 """Where a part of a sentence ends: a value said beyond it is said of something else."""
 _BRACKETED = re.compile(r"\[[^\]]*\]")
@@ -83,12 +92,22 @@ def _content(words: Sequence[str]) -> set[str]:
     out = set()
     for word in words:
         lower = word.lower().removesuffix("'s").strip("'")
-        if lower in _FUNCTION or lower in _STOP:
+        if lower in _FUNCTION or lower in _STOP or lower in _WHICH:
             continue
         stem = _stem(lower)
         if stem not in _CALENDAR and stem not in _CHANGE:
             out.add(stem)
     return out
+
+
+_PAST = frozenset(IRREGULAR_PAST)
+
+
+def _reports(word: str) -> bool:
+    """Whether ``word`` is a simple past (or "-ed" participle) that is no change cue."""
+    lower = word.lower()
+    return (lower in _PAST or (len(lower) > 4 and lower.endswith("ed"))) and \
+        _stem(lower) not in _CHANGE
 
 
 def _after(text: str, start: int) -> int:
@@ -106,7 +125,8 @@ def note_of(text: str) -> Note | None:
     start, kind, value = spans[0]
     before = [w for w in _WORD.findall(text[:start]) if _content([w])]
     after = [w for w in _WORD.findall(text[_after(text, start):]) if _content([w])]
-    if not before + after or len(before + after) > NOTE_WORDS:
+    if not before + after or len(before + after) > NOTE_WORDS or \
+            any(_reports(w) for w in before + after):
         return None
     return Note(kind, value, frozenset(_content(before + after)))
 

@@ -40,6 +40,8 @@ def test_a_note_is_one_value_and_the_words_of_its_attribute(text, kind, words):
     "Booked the 9:40 train to Leeds and paid $62 for the return ticket.",  # two values
     "Finally finished the long quarterly budget review with the finance team on March 3.",
     "No dates were set yet.",  # no value
+    "Cleaned the gutters, replaced filter on August 14.",  # an act and when it was done
+    "Sold 3 bikes",  # an act, in an irregular past
 ])
 def test_a_sentence_of_several_facts_or_none_is_no_note(text):
     assert note_of(text) is None
@@ -64,6 +66,7 @@ def test_a_later_value_beside_a_word_of_the_note_is_a_candidate():
      "[INVALIDATED - was based on wrong data: API ready January 10] Original conclusion: QA "
      "starts January 16"),
     ("Team lunch at noon on Friday; budget $200", "Budget raised to $300"),  # no note
+    ("Inspection for new flat May 3", "Moved into new flat May 20"),  # "new" says which one
 ])
 def test_no_candidate_without_the_notes_attribute_and_a_new_value(earlier, later):
     assert pairs(earlier, later) == []
