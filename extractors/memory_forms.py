@@ -255,17 +255,19 @@ def subjectless(text: str, is_verb: Callable[[str], bool],
         return True  # "Has been sober since March": a perfect opens the line, no subject
     if word in _PARTICIPLE_PREPOSITIONS and not m["adverbs"]:
         return False  # "According to my dentist, I grind my teeth": a preposition
-    if second in _AUX or second.startswith("'"):
-        return False
+    if (second in _AUX and not _month_day(m["rest"])) or second.startswith("'"):
+        return False  # (but "Missed May 6 deadline": "May" of a date is no modal)
     if word in _ADVERBIAL_TIMES and second in _NOT_NOMINAL:
         return False  # "Weekends my alarm is 9am", "Mondays the gym opens at 6"
     words = text.split()
     run = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
     after = words[run].lower().strip(".,;:!") if run < len(words) else ""
-    if word not in _FINITE and (run >= 3 and not _verb_before_name(word, words[run:], is_verb,
-                                                                  irregular)
-                                or run > 1 and after and (
-            after in _AUX or after in (irregular or {}) or _finite_form(after, is_verb))):
+    if _POSSESSIVE.search(words[run - 1]) and run > 1:
+        after = ""  # "Met Brittney's parents": the word after a possessive is what it owns
+    if word not in _FINITE and run > 1 and \
+            not _verb_before_name(word, words[run:], is_verb, irregular) and (
+                run >= 3 or after and (after in _AUX or after in (irregular or {})
+                                       or _finite_form(after, is_verb))):
         # a capitalised name before its verb: "Sports Unlimited was created", "James
         # Witherell lost …", "United Continental Holdings …" (but "Plays World of Warcraft")
         return False
@@ -294,14 +296,36 @@ others are idioms or other words ("dying to", "going to" of a plan, "thing")."""
 
 def _verb_before_name(word: str, rest: list[str], is_verb: Callable[[str], bool],
                       irregular: Mapping[str, str] | None) -> bool:
-    """Whether a present "-s" verb opens a run of capitalised words with no verb after the
-    run: "Attends Ridgeway High School, class of 2027" is a subject-less fact about a named
-    place, where "United Continental Holdings that was founded …" is a name before its verb."""
-    if not word.endswith("s") or not _finite_form(word, is_verb):
+    """Whether a finite verb opens a run of capitalised words with no verb after the run:
+    "Attends Ridgeway High School, class of 2027" and "Rotated Twitter API keys on April 15,
+    updated …" are subject-less facts about named things, where "United Continental Holdings
+    that was founded …" is a name before its verb. After a past opener ("-ed" or irregular)
+    only an auxiliary or another past, up to the clause's first comma or semicolon, is the
+    name's verb: an "-s" word there is a plural noun ("keys"); after a present "-s" opener
+    any finite form is."""
+    past = word in (irregular or {}) or (word.endswith("ed") and _finite_form(word, is_verb))
+    if not past and not (word.endswith("s") and _finite_form(word, is_verb)):
         return False
-    later = [w.lower().strip(".,;:!()") for w in rest]
+    later = []
+    for w in rest:
+        later.append(w.lower().strip(".,;:!()"))
+        if past and w.endswith((",", ";")):
+            break  # "…, updated environment variables": a second subject-less clause
+    if past:
+        return not any(w in _AUX or w in (irregular or {})
+                       or (w.endswith("ed") and _finite_form(w, is_verb)) for w in later)
     return not any(w in _AUX or w in _FINITE or w in (irregular or {})
                    or _finite_form(w, is_verb) for w in later)
+
+
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+"""A possessive word ("Brittney's", "Jones'"): a name's, not a subject's verb, follows."""
+_MONTH_DAY = re.compile(r"\s+May\s+\d{1,2}(?!\d)")
+
+
+def _month_day(rest: str) -> bool:
+    """Whether ``rest`` opens with "May" and a day: the month, not the modal."""
+    return _MONTH_DAY.match(rest) is not None
 
 
 def _finite_form(word: str, is_verb: Callable[[str], bool]) -> bool:

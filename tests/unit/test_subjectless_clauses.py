@@ -53,3 +53,30 @@ LOOK_ALIKES = [
 ]
 
 test_later_memory_resolves, test_look_alike_decides_nothing = pair_tables(RESOLVED, LOOK_ALIKES)
+
+
+# A subject-less report opened by a past verb before a name, a possessive or a date is the
+# user's: the names are what the act was done to or when, not a subject before its verb.
+PAST_BEFORE_NAME = [
+    ("Rotated Twitter API keys on April 15, updated the environment variables.",
+     (U, "rotate", "twitter api key", False)),
+    ("Met Brittney's parents on May 5 at the harbour restaurant.", (U, "meet", "parent", False)),
+    ("Missed May 6 freelance deadline due to a cold.", (U, "miss", "freelance deadline")),
+]
+
+
+@pytest.mark.parametrize(("text", "fact"), PAST_BEFORE_NAME)
+def test_a_past_verb_before_a_name_opens_a_subjectless_report(extractor, text, fact):
+    found = facts(extractor, text)
+    if len(fact) == 4:
+        assert fact in found
+    else:  # the object says the deed's date too ("may 6 freelance deadline …")
+        assert any(f[:2] == fact[:2] and fact[2] in f[2] for f in found), found
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("United Continental Holdings acquired a regional carrier.", "united continental holdings"),
+    ("James Witherell lost his keys.", "james witherell"),
+])
+def test_a_name_before_its_past_verb_stays_the_subject(extractor, text, subject):
+    assert {f[0] for f in facts(extractor, text)} == {subject}
