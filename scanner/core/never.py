@@ -153,6 +153,9 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
                 words[word].append(report)
         index[slot] = words
         weights[slot] = _weights(reports.get(slot, ()))
+    denied: dict[str, list[frozenset[str]]] = defaultdict(list)  # record -> its denied acts
+    for _, denial in denials:
+        denied[denial.record.id].append(_content(denial.triple.object or denial.triple.relation))
     found: dict[tuple[str, str], CandidatePair] = {}
     paired: dict[str, int] = defaultdict(int)
     for key, denial in denials:
@@ -163,7 +166,11 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
         seen: dict[int, tuple[float, Assertion]] = {}
         words = index.get((key.scope, key.subject), {})
         weight = weights.get((key.scope, key.subject), {})
-        whole = _content(denial.record.text)
+        # the words of another disjunct ("never attended the interview or submitted any
+        # documents") are evidence of a report of that act, not of this one
+        others = frozenset().union(*denied[denial.record.id]) - wanted
+        whole = frozenset(w for w in _content(denial.record.text)
+                          if w not in others and w[:-1] not in others)  # (and plurals)
         named = _named(denial)
         for word in wanted:
             for report in words.get(word, ()):

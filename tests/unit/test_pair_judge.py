@@ -12,6 +12,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from scanner.core.keys import AliasTable, group_by_key
+from scanner.core.never import never_pairs
 from scanner.errors import RecordError
 from scanner.models import MemoryRecord
 from scanner.pair_judge import DEFAULT_THRESHOLD, LABELS, Judgment
@@ -287,3 +289,29 @@ def test_a_later_denial_of_any_past_time_is_quarantined(extractor, judge):
                                             "“I have never deployed this app”?")
     assert scan(extractor, None, "Ships on Thursdays.",
                 "Never ships on Thursdays.").conflicts[0].verdict == "resolved"
+
+
+def test_each_disjunct_of_a_denial_weighs_its_own_reports(extractor):
+    """"Never attended the visa interview or submitted any insurance documents" denies two
+    acts: the words of documents are evidence of a report of submitting them, not of the
+    interview, so a report of attending it outranks reports of documents that also name the
+    interview (:attr:`CandidatePair.evidence`; BEAM's public half had lost one so)."""
+    texts = ["Attended a webinar on visa interview questions.",
+             "Omar attended his visa interview in May.",
+             "Attended a talk on the visa interview in June.",
+             "Visa interview tips saved to my notes.",
+             "Booked a hotel near the visa interview center.",
+             "Practised visa interview answers with Kayla.",
+             "Uploaded 30 supporting documents to the visa portal, including insurance "
+             "documents.",
+             "Prepared the visa interview folder with copies of all submitted insurance "
+             "documents.",
+             "Checked the visa interview list: insurance documents submitted, supporting "
+             "documents pending.",
+             "Attended the visa interview on August 15 with Kayla.",
+             "I have never attended the visa interview or submitted any insurance documents."]
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    groups = group_by_key(list(zip(records, extractor.extract_many(texts))), AliasTable())
+    evidence = {p.ids: p.evidence for p in never_pairs(groups)}
+    attended = evidence[("m10", "m11")]
+    assert all(attended > e for ids, e in evidence.items() if ids != ("m10", "m11"))
