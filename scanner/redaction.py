@@ -8,8 +8,10 @@ terminal control sequences carried by memory text.
   message, :class:`scanner.errors.StoreWriteError`), so the record is cut to its count.
 * :class:`AccessLogRedaction`: uvicorn's access log line carries the full request target
   (uvicorn/protocols/http/h11_impl.py, ``get_path_with_query_string``): a key sent as a query
-  parameter and the user and memory ids of ``?user_id=`` and ``/v1/memories/{id}/history``
-  would be written to every log the sidecar feeds. The line keeps the route template instead.
+  parameter, the user, memory and review-entry ids of ``?user_id=``,
+  ``/v1/memories/{id}/history`` and ``/review/items/{id}``, and any path a client makes up
+  would be written to every log the sidecar feeds. The line shows the route template the app
+  matched instead (:data:`CURRENT_ROUTE`), or ``<unmatched>``.
 * :func:`terminal_text`: memory text is data, never terminal control. ESC (``\\x1b``) starts
   ANSI/VT100 sequences that can recolour, clear or retitle a terminal (ECMA-48 §5.4), other C0
   and C1 controls move the cursor, and Unicode bidirectional overrides reorder what is shown
@@ -21,18 +23,14 @@ terminal control sequences carried by memory text.
 from __future__ import annotations
 
 import logging
-import re
 import unicodedata
+from contextvars import ContextVar
 
 CLIENT_LOGGER = "weaviate-client"
 """Name of weaviate-client's logger (client:logger.py)."""
 ACCESS_LOGGER = "uvicorn.access"
 """Name of uvicorn's access logger."""
 
-_ROUTES = (
-    (re.compile(r"^/v1/memories/.+/history$"), "/v1/memories/{memory_id}/history"),
-    (re.compile(r"^/v1/batch-scans/[^/]+$"), "/v1/batch-scans/{job_id}"),
-)
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
 
@@ -61,32 +59,33 @@ def quiet_batch_error_log() -> None:
         logger.addFilter(_BATCH_FILTER)
 
 
-def redact_target(target: str) -> str:
-    """A request target as it may be logged: no query string, ids replaced by route names.
+UNMATCHED = "<unmatched>"
+"""What is logged for a path no route of the app matched: the path is the client's choice."""
 
-    Args:
-        target: path with optional query, e.g. ``/v1/memories/m1/history?user_id=alice``.
+CURRENT_ROUTE: ContextVar[str | None] = ContextVar("contrascan_current_route", default=None)
+"""The route template of the request whose response is starting, set by
+:class:`scanner.api.middleware.RequestMetrics` (:data:`UNMATCHED` when no route matched);
+uvicorn writes the access log line while that response starts, in the same context."""
 
-    Returns:
-        e.g. ``/v1/memories/{memory_id}/history?…``; a path without ids is kept as is.
-    """
-    path, sep, _query = target.partition("?")
-    for pattern, route in _ROUTES:
-        if pattern.match(path):
-            path = route
-            break
-    return path + ("?…" if sep else "")
+
+def logged_target(target: str) -> str:
+    """The request target as the access log shows it: the route template of the request in
+    :data:`CURRENT_ROUTE` ("/review/items/{entry_id}"), or :data:`UNMATCHED` when no route
+    matched or none is known, and "?…" for any query string. Never the client's path: it
+    carries ids (users, memories, review entries) and whatever a client chose to send."""
+    route = CURRENT_ROUTE.get() or UNMATCHED
+    return route + ("?…" if "?" in target else "")
 
 
 class AccessLogRedaction(logging.Filter):
-    """Logging filter for uvicorn's access log: the request target goes through
-    :func:`redact_target` (uvicorn logs ``'%s - "%s %s HTTP/%s" %d'`` with the args
+    """Logging filter for uvicorn's access log: the request target becomes
+    :func:`logged_target` (uvicorn logs ``'%s - "%s %s HTTP/%s" %d'`` with the args
     ``(client, method, target, http_version, status)``)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
         if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
-            record.args = (args[0], args[1], redact_target(args[2]), args[3], args[4])
+            record.args = (args[0], args[1], logged_target(args[2]), args[3], args[4])
         return True
 
 

@@ -51,6 +51,12 @@ EXIT_GRACE_S = 30.0
 """Seconds after the graceful shutdown window for the app's shutdown and closing the store
 (stopping the embedded Weaviate takes ~1 s) before the process exits regardless."""
 
+ANSWERED_STATUS = "contrascan.answered_status"
+"""ASGI scope key the server sets when it answered the request itself (``408`` past a read
+deadline), so that the request metrics count what the client received
+(:class:`scanner.api.middleware.RequestMetrics`), not the status of an app that never
+answered."""
+
 _TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8"
                      b"\r\nconnection: close\r\ncontent-length: 22\r\n\r\nrequest not completed\n")
 
@@ -81,6 +87,8 @@ class _TimedHttpToolsProtocol(HttpToolsProtocol):
         cycle = self.cycle
         if cycle is None or cycle.response_complete or not cycle.response_started:
             self.transport.write(_TIMEOUT_RESPONSE)
+            if cycle is not None and not cycle.response_complete:
+                cycle.scope[ANSWERED_STATUS] = 408  # the app's own answer never reaches it
         if cycle is not None and not cycle.response_complete:
             cycle.disconnected = True  # the app's receive() now answers http.disconnect
             cycle.message_event.set()

@@ -8,6 +8,8 @@ from typing import Any
 
 from scanner.api.errors import ErrorCode, error_response
 from scanner.metrics import SidecarMetrics
+from scanner.redaction import CURRENT_ROUTE, UNMATCHED
+from scanner.serving import ANSWERED_STATUS
 
 _DRAIN_BYTES = 64 * 1024 * 1024
 """An oversized body is read and discarded up to this many bytes before the 413 answer (so
@@ -103,12 +105,15 @@ class RequestMetrics:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                # the access log line is written as this response starts: it shows the route
+                CURRENT_ROUTE.set(getattr(scope.get("route"), "path", None) or UNMATCHED)
             await send(message)
 
         try:
             await self.app(scope, receive, send_status)
         finally:
-            route = getattr(scope.get("route"), "path", None) or "<unmatched>"
+            status = scope.get(ANSWERED_STATUS, status)  # a 408 the server sent itself
+            route = getattr(scope.get("route"), "path", None) or UNMATCHED
             method = scope["method"] if scope["method"] in self._METHODS else "OTHER"
             self.metrics.requests.labels(method, route, str(status)).observe(
                 time.perf_counter() - started)

@@ -177,6 +177,14 @@ def test_slow_clients_are_cut_off_while_others_are_served(tmp_path):
                 time.sleep(HEADER_TIMEOUT_S * 0.6)
                 conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: sidecar\r\n\r\n")
                 assert _read_response(conn).startswith(b"HTTP/1.1 200 ")
+        # the metrics count what the clients received: 408s, never a 500 (issue 38, item 5)
+        time.sleep(1.5)  # past the exposition's cache
+        with httpx.Client(base_url=running.url, timeout=5) as http:
+            exposition = http.get("/metrics").text
+        counted = [line for line in exposition.splitlines()
+                   if line.startswith("contrascan_http_request_duration_seconds_count")]
+        assert any('status="408"' in line for line in counted), counted
+        assert not any('status="500"' in line for line in counted), counted
 
 
 # --------------------------------------------------------------------------- SIGTERM, SIGKILL

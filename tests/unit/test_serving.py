@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 
-from scanner.serving import timed_protocol
+from scanner.serving import ANSWERED_STATUS, timed_protocol
 
 HEADER_S, BODY_S = 0.5, 0.5
 
@@ -26,6 +26,7 @@ async def echo_length(scope, receive, send):
         message = await receive()
         if message["type"] == "http.disconnect":
             DISCONNECTS.append(scope["path"])
+            ANSWERED[scope["path"]] = scope.get(ANSWERED_STATUS)
             return
         size += len(message.get("body", b""))
         more = message.get("more_body", False)
@@ -36,6 +37,7 @@ async def echo_length(scope, receive, send):
 
 
 DISCONNECTS: list[str] = []
+ANSWERED: dict[str, int | None] = {}
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +114,7 @@ def test_an_unfinished_body_gets_408_and_the_app_sees_a_disconnect(port):
     while "/slow-body" not in DISCONNECTS and time.monotonic() < deadline:
         time.sleep(0.05)
     assert "/slow-body" in DISCONNECTS
+    assert ANSWERED["/slow-body"] == 408  # what the client received, for the metrics
 
 
 def test_complete_requests_on_a_kept_alive_connection_each_get_a_fresh_deadline(port):
@@ -126,3 +129,29 @@ def test_complete_requests_on_a_kept_alive_connection_each_get_a_fresh_deadline(
 def test_timeouts_must_be_positive():
     with pytest.raises(ValueError, match="positive"):
         timed_protocol(0, 1)
+
+
+def test_the_request_metrics_count_the_servers_own_answer():
+    """A request the server cut off (408) is counted as the 408 the client received, never
+    as a 500 of an app that did not answer (issue 38, item 5)."""
+    import asyncio
+
+    from scanner.api.middleware import RequestMetrics
+    from scanner.metrics import SidecarMetrics
+
+    async def gone(scope, receive, send):
+        await receive()  # the server answered 408 and the app sees a disconnect
+
+    metrics = SidecarMetrics()
+    scope = {"type": "http", "method": "POST", "path": "/v1/scan", ANSWERED_STATUS: 408}
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        raise AssertionError("nothing is sent after the server answered")
+
+    asyncio.run(RequestMetrics(gone, metrics)(scope, receive, send))
+    statuses = {s.labels["status"] for m in metrics.requests.collect() for s in m.samples
+                if s.name.endswith("_count")}
+    assert statuses == {"408"}
