@@ -152,6 +152,28 @@ def _utf16_unmarked(line: bytes) -> bool:
                                or head[0::2].count(0) == len(head[0::2]))
 
 
+class DuplicateName(ValueError):
+    """A JSON object names one member twice (``"user_id": "alice", "user_id": "bob"``)."""
+
+    def __init__(self, name: str, top: bool):
+        super().__init__(name)
+        self.name, self.top = name, top
+
+
+def unique_names(pairs: list[tuple[str, object]]) -> dict:
+    """``object_pairs_hook`` for :func:`json.loads` that refuses a name given twice: RFC 8259
+    §4 leaves the meaning of such an object to the reader, and Python's reader keeps the last
+    value silently, so a record could be stored under another user than the first one
+    written. ``top`` is told by the record's fields (a nested object's names are
+    ``<line>``)."""
+    out: dict = {}
+    for name, value in pairs:
+        if name in out:
+            raise DuplicateName(name, top=name in RECORD_FIELDS)
+        out[name] = value
+    return out
+
+
 def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = None
                ) -> Iterator[MemoryRecord | RecordError]:
     """Records, or the error for each bad line, in input order. Lines may be bytes (decoded
@@ -200,7 +222,13 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
                                      "holds one object per line (e.g. jq -c '.[]')")
             continue
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, object_pairs_hook=unique_names)
+        except DuplicateName as err:
+            yield RecordError(line=number, record_id=_written_id(raw),
+                              field=err.name if err.top else "<line>",
+                              reason=f"the name {err.name!r} is given twice in one object; "
+                                     "which value is meant is unknown (RFC 8259 §4)")
+            continue
         except json.JSONDecodeError as err:
             yield RecordError(line=number, record_id=_written_id(raw), field="<line>",
                               reason=f"not valid JSON ({err.msg} at column {err.colno})")

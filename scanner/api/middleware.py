@@ -1,13 +1,16 @@
-"""Pure ASGI middleware of the sidecar: the body cap (413) and the request latency metric."""
+"""Pure ASGI middleware of the sidecar: the body cap (413), JSON bodies that give a name twice
+(422) and the request latency metric."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
-from scanner.api.errors import ErrorCode, error_response
+from scanner.api.errors import ErrorCode, ErrorField, error_response
 from scanner.metrics import SidecarMetrics
+from scanner.records import DuplicateName, unique_names
 from scanner.redaction import CURRENT_ROUTE, UNMATCHED
 from scanner.serving import ANSWERED_STATUS
 
@@ -18,7 +21,8 @@ connection is answered at once."""
 
 
 class BodyLimit:
-    """Pure ASGI middleware: answer 413 to bodies over ``max_bytes`` (declared or streamed).
+    """Pure ASGI middleware: answer 413 to bodies over ``max_bytes`` (declared or streamed),
+    and 422 to a JSON body that gives a name twice in one object.
 
     The body is buffered (the endpoints read all of it anyway) and replayed to the app.
     """
@@ -61,6 +65,14 @@ class BodyLimit:
                     await _drain(receive)
                 await too_large(scope, receive, send)
                 return
+        duplicate = _duplicate_name(scope, bytes(body))
+        if duplicate is not None:
+            message = (f"the name {duplicate!r} is given twice in one JSON object; which "
+                       "value is meant is unknown (RFC 8259 §4)")
+            await error_response(422, ErrorCode.validation_error, message, fields=[
+                ErrorField(field="body", message=message, type="duplicate_name")])(
+                scope, receive, send)
+            return
         replayed = False
 
         async def replay() -> dict:
@@ -71,6 +83,23 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _duplicate_name(scope: dict, body: bytes) -> str | None:
+    """The first name a JSON request body gives twice in one object ("user_id": "alice",
+    "user_id": "bob"), or None: the body is no JSON (the endpoint says so) or has none. A
+    JSON reader keeps the last value silently, so a record would be stored under another
+    user than the first one written."""
+    if not body or not any(name == b"content-type" and b"json" in value.lower()
+                           for name, value in scope.get("headers", ())):
+        return None
+    try:
+        json.loads(body, object_pairs_hook=unique_names)
+    except DuplicateName as err:
+        return err.name
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 async def _drain(receive: Callable) -> None:

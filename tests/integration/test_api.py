@@ -7,6 +7,7 @@ own user ids, so tests never see each other's memories.
 from __future__ import annotations
 
 import inspect
+import json
 import threading
 import time
 import uuid
@@ -616,3 +617,19 @@ def test_no_request_makes_a_server_error(api_schema, method, path, mode):
         case.call_and_validate(checks=[not_a_server_error])
 
     call()
+
+
+def test_a_body_that_gives_a_name_twice_is_refused_and_nothing_is_stored(client, service):
+    """Issue 38, item 7: '"user_id": "alice", "user_id": "bob"' was stored as bob; a JSON
+    reader keeps the last value silently, so the request is refused and nothing is stored."""
+    first, second = new_user("dup-a"), new_user("dup-b")
+    record = json.dumps(rec("m1", "The preferred glaze is celadon.", first))
+    body = (f'{{"user_id": "{first}", "records": [{record[:-1]}, "user_id": "{second}"}}], '
+            f'"check": false}}').encode()
+    response = client.post("/v1/memories", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and "'user_id'" in error["message"]
+    assert error["fields"][0]["type"] == "duplicate_name"
+    assert not service.store.has_tenant(first) and not service.store.has_tenant(second)

@@ -46,6 +46,11 @@ BAD_LINES = [
     ('{"id": "bad", "text": "x", "user_id": "u1", "source_trust": Infinity}', "source_trust",
      "finite"),
     (_line(confidence="0.5"), "confidence", "valid number"),
+    # a name given twice: which user is meant is unknown (issue 38, item 7)
+    ('{"id": "bad", "text": "x", "user_id": "alice", "user_id": "bob"}', "user_id",
+     "given twice"),
+    ('{"id": "bad", "text": "x", "user_id": "u1", "properties": {"k": 1, "k": 2}}', "<line>",
+     "given twice"),
 ]
 
 
