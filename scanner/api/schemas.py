@@ -11,6 +11,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     field_validator,
     model_validator,
@@ -111,25 +112,32 @@ class AddMemoriesRequest(BaseModel):
     check: bool = Field(False, strict=True, description="Write-time check: scan the new records against "
                                            "stored memories sharing their keys and record "
                                            "the verdicts.")
-    ignored_fields: dict[str, int] = Field(
-        default_factory=dict, exclude=True,
-        description="Set by the server: fields outside the record format, by name, with the "
-                    "number of records that carried each (ignored).")
+    _ignored: dict[str, int] = PrivateAttr(default_factory=dict)
 
-    @model_validator(mode="before")
+    @property
+    def ignored_fields(self) -> dict[str, int]:
+        """Fields outside the record format, by name, with the number of records that carried
+        each (ignored). Set by the server, never by the client: a request that sends
+        ``ignored_fields`` is refused like any other unknown field."""
+        return self._ignored
+
+    @model_validator(mode="wrap")
     @classmethod
-    def _drop_foreign_fields(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-            return data
-        known, ignored, records = set(MemoryInput.model_fields), {}, []
-        for record in data["records"]:
-            if isinstance(record, dict) and not known.issuperset(record):
-                for name in record:
-                    if name not in known:
-                        ignored[name] = ignored.get(name, 0) + 1
-                record = {k: v for k, v in record.items() if k in known}
-            records.append(record)
-        return {**data, "records": records, "ignored_fields": ignored}
+    def _drop_foreign_fields(cls, data: Any, handler: Any) -> AddMemoriesRequest:
+        ignored: dict[str, int] = {}
+        if isinstance(data, dict) and isinstance(data.get("records"), list):
+            known, records = set(MemoryInput.model_fields), []
+            for record in data["records"]:
+                if isinstance(record, dict) and not known.issuperset(record):
+                    for name in record:
+                        if name not in known:
+                            ignored[name] = ignored.get(name, 0) + 1
+                    record = {k: v for k, v in record.items() if k in known}
+                records.append(record)
+            data = {**data, "records": records}
+        model = handler(data)
+        model._ignored = ignored
+        return model
 
 
 class AddMemoriesResponse(BaseModel):

@@ -633,3 +633,18 @@ def test_a_body_that_gives_a_name_twice_is_refused_and_nothing_is_stored(client,
     assert error["code"] == "validation_error" and "'user_id'" in error["message"]
     assert error["fields"][0]["type"] == "duplicate_name"
     assert not service.store.has_tenant(first) and not service.store.has_tenant(second)
+
+
+def test_ignored_fields_is_the_servers_to_set_never_the_clients(client, service):
+    """Issue 38, item 7: a client's 'ignored_fields' (here wrongly typed) was accepted; it
+    is the server's count of fields it ignored, so a request that sends it is refused."""
+    user = new_user("ignored")
+    response = client.post("/v1/memories", json={
+        "user_id": user, "records": [rec("m1", "The preferred glaze is celadon.", user)],
+        "ignored_fields": "not a count"})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["fields"][0]["field"] == "ignored_fields"
+    assert not service.store.has_tenant(user)
+    kept = add(client, user, [{**rec("m1", "The preferred glaze is celadon.", user),
+                               "created_at": "2026-01-01"}])
+    assert kept["ignored_fields"] == {"created_at": 1}  # the server's own count
