@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from scanner.errors import (
     ConfigurationError,
@@ -83,6 +84,23 @@ class Problem(Exception):
         self.message = message
         self.fields = fields or []
         self.headers = dict(headers or {})
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods some route of the app answers at ``request``'s path, for a 405's
+    ``Allow`` header (RFC 9110 §15.5.6: the methods the target resource supports). The
+    router's own 405 names only the first route that matched the path ("GET" for
+    ``/v1/reviews``, which answers GET and POST)."""
+    routes = request.app.router.routes
+    out = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in routes):
+            out.append(method)
+    return out
 
 
 def error_response(status: int, code: ErrorCode, message: str,
@@ -173,8 +191,10 @@ def add_error_handlers(app: FastAPI) -> None:
     async def on_http(request: Request, err: StarletteHTTPException) -> JSONResponse:
         code = {404: ErrorCode.not_found, 405: ErrorCode.method_not_allowed}.get(
             err.status_code, ErrorCode.http_error)
-        return error_response(err.status_code, code, str(err.detail),
-                               headers=getattr(err, "headers", None))
+        headers = getattr(err, "headers", None)
+        if err.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request))}
+        return error_response(err.status_code, code, str(err.detail), headers=headers)
 
     @app.exception_handler(ScannerError)
     async def on_scanner_error(request: Request, err: ScannerError) -> JSONResponse:
