@@ -138,6 +138,9 @@ def validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "The request is malformed below the body's "
+                                                 "JSON, e.g. a `Content-Length` that is no "
+                                                 "number (`http_error`)."},
     401: {"model": ErrorResponse, "description": "API key missing or wrong (`unauthorized`)."},
     413: {"model": ErrorResponse, "description": "Body too large (`request_too_large`)."},
     422: {"model": ErrorResponse, "description": "Invalid field (`validation_error`); the "
