@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Security
 
 from scanner.api.dependencies import authorize
+from scanner.api.attempts import FailedAttempts
 from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
 from scanner.api.loop_lag import LoopLag
@@ -70,6 +71,7 @@ def create_app(service: Service | None = None, *,
                   description="Contradiction scans for agent memory kept in Weaviate: call "
                               "`POST /v1/scan` before answering (SPEC §6).")
     app.state.settings = settings
+    app.state.failed_attempts = FailedAttempts()  # wrong keys, slowed per client
     app.state.metrics = metrics
     app.state.loop_lag = LoopLag(metrics.registry)  # the probes' wait for the event loop
     app.state.service = service

@@ -19,6 +19,7 @@ from fastapi.routing import APIRouter
 from fastapi.security import APIKeyHeader
 from pydantic import BaseModel
 
+from scanner.api.attempts import FailedAttempts, client_of
 from scanner.api.errors import ERROR_RESPONSES, ErrorCode, Problem
 from scanner.api.settings import API_KEY_ENV, API_KEY_HEADER, ApiSettings
 
@@ -44,22 +45,38 @@ _api_key_scheme = APIKeyHeader(name=API_KEY_HEADER, auto_error=False,
 
 async def authorize(request: Request,
                     key: Annotated[str | None, Security(_api_key_scheme)] = None) -> None:
-    """The ``X-API-Key`` check of ``/v1/*``, in constant time (:func:`hmac.compare_digest`).
+    """The ``X-API-Key`` check of ``/v1/*``, in constant time (:func:`hmac.compare_digest`),
+    with failures slowed per client (:mod:`scanner.api.attempts`).
 
     Raises:
-        Problem: 401 ``unauthorized`` when the app has a key and the request lacks it.
+        Problem: 401 ``unauthorized`` when the app has a key and the request lacks it; 429
+            ``too_many_attempts`` with ``Retry-After`` when the client failed too often of
+            late, whatever key it sends now.
     """
     # async: FastAPI runs a plain-def dependency in its thread pool, a thread hop per request
     # for a constant-time comparison
     settings: ApiSettings = request.app.state.settings
     if settings.api_key is None:
         return
+    attempts: FailedAttempts = request.app.state.failed_attempts
+    client = client_of(request.client)
+    wait = attempts.retry_after(client)
+    if wait is not None:
+        raise too_many_attempts(wait)
     expected = settings.api_key.get_secret_value().encode("utf-8")
     given = (key or "").encode("utf-8", "surrogateescape")
     if not hmac.compare_digest(given, expected):
+        attempts.failed(client)
         raise Problem(401, ErrorCode.unauthorized,
                       f"missing or wrong API key (header {API_KEY_HEADER})",
                       headers={"WWW-Authenticate": API_KEY_HEADER})
+
+
+def too_many_attempts(wait: int) -> Problem:
+    """The 429 of a client that failed to authenticate too often (RFC 6585 §4)."""
+    return Problem(429, ErrorCode.too_many_attempts,
+                   f"too many failed attempts from this client; retry in {wait} s",
+                   headers={"Retry-After": str(wait)})
 
 
 def json_response(model: BaseModel, status: int = 200,

@@ -41,6 +41,7 @@ class ErrorCode(str, enum.Enum):
     unknown_memory = "unknown_memory"  # 404: no such memory for that user
     unknown_job = "unknown_job"  # 404: no such batch-scan job for that user
     too_many_jobs = "too_many_jobs"  # 429: ApiSettings.max_jobs jobs queued or running
+    too_many_attempts = "too_many_attempts"  # 429: failed keys, scanner.api.attempts
     http_error = "http_error"  # other 4xx from the HTTP layer
     not_ready = "not_ready"  # 503: the service has not started (or is stopping)
     weaviate_unavailable = "weaviate_unavailable"  # 503: Weaviate does not answer

@@ -36,6 +36,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 from importlib.resources import files
 from typing import Annotated, Any, Literal
@@ -48,6 +49,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from scanner.api.attempts import FailedAttempts, client_of
 from scanner.api.dependencies import authorize as _authorize
 from scanner.api.dependencies import json_response as _json
 from scanner.api.dependencies import require_service as _service
@@ -149,6 +151,17 @@ class _Sessions:
     def __init__(self, settings: ApiSettings):
         self.settings = settings
         self._secret = secrets.token_bytes(32)
+        self._ended: dict[str, int] = {}  # nonce -> expiry of sessions logged out
+        self._lock = threading.Lock()
+
+    def end(self, session: dict[str, Any]) -> None:
+        """Log ``session`` out on the server: its cookie is refused from now on, even if a
+        copy of it is replayed before it expires (OWASP Session Management Cheat Sheet,
+        "Manual Session Expiration")."""
+        now = int(time.time())
+        with self._lock:
+            self._ended = {n: e for n, e in self._ended.items() if e >= now}
+            self._ended[str(session.get("n"))] = int(session.get("e", now))
 
     def _sign(self, payload: bytes) -> str:
         return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
@@ -170,6 +183,9 @@ class _Sessions:
             return None
         if not isinstance(session, dict) or int(session.get("e", 0)) < time.time():
             return None
+        with self._lock:
+            if str(session.get("n")) in self._ended:
+                return None  # logged out
         return session
 
     def csrf(self, session: dict[str, Any]) -> str:
@@ -255,12 +271,21 @@ async def login(request: Request) -> Response:
     form = await _form(request)
     reviewer = form.get("reviewer", "").strip()
     target = _safe_next(form.get("next"))
+    attempts: FailedAttempts = request.app.state.failed_attempts
+    client = client_of(request.client)
+    wait = attempts.retry_after(client)
+    if wait is not None:  # failed too often of late: slowed whatever it sends now
+        page = _page("error.html", status=429, session=None, csrf=None,
+                     message=f"Too many failed logins from here; retry in {wait} s.")
+        page.headers["Retry-After"] = str(wait)
+        return page
     error = None
     try:
         check_reviewer(reviewer)
     except ReviewError as err:
         error = f"Name: {err.reason}."
     if error is None and not _sessions(request).check_key(form.get("api_key", "")):
+        attempts.failed(client)
         error = "Wrong API key."
     if error is not None:
         return _page("login.html", status=401 if "key" in error else 422,
@@ -280,6 +305,7 @@ async def logout(request: Request) -> Response:
                                                   _sessions(request).csrf(session)):
         return _page("error.html", status=403, message="Missing or wrong CSRF token.",
                      session=session, csrf=None)
+    _sessions(request).end(session)
     response = RedirectResponse(f"{PREFIX}/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path=PREFIX)
     return response
