@@ -95,10 +95,19 @@ class WeaviateUnavailable(ScannerError):
 class DataDirectoryBusy(WeaviateUnavailable):
     """Another process owns the embedded server's data directory and is not answering."""
 
-    def __init__(self, data_dir: str, owner_pid: int | None):
+    def __init__(self, data_dir: str, owner_pid: int | None, *, lock: str | None = None):
         self.data_dir = data_dir
         self.owner_pid = owner_pid
         owner = f"process {owner_pid}" if owner_pid else "another process"
+        if lock is not None:  # never waited for (scanner.store.access.held_by_another_user)
+            super().__init__(
+                f"{lock} in the data directory {data_dir} is locked by another user's "
+                f"process{f' (pid {owner_pid})' if owner_pid else ''}; contrascan does not "
+                "wait for another user's lock",
+                "pass --data-dir / --weaviate-url to use another store, or ask that user to "
+                "release it",
+            )
+            return
         super().__init__(
             f"the data directory {data_dir} is in use by {owner}, whose Weaviate server does "
             "not answer",

@@ -20,8 +20,9 @@ The embedded server is contrascan's private store, so nothing else on the machin
   0700), and the server is started under umask 077, so the segment files that hold memory text
   are 0600 and its directories 0700 (:func:`prepare_data_dir`, :func:`private_umask`).
 * **Locks held by other users.** A lock file another user opened while the directory was still
-  readable must never stall contrascan: :func:`foreign_holders` names the holders that are not
-  this user, and the callers in :mod:`scanner.store.server` do not wait for them.
+  readable must never stall contrascan, however the lock was taken: :func:`held_by_another_user`
+  tells a lock none of this user's processes holds (:func:`foreign_holders`, :func:`own_openers`),
+  and no caller waits for one (:mod:`scanner.store.locks`, :mod:`scanner.store.embedded`).
 * **Environment.** The server inherits the caller's environment (client:embedded.py ``start``
   copies ``os.environ``); :func:`scrubbed_environment` blanks every ``CONTRASCAN_*`` variable
   (the sidecar's ``CONTRASCAN_API_KEY`` among them) and the usual cloud credentials, so none of
@@ -192,6 +193,47 @@ def foreign_holders(pids: list[int] | None) -> list[int]:
     """The pids among ``pids`` that run as another user than this process."""
     me = os.getuid()
     return [pid for pid in pids or () if process_uid(pid) not in (me, None)]
+
+
+def own_openers(path: Path) -> list[int] | None:
+    """Pids of this user's other processes that have ``path`` open (``/proc/<pid>/fd``,
+    Linux), or ``None`` when that cannot be told (no ``/proc``)."""
+    try:
+        target = path.stat()
+        me, here = os.getuid(), os.getpid()
+        pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+    except OSError:
+        return None
+    found = []
+    for pid in pids:
+        if pid == here or process_uid(pid) != me:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                st = os.stat(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+                found.append(pid)
+                break
+    return found
+
+
+def held_by_another_user(path: Path, holders: list[int] | None) -> bool:
+    """Whether the ``flock`` that keeps this process from ``path`` is none of this user's:
+    every holder ``/proc/locks`` names runs as another user, or no other process of this
+    user has the file open. ``/proc/locks`` names the process that took the lock, which may
+    have exited after handing its descriptor on (a shell's ``exec 9<>lock; flock 9``): the
+    lock is then held by whoever has the descriptor, which is not ours when none of our
+    processes has the file open. ``False`` when it cannot be told (no ``/proc``)."""
+    if holders and foreign_holders(holders) == holders:
+        return True
+    openers = own_openers(path)
+    return openers is not None and not openers
 
 
 def lock_holders(path: Path, mode: str) -> list[int] | None:

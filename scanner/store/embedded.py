@@ -39,6 +39,7 @@ from scanner.store.binary import BINARY_ENV, WEAVIATE_VERSION, check_version, em
 from scanner.store.connection import RestEndpoint, register
 from scanner.store.locks import (
     GUEST_WAIT_S,
+    GUESTS_LOCK_FILE_NAME,
     IMPORT_LOCK_FILE_NAME,
     LOCK_FILE_NAME,
     STATE_FILE_NAME,
@@ -408,9 +409,10 @@ def _lock_or_find_owner(
             if err.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
         holders = access.lock_holders(data_dir / LOCK_FILE_NAME, "WRITE")
-        if holders and access.foreign_holders(holders) == holders:
+        if access.held_by_another_user(data_dir / LOCK_FILE_NAME, holders):
             # another user's process: its server would not be ours to use, never wait for it
-            raise DataDirectoryBusy(str(data_dir), holders[0])
+            raise DataDirectoryBusy(str(data_dir), holders[0] if holders else None,
+                                    lock=LOCK_FILE_NAME)
         state = read_state(data_dir)  # the owner writes it before starting its server
         if state and isinstance(state.get("port"), int):
             if state.get("pid") == os.getpid():
@@ -418,6 +420,10 @@ def _lock_or_find_owner(
                     return state, None
             else:
                 guest_fd = join_as_guest(data_dir)
+                guests = data_dir / GUESTS_LOCK_FILE_NAME
+                if guest_fd is None and access.held_by_another_user(
+                        guests, access.lock_holders(guests, "WRITE")):
+                    raise DataDirectoryBusy(str(data_dir), None, lock=GUESTS_LOCK_FILE_NAME)
                 if guest_fd is not None:
                     # Registered: whoever owns the server now waits for us before stopping it.
                     # Read the state again, it may have changed hands before we registered.

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from scanner.errors import DataDirectoryBusy
 from scanner.store import access
 
 LOCK_FILE_NAME = ".contrascan.lock"
@@ -66,11 +67,28 @@ def quiet(_message: str) -> None:
 
 
 @contextlib.contextmanager
-def flocked(path: Path) -> Iterator[None]:
-    """Hold an exclusive, blocking ``flock`` on ``path`` for the duration of the block."""
+def flocked(path: Path, poll_s: float = 0.2) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` for the duration of the block, waiting for this
+    user's other processes to release it, never for another user's.
+
+    Raises:
+        DataDirectoryBusy: another user's process holds the lock
+            (:func:`scanner.store.access.held_by_another_user`), at once.
+    """
     fd = access.open_private(path)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as err:
+                if err.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+            holders = access.lock_holders(path, "WRITE")
+            if access.held_by_another_user(path, holders):
+                raise DataDirectoryBusy(str(path.parent), holders[0] if holders else None,
+                                        lock=path.name)
+            time.sleep(poll_s)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
@@ -131,7 +149,7 @@ def wait_for_guests(data_dir: Path, wait_s: float, say: Log) -> int | None:
                 if err.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
             holders = access.lock_holders(path, "READ")
-            if holders and access.foreign_holders(holders) == holders:
+            if access.held_by_another_user(path, holders):
                 # another user opened the file while the dir was readable: not a guest of ours
                 say(f"ignoring the lock on {path} held by another user's process "
                     f"(pid {', '.join(map(str, holders))}); stopping Weaviate")

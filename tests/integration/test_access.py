@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -171,6 +172,27 @@ def _hold_as_nobody(path: Path, how: int) -> subprocess.Popen[str]:
     return proc
 
 
+def _hold_as_nobody_through_a_child(path: Path, how: int) -> subprocess.Popen[str]:
+    """A process of user ``nobody`` that holds a ``flock`` on ``path`` taken by a child that
+    has exited, as a shell's ``exec 9<>lock; flock 9`` does: ``/proc/locks`` names the
+    child's pid, which is gone (issue 38, item 3)."""
+    code = textwrap.dedent(f"""
+        import fcntl, os, sys, time
+        fd = os.open({str(path)!r}, os.O_RDONLY)
+        os.setgroups([]); os.setgid({_NOBODY}); os.setuid({_NOBODY})
+        child = os.fork()
+        if child == 0:
+            fcntl.flock(fd, {how})
+            os._exit(0)
+        os.waitpid(child, 0)
+        print("ready", flush=True)
+        time.sleep(600)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    return proc
+
+
 def _reap(proc: subprocess.Popen[str]) -> None:
     proc.kill()
     proc.wait()
@@ -214,3 +236,37 @@ def test_a_data_dir_lock_held_by_another_user_is_busy_at_once(tmp_path):
         assert raised.value.owner_pid == stranger.pid
     finally:
         _reap(stranger)
+
+
+@needs_root
+def test_a_data_dir_lock_another_user_took_through_a_child_is_busy_at_once(tmp_path):
+    lock = tmp_path / server.LOCK_FILE_NAME
+    lock.touch()
+    stranger = _hold_as_nobody_through_a_child(lock, fcntl.LOCK_EX)
+    try:
+        port, grpc_port = server.free_ports()
+        started = time.monotonic()
+        with pytest.raises(DataDirectoryBusy, match="another user's process"):
+            server.connect_embedded(tmp_path, port=port, grpc_port=grpc_port,
+                                    startup_timeout_s=600)
+        assert time.monotonic() - started < 60  # at once, not after the 600 s wait
+    finally:
+        _reap(stranger)
+
+
+@needs_root
+def test_the_import_lock_of_another_user_is_refused_at_once(tmp_path):
+    from scanner.store.locks import IMPORT_LOCK_FILE_NAME, flocked
+
+    lock = tmp_path / IMPORT_LOCK_FILE_NAME
+    lock.touch()
+    for hold in (_hold_as_nobody, _hold_as_nobody_through_a_child):
+        stranger = hold(lock, fcntl.LOCK_EX)
+        try:
+            with pytest.raises(DataDirectoryBusy, match=IMPORT_LOCK_FILE_NAME):
+                with flocked(lock):
+                    pass
+        finally:
+            _reap(stranger)
+    with flocked(lock):  # free again: taken at once
+        pass
