@@ -1,0 +1,19 @@
+"""The word lists that tell what a short note's value is of (``extractors/data/note_words.toml``,
+with their sources), for :mod:`scanner.core.value_notes`."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+with resources.files("extractors.data").joinpath("note_words.toml").open("rb") as _f:
+    _TABLE = tomllib.load(_f)
+
+WHICH: frozenset[str] = frozenset(_TABLE["which"]["words"])
+"""Adjectives that say which instance, not which attribute ("new", "next", "last")."""
+DEICTIC: frozenset[str] = frozenset(_TABLE["deictic"]["words"])
+"""Deictic time adverbs: a note that says one reports that day's episode ("today")."""
+PERIODS: frozenset[str] = frozenset(_TABLE["periods"]["words"])
+"""Recurring periods that restrict a value written beside them ("on weekends")."""
+INTENTION: frozenset[str] = frozenset(_TABLE["intention"]["words"])
+"""Words that make a value a plan, an offer or an expectation ("target", "offer")."""
