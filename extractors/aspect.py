@@ -11,6 +11,7 @@ from spacy.tokens import Token
 from extractors.types import Triple
 
 from extractors.doc_cache import doc_lemmas
+from extractors.places import place_names
 from extractors.reversals import undone_later
 from extractors.times import AGE_DECADES, _is_time, calendar_date
 
@@ -254,7 +255,7 @@ def _temporary(verb: Token) -> bool:
     else ("gone back to paper books") or as a purpose ("quit to go back to school") undoes
     nothing; nor does a reversal later in the sentence (:func:`extractors.reversals.
     undone_later`: "lapsed but was renewed", "and back again", "back since 2020")."""
-    if undone_later(verb):
+    if undone_later(verb) or _trip(verb):
         return True
     for token in _clause_tokens(verb):
         if token.dep_ == "advmod" and token.lower_ in _TEMPORARY_ADVERBS:
@@ -273,6 +274,32 @@ def _temporary(verb: Token) -> bool:
         c.dep_ == "prep" and c.lower_ == "to" for c in t.subtree)
         and (t.lemma_.lower() == "rehire" or any(c.lower_ in ("again", "back")
                                                  for c in t.children)) for t in verb.sent)
+
+
+_DEPARTING = frozenset({"leave", "depart"})
+
+
+def _trip(verb: Token) -> bool:
+    """Whether the verb reports leaving a named place for an errand, not moving away: a
+    departure with a purpose ("left Leeds on Friday to visit Mum") or for a common noun's
+    place or event ("left York for the conference", "left leeds at 7 for the airport") is a
+    trip (FrameNet Departing, with Purpose or Goal), where "left Leeds for London" (a named
+    destination) or "left Leeds in 2019" may be a move (FrameNet Quitting_a_place) and stays
+    an ending. The place is a GeoNames city, country or US state
+    (:func:`extractors.places.place_names`): "left Globex to join Initech" leaves a job."""
+    if verb.lemma_.lower() not in _DEPARTING:
+        return False
+    places = [c for c in verb.children if c.dep_ == "dobj" and c.lower_ in place_names()]
+    if not places:
+        return False
+    for token in [*verb.children, *places[0].children]:
+        if token.dep_ in ("xcomp", "advcl") and token.tag_ == "VB" and any(
+                a.dep_ == "aux" and a.lower_ == "to" for a in token.children):
+            return True  # a purpose: "to visit Mum"
+        if token.dep_ == "prep" and token.lower_ == "for" and any(
+                p.dep_ == "pobj" and p.tag_ in ("NN", "NNS") for p in token.children):
+            return True  # an errand or an event: "for the airport", "for the conference"
+    return False
 
 
 def _up_to_now(verb: Token, spell: Token) -> bool:
