@@ -34,6 +34,8 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
     """Import a JSON Lines file of memories (triples extracted once, here).
 
     Ids already stored are left as they are. Bad lines are reported; the rest are stored.
+    Exit 65 when a line was not stored: rejected, or its id already stored with another text
+    or provenance.
 
     \b
     Example:
@@ -66,7 +68,9 @@ def import_cmd(file: Path, weaviate_url: str | None, data_dir: Path | None,
         click.echo(", ".join(f"{k} {v}" for k, v in summary.items()))
     if result.failures:
         sys.exit(EXIT_ERROR)
-    if rejected:
+    if rejected or result.differing:
+        # a line whose id is stored with another text was not stored either (two imports of
+        # different files under the same ids: the one that lost exits so, not 0)
         sys.exit(EXIT_REJECTED)
 
 

@@ -96,6 +96,16 @@ def test_import_with_rejected_lines_exits_65_and_stores_the_rest(tmp_path):
            "1 line (3)" in result.stderr
     again = CliRunner().invoke(main, ["import", str(path), *store, "--json"])
     assert again.exit_code == 65 and json.loads(again.stdout)["unchanged"] == 2
+    # an import whose ids were stored with another text (the one that lost a concurrent
+    # race, issue 38 item 7) stored nothing of those lines: it exits 65 too, never 0
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({**good, "text": "The preferred glaze is tenmoku."}) + "\n")
+    lost = CliRunner().invoke(main, ["import", str(other), *store, "--json"])
+    assert lost.exit_code == 65, lost.output
+    assert json.loads(lost.stdout)["differing"] == 1
+    same = tmp_path / "same.jsonl"
+    same.write_text(json.dumps(good) + "\n")
+    assert CliRunner().invoke(main, ["import", str(same), *store]).exit_code == 0
 
 
 def test_read_time_scan_from_the_cli_writes_its_tally_before_the_store_closes(tmp_path, caplog):
