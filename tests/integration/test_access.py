@@ -10,7 +10,6 @@ import os
 import stat
 import subprocess
 import sys
-import textwrap
 import time
 import urllib.error
 import urllib.request
@@ -157,40 +156,25 @@ def test_the_key_survives_a_restart(tmp_path):
 _NOBODY = 65534
 
 
-def _hold_as_nobody(path: Path, how: int) -> subprocess.Popen[str]:
-    """A process that opens ``path``, becomes user ``nobody`` and holds a ``flock`` on it."""
-    code = textwrap.dedent(f"""
-        import fcntl, os, sys, time
-        fd = os.open({str(path)!r}, os.O_RDONLY)
-        os.setgroups([]); os.setgid({_NOBODY}); os.setuid({_NOBODY})
-        fcntl.flock(fd, {how})
-        print("ready", flush=True)
-        time.sleep(600)
-    """)
+def _hold_as_nobody(path: Path, how: int, *, through_a_child: bool = False
+                    ) -> subprocess.Popen[str]:
+    """A process that opens ``path``, becomes user ``nobody`` and holds a ``flock`` on it;
+    ``through_a_child``: the lock is taken by a child that then exits, as a shell's ``exec
+    9<>lock; flock 9`` does, so ``/proc/locks`` names a pid that is gone (issue 38, item 3)."""
+    take = (f"child = os.fork()\nif child == 0:\n    fcntl.flock(fd, {how})\n    os._exit(0)\n"
+            "os.waitpid(child, 0)") if through_a_child else f"fcntl.flock(fd, {how})"
+    code = "\n".join([
+        "import fcntl, os, sys, time",
+        f"fd = os.open({str(path)!r}, os.O_RDONLY)",
+        f"os.setgroups([]); os.setgid({_NOBODY}); os.setuid({_NOBODY})",
+        take, 'print("ready", flush=True)', "time.sleep(600)"])
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
     return proc
 
 
 def _hold_as_nobody_through_a_child(path: Path, how: int) -> subprocess.Popen[str]:
-    """A process of user ``nobody`` that holds a ``flock`` on ``path`` taken by a child that
-    has exited, as a shell's ``exec 9<>lock; flock 9`` does: ``/proc/locks`` names the
-    child's pid, which is gone (issue 38, item 3)."""
-    code = textwrap.dedent(f"""
-        import fcntl, os, sys, time
-        fd = os.open({str(path)!r}, os.O_RDONLY)
-        os.setgroups([]); os.setgid({_NOBODY}); os.setuid({_NOBODY})
-        child = os.fork()
-        if child == 0:
-            fcntl.flock(fd, {how})
-            os._exit(0)
-        os.waitpid(child, 0)
-        print("ready", flush=True)
-        time.sleep(600)
-    """)
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    return proc
+    return _hold_as_nobody(path, how, through_a_child=True)
 
 
 def _reap(proc: subprocess.Popen[str]) -> None:
