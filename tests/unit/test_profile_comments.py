@@ -72,3 +72,13 @@ def test_a_profile_key_meets_the_clause(engine):
     from tests.unit.test_state_changes import LATER_WINS, decided
     assert decided(engine, "Name: Mirela. Lives in: Graz.", "Mirela lives in Linz now.") \
         == LATER_WINS
+
+
+@pytest.mark.parametrize("text", ["Dinner tonight: lasagne", "Mood today: 7/10",
+                                  "Lunch yesterday: ramen"])
+def test_a_key_of_one_day_is_an_episode_not_an_attribute(extractor, text):
+    """A deictic time word in the key ("tonight", "today") reports that day's episode: the
+    next evening's line is another episode, never a new value (a newcomer's probes of the
+    fifth stop of issue 37: "Dinner tonight: lasagne" / "Dinner tonight: curry" decided)."""
+    assert facts(extractor, text) == set()
+    assert ("user", "dinner", "lasagne", False) in facts(extractor, "Dinner: lasagne")
