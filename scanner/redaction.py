@@ -23,6 +23,7 @@ terminal control sequences carried by memory text.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from contextvars import ContextVar
 
@@ -73,8 +74,12 @@ def logged_target(target: str) -> str:
     :data:`CURRENT_ROUTE` ("/review/items/{entry_id}"), or :data:`UNMATCHED` when no route
     matched or none is known, and "?…" for any query string. Never the client's path: it
     carries ids (users, memories, review entries) and whatever a client chose to send."""
-    route = CURRENT_ROUTE.get() or UNMATCHED
+    route = _CONVERTER.sub(r"{\1}", CURRENT_ROUTE.get() or UNMATCHED)
     return route + ("?…" if "?" in target else "")
+
+
+_CONVERTER = re.compile(r"\{(\w+):\w+\}")
+"""A path parameter's converter in a route template ("{memory_id:path}"): not logged."""
 
 
 class AccessLogRedaction(logging.Filter):

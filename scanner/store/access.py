@@ -224,13 +224,22 @@ def own_openers(path: Path) -> list[int] | None:
 
 
 def held_by_another_user(path: Path, holders: list[int] | None) -> bool:
-    """Whether the ``flock`` that keeps this process from ``path`` is none of this user's:
-    every holder ``/proc/locks`` names runs as another user, or no other process of this
-    user has the file open. ``/proc/locks`` names the process that took the lock, which may
-    have exited after handing its descriptor on (a shell's ``exec 9<>lock; flock 9``): the
-    lock is then held by whoever has the descriptor, which is not ours when none of our
-    processes has the file open. ``False`` when it cannot be told (no ``/proc``)."""
-    if holders and foreign_holders(holders) == holders:
+    """Whether the ``flock`` that keeps this process from ``path`` is none of this user's.
+
+    ``holders`` are the pids ``/proc/locks`` names for it (:func:`lock_holders`). A live
+    process of this user among them (this one included: another of its descriptors) holds
+    it: ours. All of them live processes of other users: theirs. A pid that is gone took the
+    lock and handed its descriptor on (a shell's ``exec 9<>lock; flock 9``): the lock is then
+    theirs when no other process of this user has the file open (:func:`own_openers`). No
+    holder named (the lock was released meanwhile, or ``/proc/locks`` cannot be read):
+    ``False``, try again."""
+    if not holders:
+        return False
+    me = os.getuid()
+    owners = [process_uid(pid) for pid in holders]
+    if me in owners:
+        return False
+    if None not in owners:
         return True
     openers = own_openers(path)
     return openers is not None and not openers

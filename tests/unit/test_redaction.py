@@ -30,7 +30,7 @@ def test_the_access_log_shows_the_route_template_never_the_path():
         record = _access_record("/v1/memories/x/history?user_id=bob")
         assert AccessLogRedaction().filter(record)
         assert record.getMessage() == (
-            '127.0.0.1:5 - "GET /v1/memories/{memory_id:path}/history?… HTTP/1.1" 200')
+            '127.0.0.1:5 - "GET /v1/memories/{memory_id}/history?… HTTP/1.1" 200')
     finally:
         CURRENT_ROUTE.reset(token)
     record = _access_record("/v1/nonexistent/PATHLEAK4")  # no route known: none shown
