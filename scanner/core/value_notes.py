@@ -45,6 +45,7 @@ pair may be decided, like one whose attribute a reading names. Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -116,6 +117,8 @@ class Stated:
         attribute, instance or period than the note's (module docstring)."""
         if self.value == note.value or not self.words & note.words:
             return frozenset()
+        if note.kind in _WHEN_KINDS and not self.goal:
+            return frozenset()  # "Parents' evening 12 March" / "… 4 June": the next one
         if not (self.part - _INTENTION <= note.words and self.capitalised <= note.words
                 and (self.goal or self.times <= note.times)
                 and (self.intention or not note.intention)):
@@ -152,17 +155,51 @@ def _reports(word: str) -> bool:
 
 
 def _after(text: str, start: int) -> int:
-    """The offset just past the typed value written at ``start``."""
+    """The offset just past the typed value written at ``start`` (a date and its time of day
+    as one: :func:`value_spans`)."""
+    for begin, end, _, _ in value_spans(text):
+        if begin == start:
+            return end
     found = _VALUE.match(text, start)
     return found.end() if found else start
+
+
+_WHEN_KINDS = frozenset({"when"})
+"""Values that say when an event happens, a date with its time of day: a later one meets a
+note's only as the goal of a change ("moved to 21 May 10am"); without one it is another
+occurrence of the event ("Parents' evening 12 March 6pm" / "Parents' evening 4 June 5pm").
+(A date or a time alone keeps the rules of every value: "API ready January 15" / "API
+delayed to February 1" either way.)"""
+_WHEN_JOIN = re.compile(r"\s*(?:,|at|@|from)?\s*$", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def value_spans(text: str) -> tuple[tuple[int, int, str, str], ...]:
+    """``(start, end, type, normalised value)`` of each typed value of ``text``
+    (:func:`extractors.constructions.attribute_values.typed_value_spans`), a date written
+    next to a time of day read as one point in time of type ``when`` ("Dentist 14 May 3pm",
+    "moved to 21 May at 10am", "3pm on 14 May" is not: the time comes first and "on" joins
+    them; ISO 8601 writes a date and a time as one value, §4.3)."""
+    spans = [(start, _VALUE.match(text, start).end() if _VALUE.match(text, start) else start,
+              kind, value) for start, kind, value in typed_value_spans(text)]
+    out: list[tuple[int, int, str, str]] = []
+    for span in spans:
+        if out and {out[-1][2], span[2]} == {"date", "clock"} and \
+                _WHEN_JOIN.match(text[out[-1][1]:span[0]]):
+            first = out.pop()
+            date, clock = (first, span) if first[2] == "date" else (span, first)
+            out.append((first[0], span[1], "when", f"{date[3]} {clock[3]}"))
+        else:
+            out.append(span)
+    return tuple(out)
 
 
 def _blanked(text: str) -> str:
     """``text`` with every typed value and editorial bracket replaced by spaces (offsets kept):
     the words around them."""
     out = list(text)
-    for start, _, _ in typed_value_spans(text):
-        out[start:_after(text, start)] = " " * (_after(text, start) - start)
+    for start, end, _, _ in value_spans(text):
+        out[start:end] = " " * (end - start)
     for m in _BRACKETED.finditer(text):
         out[m.start():m.end()] = " " * (m.end() - m.start())
     return "".join(out)
@@ -179,10 +216,10 @@ def note_of(text: str) -> Note | None:
     """The :class:`Note` ``text`` is, or None when it states no value, several, no word,
     more than :data:`NOTE_WORDS` content words besides its value, a verb in the simple past
     (an act reported) or a deictic time word (that day's episode: "Steps today 8,000")."""
-    spans = typed_value_spans(text)
+    spans = value_spans(text)
     if len(spans) != 1:
         return None
-    start, kind, value = spans[0]
+    start, _, kind, value = spans[0]
     if kind == "number" and _NAMED_NUMBER.search(text[:start]):
         return None  # "Room 204 wifi: guest204": the number names which room, it is no value
     words = _WORD.findall(_blanked(text))
@@ -212,7 +249,7 @@ def stated_values(text: str, kind: str) -> list[Stated]:
     blank = _blanked(text)
     ends = list(_PART.finditer(text))
     out = []
-    for start, found_kind, value in typed_value_spans(text):
+    for start, _, found_kind, value in value_spans(text):
         if found_kind != kind or any(a <= start < b for a, b in quoted):
             continue
         lo = max((m.end() for m in ends if m.end() <= start), default=0)

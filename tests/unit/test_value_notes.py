@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scanner.core.value_notes import note_of, stated_values, value_note_pairs
+from scanner.core.value_notes import note_of, stated_values, value_note_pairs, value_spans
 from scanner.models import MemoryRecord
 from tests.unit.test_pair_judge import FixedJudge, scan
 
@@ -56,6 +56,9 @@ def test_a_later_value_beside_a_word_of_the_note_is_a_candidate():
         (("m1", "m2"), "noted", "engineer")]
     assert pairs("$100 per unit", "$150 per unit (the $100 was last year's pricing)") == [
         (("m1", "m2"), "noted", "unit")]
+    # a date and its time of day are one value: the appointment moved
+    assert pairs("Dentist 14 May 3pm", "Dentist moved to 21 May 10am") == [
+        (("m1", "m2"), "noted", "dentist")]
 
 
 @pytest.mark.parametrize("earlier, later", [
@@ -78,6 +81,7 @@ def test_a_later_value_beside_a_word_of_the_note_is_a_candidate():
     ("Steps today 8,000", "Steps today 12,400"),  # that day's episode
     ("Salary offer £55k", "Salary £52k"),  # an offer, then what holds
     ("Target weight 70kg", "Weight 74kg"),
+    ("Parents' evening 12 March 6pm", "Parents' evening 4 June 5pm"),  # the next one
 ])
 def test_no_candidate_without_the_notes_attribute_and_a_new_value(earlier, later):
     assert pairs(earlier, later) == []
@@ -90,6 +94,12 @@ def test_a_note_is_paired_only_with_what_came_after_it():
                record("m2", "Launch moved to April 15", 2).model_copy(
                    update={"observed_at": None})]
     assert value_note_pairs(undated) == []
+
+
+def test_a_date_and_its_time_of_day_are_one_value():
+    assert [(kind, value) for _, _, kind, value in value_spans("Zoom call April 21 at 3 PM")] \
+        == [("when", "--04-21 15:00")]
+    assert [kind for _, _, kind, _ in value_spans("3pm dentist on 14 May")] == ["clock", "date"]
 
 
 def test_values_are_read_in_their_part_of_the_sentence():
