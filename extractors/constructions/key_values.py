@@ -15,14 +15,9 @@ from extractors.values import is_quantity, normalize_value
 from extractors.constructions.attribute_values import measure_value as _measure_value
 from extractors.doc_cache import doc_text
 from extractors.memory_forms import _base_form
-from extractors.note_words import DEICTIC
+from extractors.note_words import DEICTIC_WORDS
 
 
-_DEICTIC_KEY = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, DEICTIC), key=len,
-                                                       reverse=True)) + r")\b", re.IGNORECASE)
-"""A key with a deictic time word ("Dinner tonight", "Mood today"; extractors/data/
-note_words.toml): the line reports that day's episode, and another day's line is another
-episode, never a new value of one attribute (Quirk et al. 1985 §8.55)."""
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
 """Where a profile value's comment starts: a parenthesis, a spaced dash, a semicolon, a
 configuration file's " # " comment."""
@@ -232,8 +227,10 @@ class KeyValueRules:
             if _CLAUSE_OPENING.match(m["value"]):
                 continue  # "The user corrected this: their birthday is …": no key, a clause
             key, value_text = m["key"], m["value"]
-            if _DEICTIC_KEY.search(key):
-                continue  # "Dinner tonight: lasagne": that evening's episode, no attribute
+            if DEICTIC_WORDS.search(key):
+                # "Dinner tonight: lasagne": that evening's episode, and another evening's line
+                # another episode, never a new value of one attribute (Quirk et al. 1985 §8.55)
+                continue
             restricted = _RESTRICTED_VALUE.match(_COMMENT.split(value_text, maxsplit=1)[0])
             if restricted and _IDENTIFIER_KEY.fullmatch(key.strip()):
                 # "retry_limit: 3 for the ingest job", "LOG_LEVEL=DEBUG in production": what

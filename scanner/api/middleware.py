@@ -130,20 +130,22 @@ class RequestMetrics:
         started = time.perf_counter()
         status = 500
 
+        def route() -> str:
+            return getattr(scope.get("route"), "path", None) or UNMATCHED
+
         async def send_status(message: dict) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
                 # the access log line is written as this response starts: it shows the route
-                CURRENT_ROUTE.set(getattr(scope.get("route"), "path", None) or UNMATCHED)
+                CURRENT_ROUTE.set(route())
             await send(message)
 
         try:
             await self.app(scope, receive, send_status)
         finally:
             status = scope.get(ANSWERED_STATUS, status)  # a 408 the server sent itself
-            route = getattr(scope.get("route"), "path", None) or UNMATCHED
             method = scope["method"] if scope["method"] in self._METHODS else "OTHER"
-            self.metrics.requests.labels(method, route, str(status)).observe(
+            self.metrics.requests.labels(method, route(), str(status)).observe(
                 time.perf_counter() - started)
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from extractors import Cardinality
 from extractors.change_cues import CHANGE_WORDS
 from extractors.memory_forms import IRREGULAR_PAST
-from extractors.note_words import DEICTIC, INTENTION, PERIODS, WHICH
+from extractors.note_words import DEICTIC_WORDS, INTENTION, PERIODS, WHICH
 from extractors.constructions.attribute_values import _VALUE, typed_value_spans
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
@@ -154,16 +154,6 @@ def _reports(word: str) -> bool:
         _stem(lower) not in _CHANGE
 
 
-def _after(text: str, start: int) -> int:
-    """The offset just past the typed value written at ``start`` (a date and its time of day
-    as one: :func:`value_spans`)."""
-    for begin, end, _, _ in value_spans(text):
-        if begin == start:
-            return end
-    found = _VALUE.match(text, start)
-    return found.end() if found else start
-
-
 _WHEN_KINDS = frozenset({"when"})
 """Values that say when an event happens, a date with its time of day: a later one meets a
 note's only as the goal of a change ("moved to 21 May 10am"); without one it is another
@@ -180,8 +170,8 @@ def value_spans(text: str) -> tuple[tuple[int, int, str, str], ...]:
     next to a time of day read as one point in time of type ``when`` ("Dentist 14 May 3pm",
     "moved to 21 May at 10am", "3pm on 14 May" is not: the time comes first and "on" joins
     them; ISO 8601 writes a date and a time as one value, §4.3)."""
-    spans = [(start, _VALUE.match(text, start).end() if _VALUE.match(text, start) else start,
-              kind, value) for start, kind, value in typed_value_spans(text)]
+    spans = [(start, found.end() if (found := _VALUE.match(text, start)) else start, kind,
+              value) for start, kind, value in typed_value_spans(text)]
     out: list[tuple[int, int, str, str]] = []
     for span in spans:
         if out and {out[-1][2], span[2]} == {"date", "clock"} and \
@@ -224,9 +214,8 @@ def note_of(text: str) -> Note | None:
         return None  # "Room 204 wifi: guest204": the number names which room, it is no value
     words = _WORD.findall(_blanked(text))
     said = [w for w in words if _content([w])]
-    lower = " ".join(w.lower() for w in words)
     if not said or len(said) > NOTE_WORDS or any(_reports(w) for w in said) or \
-            any(re.search(rf"\b{re.escape(d)}\b", lower) for d in DEICTIC):
+            DEICTIC_WORDS.search(" ".join(words)):
         return None
     return Note(kind, value, frozenset(_content(said)), _times(words),
                 frozenset(w.lower() for w in words if w.lower() in INTENTION))
@@ -249,15 +238,14 @@ def stated_values(text: str, kind: str) -> list[Stated]:
     blank = _blanked(text)
     ends = list(_PART.finditer(text))
     out = []
-    for start, _, found_kind, value in value_spans(text):
+    for start, end, found_kind, value in value_spans(text):
         if found_kind != kind or any(a <= start < b for a, b in quoted):
             continue
         lo = max((m.end() for m in ends if m.end() <= start), default=0)
-        hi = min((m.start() for m in ends if m.start() >= _after(text, start)),
-                 default=len(text))
+        hi = min((m.start() for m in ends if m.start() >= end), default=len(text))
         part = _WORD.findall(blank[lo:hi])
         near = _WORD.findall(blank[lo:start])[-NEAR:] + \
-            _WORD.findall(blank[_after(text, start):hi])[:NEAR]
+            _WORD.findall(blank[end:hi])[:NEAR]
         before = [w for w in _WORD.findall(blank[lo:start]) if not _times([w])
                   and w.lower() not in ("on", "the", "next", "this")]
         goal = bool(before) and before[-1].lower() in _GOAL_WORDS
