@@ -50,3 +50,14 @@ def marks_ending(text: str) -> bool:
 def marks_change(text: str) -> bool:
     """Whether ``text`` carries a change cue (case-insensitive, whole words)."""
     return CHANGE_CUES.search(text) is not None
+
+
+REVOCATION_CUES = _pattern(_TABLE["revocations"]["words"])
+"""The cues that revoke an approval, an order or a plan (the data file's ``revocations``):
+"purchase of Server Upgrade cancelled", "discount for Acme Corp revoked"."""
+
+
+CHANGED_LABEL = re.compile(r"\s+(?:" + "|".join(map(re.escape, _TABLE["label_participles"]["words"]))
+                           + r")\s*$", re.IGNORECASE)
+"""A change participle closing a line's label ("Travel Policy updated"): the line gives the
+labelled thing's value now (the data file's ``label_participles``)."""

@@ -21,3 +21,6 @@ PERIODS: frozenset[str] = frozenset(_TABLE["periods"]["words"])
 """Recurring periods that restrict a value written beside them ("on weekends")."""
 INTENTION: frozenset[str] = frozenset(_TABLE["intention"]["words"])
 """Words that make a value a plan, an offer or an expectation ("target", "offer")."""
+PREFERENCE_VERBS: tuple[str, ...] = tuple(sorted(_TABLE["preference"]["words"], key=len,
+                                                 reverse=True))
+"""Verbs that open a preference note, longest first (:mod:`scanner.core.preferences`)."""

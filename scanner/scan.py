@@ -15,6 +15,7 @@ from scanner.core.named_changes import named_change_pairs
 from scanner.core.endings import ending_pairs
 from scanner.core.never import never_pairs
 from scanner.core.value_changes import value_change_pairs
+from scanner.core.preferences import preference_pairs
 from scanner.core.value_notes import value_note_pairs
 from scanner.core.policy import decide, epoch_event
 from scanner.core.policy_config import PolicyConfig, epoch_of
@@ -112,7 +113,8 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
         known = {c.ids for c in candidates}
         for found in (never_pairs(groups), value_note_pairs(records),
                       value_change_pairs(records, triples),
-                      named_change_pairs(records), ending_pairs(records)):
+                      named_change_pairs(records), ending_pairs(records),
+                      preference_pairs(records)):
             candidates += [c for c in found if c.ids not in known]
             known |= {c.ids for c in found}
         candidates.sort(key=_most_telling)
@@ -145,10 +147,11 @@ _UPDATE = frozenset({"update"})
 STRUCTURE_LABELS: dict[str, frozenset[str]] = {
     "never": frozenset({"contradiction", "update"}), "named": _UPDATE, "redone": _UPDATE,
     "from_value": _UPDATE, "quoted": _UPDATE, "valued": _UPDATE, "valued_near": _UPDATE,
-    "noted": _UPDATE, "ended": _UPDATE}
+    "noted": _UPDATE, "ended": _UPDATE, "revoked": _UPDATE, "preferred": _UPDATE}
 """The judge's readings that keep a pair found outside the keys (:mod:`scanner.core.never`,
 :mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`,
-:mod:`scanner.core.value_notes`, :mod:`scanner.core.endings`); any other reading drops it, so structure alone flags
+:mod:`scanner.core.value_notes`, :mod:`scanner.core.endings`,
+:mod:`scanner.core.preferences`); any other reading drops it, so structure alone flags
 nothing. A denial of any time and a report are kept when the judge reads either kind of
 conflict: which of the two it is, the denial's time and wording settle
 (:func:`scanner.core.policy.contradictory_statements`)."""

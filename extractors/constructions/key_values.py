@@ -16,6 +16,7 @@ from extractors.constructions.attribute_values import measure_value as _measure_
 from extractors.doc_cache import doc_text
 from extractors.memory_forms import _base_form
 from extractors.note_words import DEICTIC_WORDS
+from extractors.change_cues import CHANGED_LABEL
 
 
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
@@ -200,6 +201,12 @@ def block_person(segments: list[tuple[int, str]]) -> str | None:
     return " ".join(names[0].lower().split())
 
 
+_ATTRIBUTE_ITEM = re.compile(
+    r"(?P<attribute>[A-Za-z][a-z]+(?: [a-z]+){0,2}) (?P<value>[$€£]?\d[\d,.]*(?: ?%| ?[a-zA-Z]{1,5})?)")
+"""One item of a labelled list that names an attribute and its amount: "volume discount 10%",
+"seats 12", "storage 50 GB" (an attribute noun phrase of up to three words, then the amount)."""
+
+
 class KeyValueRules:
     """Rules of :class:`extractors.rules.TripleExtractor` for this construction (a mixin:
     it reads the extractor's ``nlp``, ``table``, ``state_changes`` and induced relations)."""
@@ -227,6 +234,8 @@ class KeyValueRules:
             if _CLAUSE_OPENING.match(m["value"]):
                 continue  # "The user corrected this: their birthday is …": no key, a clause
             key, value_text = m["key"], m["value"]
+            # "Travel Policy updated: …": the policy's value now, one key with "Travel Policy: …"
+            key = CHANGED_LABEL.sub("", key) or key
             if DEICTIC_WORDS.search(key):
                 # "Dinner tonight: lasagne": that evening's episode, and another evening's line
                 # another episode, never a new value of one attribute (Quirk et al. 1985 §8.55)
@@ -294,6 +303,18 @@ class KeyValueRules:
                     _STATE_CODE.fullmatch(piece) or (relation in _PLACE_KEYS and piece[:1].isupper())
                     for piece, _ in pieces[1:]):
                 pieces = pieces[:1]  # "Home: Oakland, CA": a place and its region, one value
+            items = [_ATTRIBUTE_ITEM.fullmatch(p) for p, _ in pieces]
+            if len(pieces) > 1 and any(
+                    item and is_quantity(item["value"]) for item in items[1:]):
+                # "Deal terms: net-60, volume discount 10%": each item names an attribute of
+                # the labelled thing and its value ("volume discount" of the deal terms)
+                for item, (piece, _) in zip(items, pieces):
+                    if item and is_quantity(item["value"]):
+                        out.append(Triple(
+                            subject=subject, relation=f"{relation} {item['attribute'].lower()}",
+                            object=normalize_value(item["value"]), start=start,
+                            end=start + len(line), object_text=item["value"], rule="key_value"))
+                pieces = [p for item, p in zip(items, pieces) if not item][:1]
             if not plural_key and len(pieces) > 1 and all(p[:1].islower() for p, _ in pieces[1:]):
                 # "Home: terraced house in Sheffield, two bedrooms, small garden": details of
                 # one value after it, not more values

@@ -16,13 +16,16 @@ unit] …". A pair is a candidate when, in one scope,
   "reallocated", "renewal" / "renew", "terms" / "terms"), or the later quotes the earlier;
   or the later changes "from A to B" and the earlier states A, with a shared stem besides A
   ("keeps its records in PostgreSQL" / "switched the invoicing service's database from
-  PostgreSQL to MySQL").
+  PostgreSQL to MySQL");
+* or the later revokes, right beside the name, the attribute the earlier states of it
+  ("approved purchase of Server Upgrade for $5000" / "purchase of Server Upgrade cancelled";
+  "approved 2 years renewal for TechCorp" / "do not renew TechCorp"): :func:`_revoked`.
 
 Structure alone flags nothing: only a pair the judge reads as an ``update`` is kept
 (:func:`scanner.scan.scan_records`). A pair found by a shared name and stem alone stays
 ``possible`` (:func:`scanner.core.policy.in_other_words`: one shared word names no whole
-attribute); the policy decides a pair whose later memory quotes the earlier or changes from
-the value the earlier states as any other conflict. Pure: no I/O.
+attribute); the policy decides a pair whose later memory quotes the earlier, changes from
+the value the earlier states or revokes the attribute it states as any other conflict. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality
-from extractors.change_cues import CHANGE_CUES
+from extractors.change_cues import CHANGE_CUES, REVOCATION_CUES
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.stances import Stance
@@ -43,6 +46,27 @@ _NAME = re.compile(
     r"\b(?:[A-Z]{2,}[-_]?\d+[\w-]*|[A-Z][\w&'.-]*\d[\w-]*"            # CASE-5678, Q4, v2
     r"|(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,})(?:\s+(?:[A-Z][a-z0-9&'-]+|[A-Z]{2,}))+)")  # Acme Supplies
 """A proper name of two or more capitalised words, or an identifier with a digit."""
+_INNER_CAPITAL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]*)+\b")
+_WORDS = re.compile(r"\S+")
+
+
+def _one_word_names(text: str) -> set[str]:
+    """One-word names: with an inner capital ("TechCorp", "DataServices", "VendorA"), or a
+    capitalised word inside a sentence with no capitalised word beside it ("discount for
+    Initech revoked"). Met only by a revocation (:func:`_revoked`), whose structure names the
+    attribute itself."""
+    out = {m.lower() for m in _INNER_CAPITAL.findall(text)}
+    words = _WORDS.findall(text)
+    for i in range(1, len(words)):
+        word = words[i].strip(".,;:!?()[]'\"’")
+        beside = [words[i - 1]] + words[i + 1:i + 2]
+        if re.fullmatch(r"[A-Z][a-z]{2,}", word) and not words[i - 1].endswith((".", "!", "?")) \
+                and not any(w[:1].isupper() for w in beside):
+            out.add(word.lower())
+    return out
+_NEGATED = frozenset({"not", "never", "don't", "won't", "cannot", "can't", "shouldn't"})
+"""Words that negate the verb right after them: "do not renew TechCorp" revokes the renewal
+an earlier memory approved (Quirk et al. 1985 §10.54, clause negation)."""
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
 _PLAIN_WORD = re.compile(r"[\w+#-]+(?:\.[\w+#-]+)*")
 _QUOTED = re.compile(r"(?<!\w)['‘\"“][^'’\"”]{2,80}['’\"”](?!\w)")
@@ -120,6 +144,44 @@ def _done_again(later: str, earlier: str, shared: set[str]) -> str | None:
     return None
 
 
+def _base(word: str) -> str:
+    """``word`` without punctuation and its inflectional or derivational suffix, prefix kept
+    ("renewal" and "renew" → "renew", "purchase" → "purchas")."""
+    word = re.sub(r"[^a-z-]", "", word.lower())
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _revoked(later: str, earlier: str, name: str) -> str | None:
+    """The attribute that ``later`` revokes of ``name`` and ``earlier`` states of it, or None.
+
+    The later memory revokes an attribute said right beside the name, by a participle of
+    :data:`extractors.change_cues.REVOCATION_CUES` right after the phrase ("purchase of
+    Software License cancelled", "discount for Acme Corp revoked") or by negating the act
+    right before the name ("do not renew TechCorp"); the earlier says the same attribute word
+    within :data:`NEAR` words of the name ("approved purchase of Software License for
+    $25000", "approved 2 years renewal for TechCorp"). The phrase names the whole attribute
+    (its head and its owner), so the pair is decidable (:data:`scanner.scan.STRUCTURE_LABELS`,
+    the judge must still read an update)."""
+    said = {_base(w) for at in _positions(earlier, name)
+            for w in earlier.split()[max(0, at - NEAR):at + len(name.split()) + NEAR]}
+    said = {w for w in said if len(w) >= 4 and w not in _STOP and w not in name}
+    words = later.split()
+    width = len(name.split())
+    for at in _positions(later, name):
+        end = at + width
+        before = [_base(w) for w in words[max(0, at - 2):at]]
+        after = words[end:end + 3]
+        attribute = next((w for w in before + [_base(w) for w in after[:1]] if w in said), None)
+        if attribute and REVOCATION_CUES.search(" ".join(after)):
+            return attribute
+        if at >= 2 and before[-1] in said and words[at - 2].lower() in _NEGATED:
+            return before[-1]
+    return None
+
+
 def _alike(a: str, b: str) -> bool:
     """Whether two memories share four in five of their words (Jaccard ≥ 0.8): one said
     again, not changed."""
@@ -139,7 +201,12 @@ def _names(text: str) -> set[str]:
             if " " not in name and not any(c.isdigit() for c in name):
                 continue
         out.add(name.lower())
+    out.update(_one_word_names(_QUOTED.sub(" ", text)))
     return out
+
+
+def _one_word(name: str) -> bool:
+    return " " not in name and not any(c.isdigit() for c in name)
 
 
 def _stems(text: str, names: set[str]) -> set[str]:
@@ -171,8 +238,9 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         ids, each found by ``named`` (a shared name and stem: at most ``possible``,
         :func:`scanner.core.policy.in_other_words`), ``redone`` (the later does the
         earlier's act again: "reallocated" / "allocated"), ``from_value`` (the later
-        changes from a value the earlier states) or ``quoted`` (the later retracts the
-        earlier, quoting it).
+        changes from a value the earlier states), ``quoted`` (the later retracts the
+        earlier, quoting it) or ``revoked`` (the later revokes the attribute the earlier
+        states of the name: :func:`_revoked`).
     """
     by_scope: dict[tuple, list[tuple[MemoryRecord, set[str], set[str]]]] = defaultdict(list)
     for r in records:
@@ -191,7 +259,7 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
             for word in set(_PLAIN_WORD.findall(record.text.lower())):
                 by_word[word].append(i)
         for j, (later, names, stems) in enumerate(items):
-            if not CHANGE_CUES.search(later.text):
+            if not CHANGE_CUES.search(later.text) and not REVOCATION_CUES.search(later.text):
                 continue
             seen: dict[int, tuple[str, str]] = {}
             for name in names:
@@ -199,6 +267,12 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                     earlier, _, their = items[i]
                     if i == j or earlier.observed_at >= later.observed_at or \
                             _alike(earlier.text, later.text):
+                        continue
+                    revoked = _revoked(later.text, earlier.text, name)
+                    if revoked:  # "purchase of X cancelled" / "approved purchase of X"
+                        seen[i] = (name, revoked, "revoked")
+                        continue
+                    if _one_word(name):  # a one-word name meets by a revocation only
                         continue
                     shared = sorted(_near(later.text, name, stems & their)
                                     & _near(earlier.text, name, stems & their))

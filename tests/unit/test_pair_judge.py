@@ -230,6 +230,33 @@ def test_a_named_things_act_done_again_is_decided(extractor):
     assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), *texts).conflicts == []
 
 
+@pytest.mark.parametrize("earlier, later", [
+    ("Approved purchase of Forklift Kit for $8,000", "Purchase of Forklift Kit cancelled; supplier closed"),
+    ("10% loyalty discount approved for Brightwater Foods",
+     "Discount for Brightwater Foods revoked - missed payments"),
+    ("approved 1 year renewal for CloudNest", "do not renew CloudNest; cheaper offer elsewhere"),
+    ("12% discount approved for Lumora", "discount for Lumora revoked; late payments"),
+])
+def test_a_revoked_approval_of_a_named_thing_is_decided(extractor, earlier, later):
+    """The revocation is said of the attribute beside the name ("purchase of X cancelled",
+    "do not renew X"), so the phrase names the whole attribute: the judge's update decides."""
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), earlier, later)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+    assert scan(extractor, FixedJudge(compatible=0.9, update=0.1), earlier, later).conflicts == []
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("Approved purchase of Forklift Kit for $8,000", "Purchase of Pallet Wrapper cancelled; duplicate"),
+    ("Harbor Ferries refund approved for the May crossing",
+     "Noting Harbor Ferries gives a refund if cancelled two days ahead."),
+    ("approved 1 year renewal for CloudNest", "CloudNest support hours changed to 8-6"),
+])
+def test_a_revocation_of_another_thing_or_in_passing_decides_nothing(extractor, earlier, later):
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), earlier, later)
+    assert [(c.verdict, c.rule) for c in report.conflicts if c.verdict != "possible"] == []
+
+
 def test_a_retraction_that_quotes_the_memory_is_a_candidate(extractor):
     texts = ("Applied 25% discount: $10,000 base - $2,500 = $7,500 final",
              "[INVALIDATED - was based on wrong data] Original conclusion: Applied 25% discount")
