@@ -61,3 +61,7 @@ CHANGED_LABEL = re.compile(r"\s+(?:" + "|".join(map(re.escape, _TABLE["label_par
                            + r")\s*$", re.IGNORECASE)
 """A change participle closing a line's label ("Travel Policy updated"): the line gives the
 labelled thing's value now (the data file's ``label_participles``)."""
+
+
+AGAIN_VERBS: frozenset[str] = frozenset(_TABLE["again"]["words"])
+"""Verbs whose "re-" says the act is done again (the data file's ``again``): "reassigned"."""

@@ -36,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality
-from extractors.change_cues import CHANGE_CUES, REVOCATION_CUES
+from extractors.change_cues import AGAIN_VERBS, CHANGE_CUES, REVOCATION_CUES
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.stances import Stance
@@ -138,8 +138,10 @@ def _done_again(later: str, earlier: str, shared: set[str]) -> str | None:
     when there is none."""
     said = {w.lower() for w in _WORD.findall(earlier.lower())}
     for word in _WORD.findall(later.lower()):
-        if word.startswith("re") and len(word) > 6 and _stem(word) in shared and \
-                word not in said and word[2:] in said | {w + "d" for w in said}:
+        if word.startswith("re") and len(word) > 6 and _stem(word) in shared and (
+                word not in said and word[2:] in said | {w + "d" for w in said}
+                or word in said and word in AGAIN_VERBS and _other_name(earlier, later)):
+            # "allocated" / "reallocated", or "reassigned to A" / "reassigned to B"
             return _stem(word)
     return None
 
@@ -182,11 +184,22 @@ def _revoked(later: str, earlier: str, name: str) -> str | None:
     return None
 
 
+def _words(text: str) -> set[str]:
+    return {w.strip(".,;:!?()[]'\"’") for w in text.split()} - {""}
+
+
 def _alike(a: str, b: str) -> bool:
-    """Whether two memories share four in five of their words (Jaccard ≥ 0.8): one said
-    again, not changed."""
-    x, y = set(a.lower().split()), set(b.lower().split())
+    """Whether two memories share four in five of their words (Jaccard ≥ 0.8, case and
+    punctuation aside): one said again, not changed."""
+    x, y = {w.lower() for w in _words(a)}, {w.lower() for w in _words(b)}
     return len(x & y) >= 0.8 * len(x | y)
+
+
+def _other_name(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by a capitalised word: the same sentence with another
+    name in it says something else ("Ops Team reassigned to Billing" / "… to Support"), not the
+    same thing again."""
+    return any(w[:1].isupper() for w in _words(a) ^ _words(b))
 
 
 def _names(text: str) -> set[str]:
@@ -266,7 +279,8 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                 for i in by_name[name]:
                     earlier, _, their = items[i]
                     if i == j or earlier.observed_at >= later.observed_at or \
-                            _alike(earlier.text, later.text):
+                            _alike(earlier.text, later.text) and \
+                            not _other_name(earlier.text, later.text):
                         continue
                     revoked = _revoked(later.text, earlier.text, name)
                     if revoked:  # "purchase of X cancelled" / "approved purchase of X"
@@ -276,14 +290,14 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                         continue
                     shared = sorted(_near(later.text, name, stems & their)
                                     & _near(earlier.text, name, stems & their))
-                    if _quotes(later.text, earlier.text):
+                    changed = bool(shared) and _changed_near(later.text, name)
+                    again = changed and _done_again(later.text, earlier.text, set(shared))
+                    if again:  # "allocated to Phoenix" / "reallocated to Alpha"
+                        seen[i] = (name, again, "redone")
+                    elif _quotes(later.text, earlier.text):
                         seen[i] = (name, "retraction", "quoted")
-                    elif shared and _changed_near(later.text, name):
-                        again = _done_again(later.text, earlier.text, set(shared))
-                        if again:  # "allocated to Phoenix" / "reallocated to Alpha"
-                            seen[i] = (name, again, "redone")
-                        else:
-                            seen.setdefault(i, (name, shared[0], "named"))
+                    elif changed:
+                        seen.setdefault(i, (name, shared[0], "named"))
             for left in _FROM_TO.finditer(later.text):  # "switched X from PostgreSQL to MySQL"
                 old_value = left.group(1).lower()
                 for i in by_word.get(old_value.split()[0], ()):

@@ -257,6 +257,18 @@ def test_a_revocation_of_another_thing_or_in_passing_decides_nothing(extractor, 
     assert [(c.verdict, c.rule) for c in report.conflicts if c.verdict != "possible"] == []
 
 
+def test_an_act_done_again_with_another_outcome_is_decided(extractor):
+    """Both say "reassigned": the later names another outcome (a name the earlier lacks), so
+    it is the act done again, not the same memory said twice."""
+    texts = ("Ops Team reassigned to Billing Desk", "Ops Team reassigned to Support Desk")
+    report = scan(extractor, FixedJudge(update=0.9, compatible=0.1), *texts)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
+    same = ("Ops Team reassigned to Billing Desk", "Ops Team reassigned to Billing Desk.")
+    assert [c.verdict for c in scan(extractor, FixedJudge(update=0.9, compatible=0.1),
+                                    *same).conflicts if c.verdict != "possible"] == []
+
+
 def test_a_retraction_that_quotes_the_memory_is_a_candidate(extractor):
     texts = ("Applied 25% discount: $10,000 base - $2,500 = $7,500 final",
              "[INVALIDATED - was based on wrong data] Original conclusion: Applied 25% discount")
