@@ -244,9 +244,12 @@ class CopulaRules:
                                           rule=GENERIC_RULE, qualifiers=places + (
                                               [("reading", KIND_READING)] if kinds else [])))
             for value, surface in self._infinitive_values(cop, subject):
-                # "my current goal is to run a marathon" -> (user, current goal, run marathon)
+                # "my current goal is to run a marathon" -> (user, current goal, run marathon);
+                # a bare noun with an activity ("My goal is to learn Markov chains") is one of
+                # several goals held at once, not the attribute's one value: no attribute
                 out.append(self._make(subject, relation_phrase, value, surface, negated=neg,
-                                      clause=cop, rule=rule, qualifiers=places))
+                                      clause=cop, qualifiers=places,
+                                      rule=rule if len(rel_tokens) > 1 else "copula"))
             for alt in negated_alternatives:
                 value, surface = self._value(alt)
                 out.append(self._make(subject, relation_phrase, value, surface, negated=True,

@@ -26,7 +26,11 @@ compatible between 0.8 and 0.97 are 184, none of them a labelled update and 14 t
 marked memory, while the contract's own examples fall there ("Alice lives in Paris" /
 "Alice lives in Berlin": 0.91; "works at Harbor Labs" / "is employed by Quillmark": 0.945),
 and a judge retrained on another machine may read a pair a point or two apart: 0.95 left the
-second example 0.005 from the line. The first judge's value, 0.2 (0.8 or more), was chosen
+second example 0.005 from the line. Kept for the judge of nineteen writers, whose readings
+are less extreme: the key pairs it reads as compatible below 0.97 and the policy decides are,
+on the public halves, 21 labelled StateBench updates (0.56–0.96), 2 labelled BEAM updates and
+18 BEAM pairs touching no marked memory (0.50–0.96); dismissing from 0.9 would drop 9 of the
+18 and 7 of the 21, from 0.5 all of both, so the line stays where the judge is sure. The first judge's value, 0.2 (0.8 or more), was chosen
 on the pairs the rules alone decide: it dismissed 213 of the 329 BEAM pairs that touch no
 marked memory, none of the 51 LoCoMo updates found and 20 of the 78 StateBench updates
 found."""

@@ -9,8 +9,9 @@ escalated to tier 2"; "$100 per unit" / "[INVALIDATED - was based on wrong data:
 unit] …". A pair is a candidate when, in one scope,
 
 * the later memory marks a change (:data:`extractors.change_cues.CHANGE_CUES`: a change
-  verb, "now", "no longer", "instead", a correction or retraction) or quotes the earlier memory whole
-  (an explicit retraction of it), and
+  verb, "now", "no longer", "instead", a correction or retraction) or retracts the earlier,
+  quoting its opening words and saying it was wrong (:func:`_retracts`: "[INVALIDATED - …]",
+  "Correction: …"; two log lines that open alike retract nothing), and
 * both name the same owner: a proper name or an identifier ("Acme Supplies", "CASE-5678",
   "Project Phoenix"), and share a word stem besides it (the attribute anchor: "allocated" /
   "reallocated", "renewal" / "renew", "terms" / "terms"), or the later quotes the earlier;
@@ -36,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality
-from extractors.change_cues import AGAIN_VERBS, CHANGE_CUES, REVOCATION_CUES
+from extractors.change_cues import AGAIN_VERBS, CHANGE_CUES, CORRECTION_CUES, REVOCATION_CUES
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
 from scanner.core.stances import Stance
@@ -195,6 +196,19 @@ def _alike(a: str, b: str) -> bool:
     return len(x & y) >= 0.8 * len(x | y)
 
 
+def _retracts(text: str) -> bool:
+    """Whether ``text`` says an earlier statement was wrong
+    (:data:`extractors.change_cues.CORRECTION_CUES`): "[INVALIDATED - …]", "Correction: …",
+    "… was wrong". The noun "correction" inside a sentence names a topic ("spelling correction
+    methods", "after bias corrections"), not a retraction: it counts only as a label, at the
+    start or before a colon or dash."""
+    for m in CORRECTION_CUES.finditer(text):
+        if m.group().lower() != "correction" or m.start() <= 1 or \
+                re.match(r"\s*[:\-–—]", text[m.end():]):
+            return True
+    return False
+
+
 def _other_name(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ by a capitalised word: the same sentence with another
     name in it says something else ("Ops Team reassigned to Billing" / "… to Support"), not the
@@ -294,7 +308,7 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                     again = changed and _done_again(later.text, earlier.text, set(shared))
                     if again:  # "allocated to Phoenix" / "reallocated to Alpha"
                         seen[i] = (name, again, "redone")
-                    elif _quotes(later.text, earlier.text):
+                    elif _quotes(later.text, earlier.text) and _retracts(later.text):
                         seen[i] = (name, "retraction", "quoted")
                     elif changed:
                         seen.setdefault(i, (name, shared[0], "named"))
@@ -308,7 +322,7 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                         if seen.get(i, ("", "", "named"))[2] == "named":
                             seen[i] = (old_value, "from " + old_value, "from_value")
             for text in (t for t in ("invalidated", "correction", "retract")
-                         if t in later.text.lower()):
+                         if t in later.text.lower() and _retracts(later.text)):
                 for i, (earlier, _, _) in enumerate(items):  # a few retractions a scope
                     if i != j and earlier.observed_at <= later.observed_at and \
                             _quotes(later.text, earlier.text, least=3):
