@@ -30,3 +30,13 @@ def test_each_listed_attribute_with_an_amount_is_its_own_key(extractor):
     assert (U, "support contract terms", "net-30") in found
     # a list of values of one key stays one key's values
     assert {r for _, r, _ in facts(extractor, "Languages: English, Dutch")} == {"languages"}
+
+
+def test_a_goal_stated_as_an_activity_is_one_of_several(extractor):
+    """"My goal is to learn Markov chains" names one goal among others held at once; a
+    premodifier narrows the attribute to one ("my current goal")."""
+    rules = {t.rule for t in extractor.extract("My goal is to learn Markov chains.")
+             if t.relation == "goal"}
+    assert rules and "attribute" not in rules
+    assert "attribute" in {t.rule for t in extractor.extract("My current goal is to run a marathon.")
+                           if t.relation == "goal"}

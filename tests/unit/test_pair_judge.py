@@ -354,3 +354,18 @@ def test_each_disjunct_of_a_denial_weighs_its_own_reports(extractor):
     evidence = {p.ids: p.evidence for p in never_pairs(groups)}
     attended = evidence[("m10", "m11")]
     assert all(attended > e for ids, e in evidence.items() if ids != ("m10", "m11"))
+
+
+def test_two_log_lines_that_open_alike_retract_nothing():
+    """A quoting retraction says the earlier was wrong ("[INVALIDATED - …]", "Correction:");
+    a shared opening alone is a template, and "correction" inside a sentence is a topic."""
+    from scanner.core.named_changes import named_change_pairs
+    lines = ("Hardening access, I'm restricting billing API calls to 3 admins via Vault.",
+             "Hardening access, I'm restricting export API calls to 2 admins via Vault, updated.",
+             "Hardening access, I'm reviewing spelling correction rules for the Vault docs.")
+    records = [record(f"m{i}", t, i) for i, t in enumerate(lines, 1)]
+    assert [p for p in named_change_pairs(records) if p.found_by == "quoted"] == []
+    retraction = record("m4", "Correction: Hardening access, I'm restricting billing API calls"
+                              " to 4 admins, not 3", 4)
+    assert [(p.ids, p.found_by) for p in named_change_pairs(records[:1] + [retraction])] == [
+        (("m1", "m4"), "quoted")]
