@@ -42,7 +42,9 @@ _HOLDER = r"(?:(?:i|we|the user|user|[A-Z][a-z]+)\s+)?"
 _PREFERENCE = re.compile(
     rf"^\s*{_HOLDER}(?:(?:still|now|also|really)\s+)?(?P<verb>" +
     "|".join(map(re.escape, PREFERENCE_VERBS)) +
-    r")\s+(?P<what>[^.;:!?()\[\]]+?)\s*[.!]?\s*$", re.IGNORECASE)
+    r")\s+(?P<what>(?:[^.;:!?()\[\]]|\.(?=\w))+?)\s*[.!]?\s*$", re.IGNORECASE)
+"""A whole memory that is a preference; a full stop inside a word is part of a name
+("Next.js", "ASP.NET")."""
 _ALTERNATIVE = re.compile(r"\b(?:over|to|than|rather|instead|versus|vs)\b", re.IGNORECASE)
 """A preference that names its alternative: the alternative is its slot, read by the keys."""
 _PURPOSE = re.compile(r"^(?P<value>.+?)\s+(?P<purpose>(?:for|when|during|on|in|at)\s+.+)$",

@@ -21,6 +21,7 @@ def pairs(*texts):
     ("Prefer standing meetings", ("", "meetings", ""), "standing"),
     ("The user prefers Kotlin for new services.", ("", "", "for new services"), "kotlin"),
     ("Prefers using Poetry for this repo", ("using", "", "for repo"), "poetry"),
+    ("Prefer using Vue.js for the admin app", ("using", "", "for admin app"), "vue.js"),
     ("I prefer aisle seats on long flights", ("", "seats", "on long flights"), "aisle"),
 ])
 def test_a_preference_note_names_its_slot(text, slot, value):
