@@ -14,6 +14,7 @@ Pure: :func:`settle_conflicts` reads frozen records and returns new :class:`Conf
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timezone
@@ -40,6 +41,31 @@ class Settlement:
     by: str
     retired: tuple[str, ...]
     confirmed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settlers:
+    """The stances of one key group that can settle a pair at all: intact provenance
+    (``source``, ``observed_at``, an epoch or a declared one) and not observed in the future,
+    ordered by ``observed_at``, in all (``by_epoch[None]``) and per epoch. Built once per key
+    group (:func:`settlers`), so a dispute of ``n`` values settles its ``n(n-1)/2`` pairs
+    without reading the group once per pair."""
+
+    by_epoch: Mapping[str | None, Sequence[Stance]]
+
+
+def settlers(group: Sequence[Stance], config: PolicyConfig | None = None) -> Settlers:
+    """The :class:`Settlers` of a key group's stances."""
+    config = config or PolicyConfig()
+    able = sorted((s for s in group
+                   if s.record.source is not None and s.record.observed_at is not None
+                   and not config.is_future(s.record)
+                   and epoch_of(s.record, config) is not None),
+                  key=lambda s: s.record.observed_at)
+    by_epoch: dict[str | None, list[Stance]] = {None: able}
+    for s in able:
+        by_epoch.setdefault(epoch_of(s.record, config), []).append(s)
+    return Settlers(by_epoch)
 
 
 def _clashes(member: Stance, other: Stance, cardinality: Cardinality) -> bool:
@@ -72,7 +98,8 @@ def _target_epoch(conflict: Conflict, members: Sequence[Stance],
 
 
 def settlement(pair: CandidatePair, conflict: Conflict, group: Sequence[Stance],
-               config: PolicyConfig | None = None) -> Settlement | None:
+               config: PolicyConfig | None = None, *,
+               able: Settlers | None = None) -> Settlement | None:
     """The re-observation that settles one quarantined or epoch-change pair, if any.
 
     A settler is a record of the pair's key group that is not a member, has intact provenance
@@ -87,6 +114,7 @@ def settlement(pair: CandidatePair, conflict: Conflict, group: Sequence[Stance],
         conflict: its verdict.
         group: the stances of the pair's key group.
         config: the policy (safety relations and manual review are never settled).
+        able: :func:`settlers` of ``group``, when the caller settles many of its pairs.
 
     Returns:
         The settlement, or None when nothing settles the pair.
@@ -102,17 +130,15 @@ def settlement(pair: CandidatePair, conflict: Conflict, group: Sequence[Stance],
     ok, target = _target_epoch(conflict, members, config)
     if not ok:
         return None
+    able = able or settlers(group, config)
+    pool = able.by_epoch.get(target, ())
+    seen = [m.record.observed_at for m in members if m.record.observed_at is not None]
+    # only records observed strictly after every member that has a time
+    first = bisect_right(pool, max(seen), key=lambda s: s.record.observed_at) if seen else 0
     best: tuple[tuple, Settlement] | None = None
-    for s in group:
+    for s in pool[first:]:
         r = s.record
-        if (r.id in conflict.members or r.source is None or r.observed_at is None
-                or config.is_future(r)):
-            continue
-        epoch = epoch_of(r, config)
-        if epoch is None or (target is not None and epoch != target):
-            continue
-        if any(m.record.observed_at is not None and r.observed_at <= m.record.observed_at
-               for m in members):
+        if r.id in conflict.members:
             continue
         if any(r.source_class.rank < m.record.source_class.rank for m in members):
             continue
@@ -164,15 +190,17 @@ def settle_conflicts(by_pair: Mapping[tuple[str, str], Conflict],
     for cand in candidates:
         first.setdefault(cand.ids, cand)
     out = dict(by_pair)
-    cache: dict[GroupKey, list[Stance]] = {}
+    cache: dict[GroupKey, tuple[list[Stance], Settlers]] = {}
     retired_by: dict[str, set[str]] = {}
     for ids in sorted(by_pair):
         conflict, cand = by_pair[ids], first.get(ids)
         if cand is None or conflict.verdict not in ("quarantined", "epoch_change"):
             continue
         if cand.key not in cache:
-            cache[cand.key] = stances(groups.get(cand.key, ()))
-        found = settlement(cand, conflict, cache[cand.key], config)
+            group = stances(groups.get(cand.key, ()))
+            cache[cand.key] = (group, settlers(group, config))
+        group, able = cache[cand.key]
+        found = settlement(cand, conflict, group, config, able=able)
         if found is not None:
             out[ids] = _settled(conflict, found)
             for rid in found.retired:
