@@ -53,6 +53,9 @@ def _narrate(entry: LedgerEntry) -> str:
                 f"“{new.get('value')}” under {new.get('epoch')} ({new.get('id')}, "
                 f"{new.get('source')}, {new.get('observed_at')}); latest {entry.latest}, "
                 f"no winner")
+        if len(entry.members) > 2:  # a key's dispute (scanner.core.open_state)
+            text += f"; {len(entry.members)} values in dispute: " + "; ".join(
+                _side(entry, m) for m in entry.members)
         return text + _open_tail(entry)
     if t == "quarantine":
         sides = "; ".join(_side(entry, m) for m in entry.members)

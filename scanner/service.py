@@ -257,8 +257,8 @@ class Service(BatchScans):
         now = time.monotonic()
         stored: dict[str, LedgerEntry] = {}
         unknown = []
-        for c in open_pairs:
-            eid = conflict_entry_id(user_id, c)
+        # (the pairs of one key's dispute share its entry, scanner.core.open_state)
+        for eid in dict.fromkeys(conflict_entry_id(user_id, c) for c in open_pairs):
             cached = self._settled_memo.get((user_id, eid))
             if cached is not None:
                 stored[eid] = cached

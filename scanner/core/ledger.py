@@ -7,22 +7,24 @@ from entries :mod:`scanner.core.ledger_stats`, and an entry told as a sentence
 Seed 000's failure to prevent is "a memory that is confident, consistent, and unable to explain
 itself": so every verdict becomes a :class:`LedgerEntry` that keeps its rule, the provenance it
 read, the configuration it ran under and the memories it concerns. Entry ids are uuid5 values of
-``(tenant, entry type, pair, rule)``: the same pair under the same rule always has the same id,
-so a re-run writes nothing new and two scanners of one tenant converge on the same objects.
+``(tenant, entry type, pair, rule)``, or for a key's dispute ``(tenant, entry type, key, rule)``:
+the same verdict always has the same id, so a re-run writes nothing new and two scanners of
+one tenant converge on the same objects.
 
 Entry types (``entry_type``) and their ``status``:
 
 ====================  =====================================================  ==============
 ``resolution``        a pair resolved; the loser is superseded                ``applied``
-``quarantine``        a pair left unresolved; carries a re-observation        ``open`` /
-                      request and a clarification question                    ``settled`` /
-                                                                              ``moot``
-``epoch_change``      a value changed across epochs: old and new value,       ``open`` /
-                      both epochs and sources; re-observation requested       ``settled`` /
-                                                                              ``moot``
+``quarantine``        a key's values left unresolved, each member once;      ``open`` /
+                      carries a re-observation request and a clarification    ``settled`` /
+                      question                                                ``moot``
+``epoch_change``      a key's values across epochs, each member once: old     ``open`` /
+                      and new value, epochs and sources; re-observation       ``settled`` /
+                      requested                                               ``moot``
 ``escalation``        queued for a person, with a recommended resolution      ``open``
 ``possible``          unknown relation cardinality: reported, never decided   ``open``
-``settlement``        a later record settled a quarantine or epoch change     ``applied``
+``settlement``        a later record settled pairs of a quarantine or epoch   ``applied``
+                      change
 ``import``            one import of memories into the tenant                  ``recorded``
 ``read_scans``        read-time scans of one process: how many, how many      ``recorded``
                       held incompatible values for one key
@@ -40,7 +42,11 @@ A settled entry names its ``settlement`` (``settled_by``) and the settlement nam
 (``settles``): the ledger shows both steps.
 
 A key's resolutions are recorded once per superseded member
-(:func:`scanner.core.key_decision.deciding_resolutions`), not once per pair. An entry of a scan type
+(:func:`scanner.core.key_decision.deciding_resolutions`), and its quarantined or epoch-change
+pairs as one dispute listing each member once (:mod:`scanner.core.open_state`), not once per
+pair: O(values) entries per key resolved, quarantined or changed across epochs (an escalated
+or possible pair, which a person reads on its own, keeps an entry of its own). An entry of a
+scan type
 that a batch scan of the whole tenant no longer makes keeps its content with status
 ``withdrawn`` (:func:`scanner.core.convergence.withdrawals`): history, not state.
 """
@@ -49,7 +55,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -57,56 +62,52 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from scanner.core.key_decision import deciding_resolutions
-from scanner.core.questions import FIRST_PERSON
+from scanner.core.ledger_terms import (
+    CLOSED_STATUSES,
+    NAMESPACE,
+    REVIEW_ROUND,
+    STATUS_APPLIED,
+    STATUS_DISMISSED,
+    STATUS_MOOT,
+    STATUS_OPEN,
+    STATUS_RECORDED,
+    STATUS_SETTLED,
+    STATUS_WITHDRAWN,
+    entry_id,
+    review_entry_id,
+)
+from scanner.core.open_state import (
+    MERGED_TYPES,
+    STATE_TYPES,
+    key_content,
+    merged,
+    settlement_id,
+    state_contents,
+    state_entry_id,
+)
 from scanner.core.report import is_moot
 from scanner.core.settlement import REOBSERVATION
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent
 
-NAMESPACE = uuid.UUID("6f1c1f0e-9a57-5c1b-8d8e-63a0c7a1b2d4")
-"""uuid5 namespace of ledger entry ids."""
+__all__ = ["CLOSED_STATUSES", "CONFLICT_TYPES", "NAMESPACE", "REVIEW_ROUND", "SCAN_TYPES",
+           "STATUS_APPLIED", "STATUS_DISMISSED", "STATUS_MOOT", "STATUS_OPEN",
+           "STATUS_RECORDED", "STATUS_SETTLED", "STATUS_WITHDRAWN", "LedgerEntry",
+           "closed_by_person", "combined", "conflict_entry_id", "content_digest",
+           "entries_for", "entry_contents", "entry_id", "import_entry", "read_scans_entry",
+           "reconcile_settled", "review_entry_id", "review_round", "settlement_entry_id",
+           "should_replace"]
 
 EntryType = Literal["resolution", "quarantine", "epoch_change", "escalation", "possible",
                     "settlement", "import", "read_scans", "review"]
 CONFLICT_TYPES = ("resolution", "quarantine", "epoch_change", "escalation", "possible")
-"""Entry types that record one conflicting pair."""
+"""Entry types that record conflicting pairs (a quarantine or an epoch change: a key's
+dispute, :mod:`scanner.core.open_state`)."""
 SCAN_TYPES = (*CONFLICT_TYPES, "settlement")
 """Entry types a scan writes (:func:`entry_contents`); ``import`` and ``read_scans`` entries
 are statistics, written by imports and read-time scans."""
 _TYPE_OF_VERDICT = {"resolved": "resolution", "quarantined": "quarantine",
                     "epoch_change": "epoch_change", "escalated": "escalation",
                     "possible": "possible"}
-STATUS_APPLIED = "applied"
-STATUS_OPEN = "open"
-STATUS_SETTLED = "settled"
-STATUS_RECORDED = "recorded"
-STATUS_DISMISSED = "dismissed"
-STATUS_MOOT = "moot"
-"""A quarantine or epoch change nothing settles, one of whose members a settlement of another
-pair retired (:func:`scanner.core.report.is_moot`)."""
-STATUS_WITHDRAWN = "withdrawn"
-"""An entry of a scan type that a full-view scan (a batch scan of the whole tenant) no longer
-makes: its pair is gone, decided under another rule, or no longer the one that records a
-key's decision. Kept as history, never deleted; the state it described is undone
-(:func:`scanner.core.convergence.withdrawals`)."""
-CLOSED_STATUSES = frozenset({STATUS_SETTLED, STATUS_DISMISSED, STATUS_MOOT})
-"""Statuses a partial-view scan never turns back to ``open`` (:func:`should_replace`)."""
-
-
-_NAMESPACE_BYTES = NAMESPACE.bytes
-
-
-def entry_id(user_id: str, *parts: str) -> str:
-    """Deterministic entry id: uuid5 of the tenant's user id and ``parts`` (unit-separated).
-
-    ``str(uuid.uuid5(NAMESPACE, name))`` computed directly (RFC 4122 §4.3: SHA-1 of namespace
-    and name, version 5, variant RFC 4122): a batch scan derives two ids per conflict, and
-    the ``UUID`` object cost half of that (``tests/unit/test_ledger.py`` checks equality)."""
-    raw = bytearray(hashlib.sha1(
-        _NAMESPACE_BYTES + "\x1f".join((user_id, *parts)).encode()).digest()[:16])
-    raw[6] = (raw[6] & 0x0F) | 0x50
-    raw[8] = (raw[8] & 0x3F) | 0x80
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 _DIGEST_JSON = json.JSONEncoder(sort_keys=True, check_circular=False)
@@ -125,9 +126,10 @@ class LedgerEntry(BaseModel):
     """One object of the ledger collection (see the module docstring for the types).
 
     Attributes:
-        entry_id: uuid5 of ``(user_id, entry_type, *members, rule)``.
-        members: memory ids of the pair, sorted; the settler too is listed in
-            :meth:`concerns`.
+        entry_id: uuid5 of ``(user_id, entry_type, *members, rule)``; of a key's dispute
+            :func:`scanner.core.open_state.state_entry_id`.
+        members: memory ids of the pair, or of every pair of a dispute (each once), sorted;
+            the settler too is listed in :meth:`concerns`.
         values: member id -> value as the scan read it.
         inputs: member id -> the provenance fields the policy read (source, source class,
             observed_at, epoch, confidence); for a settlement also the settler's.
@@ -140,7 +142,8 @@ class LedgerEntry(BaseModel):
             observed_at of each side.
         settled_by / settles: the settlement entry id that closed this entry, and the entry a
             settlement closed.
-        data: counts of ``import`` and ``read_scans`` entries.
+        data: counts of ``import`` and ``read_scans`` entries; for a dispute a person
+            closed and a new value reopened, the reviews before (``review_round``).
         recorded_at / updated_at: UTC, set by the store on the first and the latest write.
     """
 
@@ -199,38 +202,23 @@ class LedgerEntry(BaseModel):
 # -- entries from a scan ----------------------------------------------------------------------
 
 def conflict_entry_id(user_id: str, conflict: Conflict) -> str:
-    """The id of a conflict's entry: the pair under its rule."""
+    """The id of the entry that records a conflict: the pair under its rule, or for a
+    quarantined or epoch-change pair its key's dispute
+    (:func:`scanner.core.open_state.state_entry_id`)."""
+    if conflict.verdict in STATE_TYPES:
+        return state_entry_id(user_id, conflict)
     etype = _TYPE_OF_VERDICT[conflict.verdict]
     return entry_id(user_id, etype, *conflict.members, conflict.rule or "")
 
 
 def settlement_entry_id(user_id: str, conflict: Conflict) -> str:
-    """The id of the settlement of a pair (rule ``reobservation``)."""
+    """The id of the settlement of a pair: for a quarantined or epoch-change pair, its
+    dispute's settlement by the pair's settler (``settled_by``), otherwise the pair's under
+    rule ``reobservation``."""
+    if conflict.verdict in STATE_TYPES:
+        return settlement_id(user_id, state_entry_id(user_id, conflict),
+                             conflict.settled_by or "")
     return entry_id(user_id, "settlement", *conflict.members, REOBSERVATION)
-
-
-def _subject_phrase(key: ConflictKey) -> str:
-    if key.subject in FIRST_PERSON:
-        return f"your {key.relation}"
-    return f"the {key.relation} of {key.subject}"
-
-
-def _newest_time(inputs: Mapping[str, Mapping[str, Any]]) -> str | None:
-    times = [i.get("observed_at") for i in inputs.values() if i.get("observed_at")]
-    return max(times) if times else None
-
-
-def _request(c: Conflict) -> dict[str, Any]:
-    missing = [r.split(":", 1)[1] for r in c.reasons if r.startswith("missing_provenance:")]
-    in_epoch = None
-    if c.verdict == "epoch_change" and c.latest:
-        in_epoch = c.inputs.get(c.latest, {}).get("epoch")
-    why = [r for r in c.reasons if not r.startswith(("declared:", "settled:"))]
-    return {"what": f"re-check {_subject_phrase(c.key)}", "subject": c.key.subject,
-            "relation": c.key.relation,
-            "scope": {"group": c.key.group, "properties": dict(c.key.properties)},
-            "why": why, "missing": missing, "in_epoch": in_epoch,
-            "after": _newest_time(c.inputs)}
 
 
 def _recommended(c: Conflict) -> dict[str, Any] | None:
@@ -240,14 +228,6 @@ def _recommended(c: Conflict) -> dict[str, Any] | None:
     classes = {c.inputs.get(m, {}).get("source_class") for m in c.members}
     return {"keep": c.recommended, "retire": other, "value": c.values.get(c.recommended),
             "because": "source_class" if len(classes) > 1 else "recency"}
-
-
-def _event(events_by_pair: Mapping[tuple[str, ...], EpochChangeEvent],
-           c: Conflict) -> dict[str, Any] | None:
-    found = events_by_pair.get(tuple(c.members))
-    if found is None:
-        return None
-    return {"from": dict(found.from_), "to": dict(found.to)}
 
 
 def entries_for(user_id: str, conflicts: Sequence[Conflict],
@@ -260,10 +240,12 @@ def entries_for(user_id: str, conflicts: Sequence[Conflict],
         events: the report's epoch-change events (matched to their pairs).
 
     Returns:
-        One entry per conflict that is not a resolution, one per deciding resolution
-        (:func:`scanner.core.key_decision.deciding_resolutions`: each superseded member of a key
-        once), plus one
-        settlement entry per settled pair; sorted by id (:func:`entry_contents`, validated).
+        One entry per deciding resolution (:func:`scanner.core.key_decision.
+        deciding_resolutions`: each superseded member of a key once), per key's dispute of
+        quarantined or epoch-change pairs with one settlement per settler
+        (:mod:`scanner.core.open_state`), and per escalated or possible pair with its
+        settlement when a review settled it; sorted by id (:func:`entry_contents`,
+        validated).
     """
     return [LedgerEntry.model_validate(c) for c in entry_contents(user_id, conflicts, events)]
 
@@ -277,16 +259,18 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
     and builds a :class:`LedgerEntry` only for the few that changed; building and dumping a
     model per entry was a fifth of a converged re-scan (issue 4).
     """
-    events_by_pair = {tuple(sorted((e.from_["id"], e.to["id"]))): e for e in events}
     known_values: dict[tuple[str, str, str], str] = {}
     known_inputs: dict[str, dict[str, Any]] = {}
     for c in conflicts:
         for m, v in c.values.items():
             known_values[(c.key.subject, c.key.relation, m)] = v
         known_inputs.update(c.inputs)
+    out = state_contents(user_id, conflicts, events, known_values=known_values,
+                         known_inputs=known_inputs)
     deciding = deciding_resolutions(conflicts)
-    out = []
     for c in conflicts:
+        if c.verdict in STATE_TYPES:
+            continue
         etype = _TYPE_OF_VERDICT[c.verdict]
         if etype == "resolution" and tuple(c.members) not in deciding:
             continue
@@ -299,7 +283,7 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
             status = STATUS_SETTLED
         else:
             status = STATUS_MOOT if is_moot(c) else STATUS_OPEN
-        key = _key_content(c.key)
+        key = key_content(c.key)
         inputs = {m: dict(i) for m, i in c.inputs.items()}
         out.append({
             "entry_id": own_id, "entry_type": etype, "user_id": user_id, "status": status,
@@ -309,11 +293,9 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
             "severity": c.severity, "winner": c.winner, "latest": c.latest,
             "superseded": list(c.superseded) if etype == "resolution" else [],
             "confirmed": [], "settler": None, "inputs": inputs, "config": dict(c.config),
-            "question": c.question,
-            "request": _request(c) if etype in ("quarantine", "epoch_change") else None,
+            "question": c.question, "request": None,
             "recommended": _recommended(c) if etype == "escalation" else None,
-            "event": _event(events_by_pair, c) if etype == "epoch_change" else None,
-            "settled_by": settle_id, "settles": None, "data": {}})
+            "event": None, "settled_by": settle_id, "settles": None, "data": {}})
         if settled:
             by = c.settled_by
             value = known_values.get((c.key.subject, c.key.relation, by))
@@ -326,7 +308,7 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
                 values = dict(c.values)
             out.append({
                 "entry_id": settle_id, "entry_type": "settlement", "user_id": user_id,
-                "status": STATUS_APPLIED, "key": _key_content(c.key), "kind": c.kind,
+                "status": STATUS_APPLIED, "key": key_content(c.key), "kind": c.kind,
                 "members": list(c.members), "values": values, "verdict": c.verdict,
                 "rule": REOBSERVATION,
                 "reasons": [f"settles {etype} ({c.rule})"] + (
@@ -339,11 +321,6 @@ def entry_contents(user_id: str, conflicts: Sequence[Conflict],
                 "request": None, "recommended": None, "event": None, "settled_by": None,
                 "settles": own_id, "data": {}})
     return sorted(out, key=lambda e: e["entry_id"])
-
-
-def _key_content(key: ConflictKey) -> dict[str, Any]:
-    return {"user_id": key.user_id, "group": key.group, "properties": dict(key.properties),
-            "subject": key.subject, "relation": key.relation}
 
 
 def import_entry(user_id: str, imported_at: datetime, *, written: int, unchanged: int,
@@ -373,15 +350,26 @@ def _settler_rank(entry: LedgerEntry) -> tuple[str, str]:
     return (seen, entry.settler or "")
 
 
+def review_round(entry: LedgerEntry) -> int:
+    """How many reviews closed an entry before a new value of its key reopened it
+    (:data:`scanner.core.ledger_terms.REVIEW_ROUND`; 0 for every other entry)."""
+    return int(entry.data.get(REVIEW_ROUND) or 0)
+
+
 def closed_by_person(entry: LedgerEntry) -> bool:
-    """Whether a person closed the entry in review (``dismissed``, or ``settled`` by a
-    ``review`` entry rather than by the scan's own settlement of the pair)."""
+    """Whether a person closed the entry in review (``dismissed``, or ``settled`` by its
+    ``review`` entry rather than by a settlement the scan made)."""
     if entry.status == STATUS_DISMISSED:
         return True
     return (entry.status == STATUS_SETTLED and entry.entry_type in CONFLICT_TYPES
             and entry.settled_by is not None
-            and entry.settled_by != entry_id(entry.user_id, "settlement", *entry.members,
-                                             REOBSERVATION))
+            and entry.settled_by == review_entry_id(entry.user_id, entry.entry_id,
+                                                    review_round(entry)))
+
+
+def _grown(new: LedgerEntry, old: LedgerEntry) -> bool:
+    """Whether ``new`` names a member ``old`` does not (a new value joined a dispute)."""
+    return not set(new.members) <= set(old.members)
 
 
 def should_replace(new: LedgerEntry, old: LedgerEntry, *, full_view: bool = False) -> bool:
@@ -394,19 +382,51 @@ def should_replace(new: LedgerEntry, old: LedgerEntry, *, full_view: bool = Fals
     decided. A full-view scan (a batch scan of the whole tenant) decides from every record, so
     what it makes replaces what is stored (issue 18: the stored state after any sequence of
     imports and scans is that of one scan over the final set), except an entry a person
-    closed in review (:func:`closed_by_person`) that the scan would reopen.
+    closed in review (:func:`closed_by_person`) that the scan would reopen. A dispute that a
+    new member joined in an open pair is open again on either view, even after a review
+    (:func:`combined` counts the review, so the key can be reviewed again).
     """
     if new.digest() == old.digest():
         return False
+    grown = _grown(new, old)
     if full_view:
-        return not (closed_by_person(old) and new.status == STATUS_OPEN)
+        return not (closed_by_person(old) and new.status == STATUS_OPEN and not grown)
     if old.status == STATUS_WITHDRAWN and not closed_by_person(new):
         return False
-    if old.status in CLOSED_STATUSES and new.status == STATUS_OPEN:
+    if old.status in CLOSED_STATUSES and new.status == STATUS_OPEN and not grown:
         return False
     if new.entry_type == "settlement" and old.entry_type == "settlement":
         return _settler_rank(new) >= _settler_rank(old)
     return True
+
+
+def combined(new: LedgerEntry, old: LedgerEntry, *, full_view: bool = False
+             ) -> LedgerEntry | None:
+    """What to store in place of the stored ``old`` entry of the same id when a scan made
+    ``new``, or None to keep ``old`` (:func:`should_replace`).
+
+    A partial view merges a dispute or a settlement into the stored one, never removing a
+    member (:func:`scanner.core.open_state.merged`). A dispute keeps its count of reviews;
+    one a person closed that a new member reopens counts one more, so its next review has
+    an id of its own (:func:`scanner.core.ledger_terms.review_entry_id`).
+    """
+    if not full_view and new.entry_type in MERGED_TYPES:
+        new = LedgerEntry.model_validate(merged(new.content(), old.content()))
+    if new.entry_type in STATE_TYPES.values():
+        rounds = review_round(old) + (new.status == STATUS_OPEN and closed_by_person(old)
+                                      and _grown(new, old))
+        if rounds != review_round(new):
+            new = new.model_copy(update={"data": {**new.data, REVIEW_ROUND: rounds}})
+    return new if should_replace(new, old, full_view=full_view) else None
+
+
+def _moot_by_member(entry: LedgerEntry) -> dict[str, list[str]]:
+    """The entry's ``moot:<member>@<settler>`` reasons by the member they name."""
+    out: dict[str, list[str]] = {}
+    for r in entry.reasons:
+        if r.startswith("moot:"):
+            out.setdefault(r[5:].split("@", 1)[0], []).append(r)
+    return out
 
 
 def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
@@ -418,24 +438,32 @@ def reconcile_settled(user_id: str, conflicts: Sequence[Conflict],
     the settled entries name) lets the scan report what the ledger knows.
 
     Returns:
-        The conflicts, with such pairs carrying ``settled_by`` and their retired members, and
-        pairs the ledger records as ``moot`` moot (:func:`scanner.core.report.is_moot`: the
-        settlement that retired a member may lie outside the hits too).
+        The conflicts, with such pairs carrying ``settled_by`` and their retired members
+        (a pair of a dispute: when both members are among those the dispute's settlement
+        settled), and pairs whose member the ledger records as retired by another pair's
+        settlement moot (:func:`scanner.core.report.is_moot`: the settlement that retired
+        it may lie outside the hits too).
     """
+    moot: dict[str, dict[str, list[str]]] = {}
     out = []
     for c in conflicts:
         entry = stored.get(conflict_entry_id(user_id, c)) if c.verdict in _TYPE_OF_VERDICT \
             else None
-        if (entry is not None and entry.status == STATUS_MOOT and c.settled_by is None
-                and not is_moot(c)):
-            c = c.model_copy(update={"question": None, "reasons": [
-                *c.reasons, *(r for r in entry.reasons if r.startswith("moot:"))]})
-        done = stored.get(entry.settled_by) if entry is not None and entry.settled_by else None
-        if (c.settled_by is None and entry is not None and entry.status == STATUS_SETTLED
-                and done is not None and done.settler):
+        if entry is None or c.settled_by is not None or is_moot(c):
+            out.append(c)
+            continue
+        done = stored.get(entry.settled_by) if entry.settled_by else None
+        if entry.entry_id not in moot:
+            moot[entry.entry_id] = _moot_by_member(entry)
+        retired = [r for m in c.members for r in moot[entry.entry_id].get(m, ())]
+        if (entry.status == STATUS_SETTLED and done is not None and done.settler
+                and set(c.members) <= set(done.members)):
             c = c.model_copy(update={
-                "settled_by": done.settler, "superseded": list(done.superseded),
+                "settled_by": done.settler,
+                "superseded": sorted(m for m in c.members if m in done.superseded),
                 "question": None,
                 "reasons": [*c.reasons, f"settled:{REOBSERVATION}@{done.settler}"]})
+        elif retired:
+            c = c.model_copy(update={"question": None, "reasons": [*c.reasons, *retired]})
         out.append(c)
     return out

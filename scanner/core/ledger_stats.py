@@ -23,7 +23,8 @@ from scanner.core.ledger import (
 
 @dataclass
 class ImportRate:
-    """Conflicts introduced by one import: pairs whose newest member came with it."""
+    """Conflicts introduced by one import: pairs whose newest member came with it, and
+    disputes of a key (:mod:`scanner.core.open_state`) it began or added a member to."""
 
     user_id: str
     imported_at: str
@@ -32,7 +33,7 @@ class ImportRate:
 
     @property
     def rate(self) -> float:
-        """Conflicting pairs per imported memory."""
+        """Conflicts introduced per imported memory."""
         return self.conflicts / self.memories if self.memories else 0.0
 
 
@@ -41,15 +42,17 @@ class Stats:
     """Conflict statistics of one tenant or of all (seed 001 "monitor conflict rates").
 
     Attributes:
-        conflicts: conflicting pairs recorded (every conflict entry type).
-        by_relation, by_verdict, by_rule: counts of those pairs.
-        open: pairs still open (quarantines, epoch changes, escalations, possibles).
-        settled: pairs settled by re-observation.
-        moot: pairs nothing settles whose member the settlement of another pair retired.
+        conflicts: conflicts recorded (every conflict entry type).
+        by_relation, by_verdict, by_rule: counts of those conflicts.
+        open: conflicts still open (quarantines, epoch changes, escalations, possibles).
+        settled: conflicts settled by re-observation.
+        moot: conflicts nothing settles whose member the settlement of another retired.
 
-    Resolutions count once per superseded member and key
-    (:func:`scanner.core.key_decision.deciding_resolutions`); withdrawn entries
-    (:data:`STATUS_WITHDRAWN`) not at all.
+    As the ledger records them: resolutions once per superseded member and key
+    (:func:`scanner.core.key_decision.deciding_resolutions`), a key's quarantined or
+    epoch-change pairs once as its dispute (:mod:`scanner.core.open_state`), escalated and
+    possible pairs once each; withdrawn entries (:data:`STATUS_WITHDRAWN`) not at all. The
+    scan report counts every pair.
         imports: per import, the pairs it introduced.
         read_scans: read-time scans counted; read_scans_with_conflict: those whose top-k held
             incompatible values for one key.
@@ -118,8 +121,9 @@ def compute_stats(entries: Iterable[LedgerEntry],
             those tenants (the import a memory came with).
 
     Returns:
-        The statistics; a conflict counts against the import of its most recently imported
-        member.
+        The statistics; a conflict counts against every import after which it held two of
+        its members or more: a pair against the import of its most recently imported
+        member, a dispute also against each import that added a member to it.
     """
     stats = Stats()
     by_relation: Counter[str] = Counter()
@@ -140,10 +144,12 @@ def compute_stats(entries: Iterable[LedgerEntry],
                 stats.settled += 1
             elif e.status == STATUS_MOOT:
                 stats.moot += 1
-            times = [imported_at.get((e.user_id, m)) for m in e.members]
-            times = [t for t in times if t]
-            if times:
-                introduced[(e.user_id, max(times))] += 1
+            times = sorted(t for t in (imported_at.get((e.user_id, m)) for m in e.members)
+                           if t)
+            for held, t in enumerate(times, start=1):
+                if (held >= 2 or len(times) == 1) and (held == len(times)
+                                                       or times[held] != t):
+                    introduced[(e.user_id, t)] += 1
         elif e.entry_type == "read_scans":
             stats.read_scans += int(e.data.get("scans", 0))
             stats.read_scans_with_conflict += int(e.data.get("with_conflict", 0))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from scanner.core.ledger import STATUS_RECORDED, LedgerEntry, entry_id
+from scanner.core.ledger import STATUS_RECORDED, LedgerEntry, review_entry_id, review_round
 from scanner.errors import ScannerError
 from scanner.models import Conflict, ConflictKey, EpochChangeEvent, MemoryRecord, SourceClass
 
@@ -101,12 +101,6 @@ def check_reviewer(reviewer: str) -> str:
         raise ReviewError("reviewer", "1-64 characters: letters, digits and . _ @ - "
                                       "(starting with a letter or digit)")
     return reviewer
-
-
-def review_entry_id(user_id: str, item_id: str) -> str:
-    """The id of the review of one entry: one review per entry, so a repeated request
-    (a double click) finds the first and writes nothing."""
-    return entry_id(user_id, "review", item_id)
 
 
 def review_record_id(item_id: str) -> str:
@@ -204,7 +198,8 @@ def review_entry(item: LedgerEntry, action: ReviewAction, reviewer: str,
         retired = [m for m in item.members
                    if m != chosen and item.values.get(m) != item.values.get(chosen)]
     return LedgerEntry(
-        entry_id=review_entry_id(item.user_id, item.entry_id), entry_type="review",
+        entry_id=review_entry_id(item.user_id, item.entry_id, review_round(item)),
+        entry_type="review",
         user_id=item.user_id, status=STATUS_RECORDED, key=item.key, kind=item.kind,
         members=list(item.members), values=values, verdict=item.verdict,
         rule=f"{REVIEW_RULE}:{action.value}", reasons=[f"reviewer:{reviewer}"],
@@ -225,7 +220,7 @@ class ReviewDecision:
     Attributes:
         action: the decision.
         key: the reviewed entry's key.
-        members: the reviewed pair, sorted.
+        members: the reviewed entry's members (a pair, or a key's dispute), sorted.
         value: for ``current``, the chosen value.
         chosen: for ``current``, the chosen member.
         record: for ``current``, the review record's id.
@@ -275,7 +270,9 @@ def _holds(c: Conflict, member: str, d: ReviewDecision) -> bool:
 
 
 def _same_pair(c: Conflict, d: ReviewDecision) -> bool:
-    return c.key.user_id == d.key.user_id and tuple(sorted(c.members)) == d.members
+    """Whether the decision was about this pair: both members are among the reviewed
+    entry's (a pair, or a key's dispute, :mod:`scanner.core.open_state`)."""
+    return c.key.user_id == d.key.user_id and set(c.members) <= set(d.members)
 
 
 def _covers(c: Conflict, d: ReviewDecision) -> bool:

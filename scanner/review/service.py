@@ -21,6 +21,7 @@ from scanner.core.ledger import (
     STATUS_SETTLED,
     STATUS_WITHDRAWN,
     LedgerEntry,
+    review_round,
 )
 from scanner.errors import UnknownMemory
 from scanner.models import MemoryRecord
@@ -164,11 +165,11 @@ class ReviewService:
         """
         _known_form(entry_id, user_id)
         ledger = self.service.ledger
-        rid = review_entry_id(user_id, entry_id)
-        found = ledger.fetch(user_id, [entry_id, rid])
-        entry = found.get(entry_id)
+        entry = ledger.fetch(user_id, [entry_id]).get(entry_id)
         if entry is None or entry.entry_type not in OPEN_TYPES:
             raise UnknownEntry(entry_id, user_id)
+        rid = review_entry_id(user_id, entry_id, review_round(entry))
+        found = ledger.fetch(user_id, [rid])
         settlement = None
         if entry.settled_by and entry.settled_by != rid:
             settlement = ledger.fetch(user_id, [entry.settled_by]).get(entry.settled_by)
@@ -208,12 +209,12 @@ class ReviewService:
         check_reviewer(reviewer)
         _known_form(entry_id, user_id)
         svc = self.service
-        rid = review_entry_id(user_id, entry_id)
         with svc.writes:
-            found = svc.ledger.fetch(user_id, [entry_id, rid])
-            item = found.get(entry_id)
+            item = svc.ledger.fetch(user_id, [entry_id]).get(entry_id)
             if item is None or item.entry_type not in OPEN_TYPES:
                 raise UnknownEntry(entry_id, user_id)
+            rid = review_entry_id(user_id, entry_id, review_round(item))
+            found = svc.ledger.fetch(user_id, [rid])
             if rid in found:
                 return self._outcome(user_id, found[rid], already=True)
             if item.status != STATUS_OPEN:

@@ -28,7 +28,7 @@ import weaviate
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, QueryReference
 
-from scanner.core.ledger import LedgerEntry, content_digest, should_replace
+from scanner.core.ledger import LedgerEntry, combined, content_digest
 from scanner.errors import StoreWriteError
 from scanner.store import replication
 from scanner.store.batching import insert_objects
@@ -107,7 +107,9 @@ class LedgerStore:
 
         An entry replaces a stored one only when :func:`scanner.core.ledger.should_replace` says
         so (a settled entry never reopens; a settlement keeps its latest settler), so scans
-        with a partial view (read-time) never undo what a full scan recorded.
+        with a partial view (read-time) never undo what a full scan recorded; such a scan's
+        dispute or settlement is merged into the stored one, never removing a member
+        (:func:`scanner.core.ledger.combined`).
 
         Args:
             user_id: the tenant's user.
@@ -144,9 +146,11 @@ class LedgerStore:
         rows = []
         for eid in sorted(todo):
             new, old = todo[eid], existing.get(eid)
-            if old is not None and not should_replace(new, old, full_view=full_view):
-                result.unchanged += 1
-                continue
+            if old is not None:
+                new = combined(new, old, full_view=full_view)
+                if new is None:
+                    result.unchanged += 1
+                    continue
             rows.append((new, old))
         for start in range(0, len(rows), batch_size):
             part = rows[start:start + batch_size]

@@ -20,7 +20,12 @@ from click.testing import CliRunner
 from scanner.cli import main
 from scanner.core.effects import verdict_effects
 from scanner.core.key_decision import deciding_resolutions
-from scanner.core.ledger import conflict_entry_id, entries_for, settlement_entry_id
+from scanner.core.ledger import (
+    CONFLICT_TYPES,
+    conflict_entry_id,
+    entries_for,
+    settlement_entry_id,
+)
 from scanner.core.policy_config import PolicyConfig
 from scanner.demo import demo_records_path
 from scanner.engine import Engine
@@ -200,7 +205,9 @@ def test_a_fresh_observation_settles_a_quarantine_and_the_ledger_shows_both_step
     second = service.batch_scan()
     after = census(service, ["ops-1"])
     settled = service.ledger.fetch("ops-1", [entry_id])[entry_id]
-    settlement_id = settlement_entry_id("ops-1", pair)
+    (now,) = [c for c in second.conflicts if c.members == pair.members]
+    assert conflict_entry_id("ops-1", now) == entry_id  # the key's dispute keeps its id
+    settlement_id = settlement_entry_id("ops-1", now)
     assert (settled.status, settled.settled_by) == ("settled", settlement_id)
     assert settled.recorded_at == opened.recorded_at  # the first step is kept as it was
     done = service.ledger.fetch("ops-1", [settlement_id])[settlement_id]
@@ -427,12 +434,15 @@ def test_stats_count_conflicts_imports_and_read_time_scans(service, demo_records
         service.scan(member.user_id, member.text, group=member.group)
     service.scan(first.user_id, first.text, group=first.group, limit=1)  # one hit: no pair
     stats = service.stats()
-    # the ledger records a key's decision once per superseded member (issue 18)
+    # the ledger records a key's decision once per superseded member (issue 18), and a key's
+    # unresolved pairs once as its dispute
+    recorded = [e for u in DEMO_USERS
+                for e in entries_for(u, [c for c in report.conflicts if c.key.user_id == u],
+                                     report.events) if e.entry_type in CONFLICT_TYPES]
     deciding = deciding_resolutions(report.conflicts)
-    recorded = [c for c in report.conflicts
-                if c.verdict != "resolved" or tuple(c.members) in deciding]
+    assert sum(e.entry_type == "resolution" for e in recorded) == len(deciding)
     assert stats.conflicts == len(recorded) < len(report.conflicts)
-    assert stats.by_verdict == dict(sorted(Counter(c.verdict for c in recorded).items()))
+    assert stats.by_verdict == dict(sorted(Counter(e.verdict for e in recorded).items()))
     assert sum(stats.by_rule.values()) == sum(stats.by_relation.values()) == stats.conflicts
     assert sorted(i.user_id for i in stats.imports) == sorted(DEMO_USERS)
     assert sum(i.memories for i in stats.imports) == len(demo_records)
@@ -491,9 +501,9 @@ def test_cli_history_and_stats(tmp_path, engine):
         assert stats.exit_code == 0, stats.output
         body = json.loads(stats.output)
         # (cfg-e4, tool-e7) settled by probe-e7; (cfg-e4, probe-e7) moot: a record never
-        # settles its own pair (issue 18)
-        assert body["by_verdict"] == {"epoch_change": 2}
-        assert (body["settled"], body["moot"]) == (1, 1)
+        # settles its own pair (issue 18); the ledger records them as the key's one dispute
+        assert body["by_verdict"] == {"epoch_change": 1}
+        assert (body["settled"], body["moot"]) == (1, 0)
         assert [i["memories"] for i in body["imports"]] == [2, 1]
         assert runner.invoke(main, ["stats", "--user", "ops-1", *url]).exit_code == 0
 
@@ -523,3 +533,58 @@ def test_cli_history_and_stats(tmp_path, engine):
             assert '"unchanged_since_checkpoint": false' in nobody.output
         wrong = runner.invoke(main, ["batch-scan", "--full", *url])
         assert wrong.exit_code == 1 and "--full applies to --summary" in wrong.output
+
+
+# -- a key's open state in O(values) ------------------------------------------------------------
+
+def _unresolved_value(kind: str, i: int) -> MemoryRecord:
+    """The ``i``-th value of a key no rule decides: without an epoch, observed at the same
+    time as the others, or in an epoch of its own."""
+    return rec(f"v{i:02d}", TIMEOUT.format(f"{i + 1} seconds"),
+               days=0 if kind == "tie" else i,
+               epoch={"no_epoch": None, "tie": "deploy-4", "epoch_change": f"deploy-{i}"}[kind])
+
+
+@pytest.mark.parametrize("kind", ["no_epoch", "tie", "epoch_change"])
+def test_a_key_of_many_unresolved_values_keeps_its_dispute_in_o_values(weaviate_server,
+                                                                        extractor, kind):
+    """``n`` values of one key that no rule decides: the batch scan, a write-time check of one
+    more value and a read-time scan of a few leave one entry for the key (at most two per
+    value; a ledger per pair held ``n(n-1)/2``), listing each member once and never fewer;
+    a re-scan writes nothing and nothing is deleted."""
+    n = 12
+    engine = Engine(extractor=extractor, default_judge=False)
+    with scoped_service(weaviate_server, engine, "Open") as svc:
+        svc.import_records([_unresolved_value(kind, i) for i in range(n)])
+        report = svc.batch_scan()
+        assert len(report.conflicts) == n * (n - 1) // 2
+        etype = "epoch_change" if kind == "epoch_change" else "quarantine"
+
+        def disputes():
+            found = [e for e in svc.ledger.iterate("ops-1") if e.entry_type in CONFLICT_TYPES]
+            assert len(found) <= 2 * svc.store.count("ops-1")
+            assert [e.entry_type for e in found] == [etype]
+            return found[0]
+
+        first = disputes()
+        assert first.members == [f"v{i:02d}" for i in range(n)] and first.status == "open"
+        assert set(first.values) == set(first.members) and first.question
+        assert {m.status for m in svc.store.iterate("ops-1")} == {"unresolved"}
+
+        _, checked = svc.add_memories([_unresolved_value(kind, n)], check=True)
+        assert len(checked.conflicts) == n * (n + 1) // 2  # the check sees the whole key
+        grown = disputes()
+        assert (grown.entry_id, grown.recorded_at) == (first.entry_id, first.recorded_at)
+        assert grown.members == [f"v{i:02d}" for i in range(n + 1)]
+
+        seen = svc.scan("ops-1", "retry timeout of the payments service", group="config",
+                        limit=4)
+        assert 0 < len(seen.report.conflicts) < n and set(seen.report.unresolved) == {
+            m.record.id for m in seen.hits}
+        assert disputes() == grown  # a read-time scan of a few never removes a member
+
+        rerun = svc.run_batch_scan("ops-1", full=True).tenants[0]
+        assert (rerun.ledger.written, rerun.ledger.replaced) == (0, 0)
+        assert svc.store.count("ops-1") == n + 1
+        story = "\n".join(svc.history_report("v00", "ops-1").story)
+        assert ("quarantined" if etype == "quarantine" else "epoch change") in story

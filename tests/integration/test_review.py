@@ -91,12 +91,15 @@ def test_this_one_is_current_writes_a_review_record_that_settles_by_reobservatio
         "review:ana", "user", "studio-v3", "Sam works at Globex.")
     # the existing settlement rule settled it: the review record is the re-observation
     assert out["item"]["status"] == "settled"
+    # (the key's dispute also lists the review record: its own pair with work-1 is moot)
     kinds = {e["entry_type"]: e for e in out["ledger"]
-             if set(e["members"]) == {"work-1", "work-2"}}
+             if {"work-1", "work-2"} <= set(e["members"])}
     assert set(kinds) == {"quarantine", "review", "settlement"}
-    settlement = kinds["settlement"]
+    assert kinds["quarantine"]["members"] == sorted(["work-1", "work-2", record["id"]])
+    settlement = kinds["settlement"]  # (the decision settles the record's own pair too)
     assert (settlement["settler"], settlement["superseded"], settlement["confirmed"],
-            settlement["rule"]) == (record["id"], ["work-1"], ["work-2"], "reobservation")
+            settlement["rule"]) == (record["id"], ["work-1"], sorted([record["id"], "work-2"]),
+                                    "reobservation")
     assert kinds["review"]["data"]["reviewer"] == "ana"
     assert out["item"]["settled_by"] == settlement["entry_id"]
     now = statuses(service, user)
@@ -193,6 +196,33 @@ def test_dismiss_closes_the_item_and_leaves_the_members_unresolved(client, servi
     assert ("work-1", "work-2") not in service_items(service, user)
     assert "dismissed without choosing" in "\n".join(
         service.history_report("work-1", user).story)
+
+
+def test_a_new_value_reopens_a_dismissed_dispute_for_a_review_of_its_own(client, service):
+    """The ledger keeps a key's dispute as one entry (:mod:`scanner.core.open_state`): a
+    person's dismissal closes it as it stood, and a value that joins it later opens it again
+    in the inbox, under the same id, for a second review; the first stays as history."""
+    user, items = seeded(service, "reopen")
+    entry = items[("work-1", "work-2")]
+    review(client, user, entry, "dismiss", reviewer="cy")
+    service.batch_scan(user)
+    assert service.ledger.fetch(user, [entry])[entry].status == "dismissed"
+    third = MemoryRecord(id="work-3", text="Sam works at Initech.", user_id=user, source=None,
+                         source_class="user", observed_at="2026-03-04T09:00:00Z",
+                         epoch="studio-v3")
+    service.add_memories([third], check=True)
+    reopened = service.ledger.fetch(user, [entry])[entry]
+    assert (reopened.status, reopened.members) == ("open", ["work-1", "work-2", "work-3"])
+    assert reopened.data == {"review_round": 1}
+    service.batch_scan(user)  # a scan of every memory keeps it open, and its count of reviews
+    assert service.ledger.fetch(user, [entry])[entry].data == {"review_round": 1}
+    assert service_items(service, user)[("work-1", "work-2", "work-3")] == entry
+    again = review(client, user, entry, "dismiss", reviewer="di")
+    assert (again["already"], again["item"]["status"]) == (False, "dismissed")
+    assert again["item"]["settled_by"] == review_entry_id(user, entry, 1)
+    reviews = [e for e in service.ledger.iterate(user) if e.entry_type == "review"]
+    assert sorted(e.data["reviewer"] for e in reviews) == ["cy", "di"]
+    assert review(client, user, entry, "dismiss", reviewer="di")["already"] is True
 
 
 def test_bad_review_requests_name_the_field_and_write_nothing(client, service):

@@ -289,12 +289,13 @@ def test_stats_by_relation_verdict_rule_import_and_read_time_share():
         read_scans_entry("ops-1", "p2", scans=6, with_conflict=2, started_at=T0)]
     stats = compute_stats(entries, {("ops-1", "m1"): t1, ("ops-1", "m2"): t1,
                                     ("ops-1", "m3"): t2})
-    assert stats.conflicts == 2 and stats.by_verdict == {"epoch_change": 2}
-    assert stats.by_rule == {"epoch_change": 2} and stats.by_relation == {"preferred glaze": 2}
-    # (m1, m2) settled by m3; (m1, m3) moot: m3 cannot settle its own pair (issue 18)
-    assert (stats.open, stats.settled) == (0, 1)
+    # (m1, m2) settled by m3; (m1, m3) moot: m3 cannot settle its own pair (issue 18); the
+    # ledger records the key's epoch changes as one dispute, settled
+    assert stats.conflicts == 1 and stats.by_verdict == {"epoch_change": 1}
+    assert stats.by_rule == {"epoch_change": 1} and stats.by_relation == {"preferred glaze": 1}
+    assert (stats.open, stats.settled, stats.moot) == (0, 1, 0)
     rates = {i.imported_at: (i.memories, i.conflicts) for i in stats.imports}
-    assert rates == {t1: (2, 1), t2: (1, 1)}  # m1/m2 came first; m1/m3 arrived with m3
+    assert rates == {t1: (2, 1), t2: (1, 1)}  # m1/m2 began it; m3 joined it
     assert (stats.read_scans, stats.read_scans_with_conflict) == (10, 3)
     assert stats.read_scan_conflict_share == pytest.approx(0.3)
     assert stats.to_json_dict()["imports"][1]["rate"] == 1.0

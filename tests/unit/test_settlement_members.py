@@ -77,11 +77,19 @@ def test_the_settlers_own_pair_with_a_retired_member_is_moot_not_settled():
     fx = verdict_effects(report.conflicts)
     assert fx.retire == {"m1": "reobservation"} and fx.unresolved == set()
     assert fx.edges == {"m3": {"m1"}}
-    entries = {tuple(e.members): e for e in entries_for("potter-1", report.conflicts,
-                                                         report.events)
-               if e.entry_type == "quarantine"}
-    assert entries[("m1", "m3")].status == "moot" and entries[("m1", "m3")].settled_by is None
-    assert "moot: m1 retired by the re-observation m3" in narrate(entries[("m1", "m3")])
+    # the ledger records the key's dispute once: settled by m3, m1's own pair with m3 moot
+    entries = {e.entry_type: e for e in entries_for("potter-1", report.conflicts,
+                                                    report.events)}
+    dispute, done = entries["quarantine"], entries["settlement"]
+    assert dispute.members == ["m1", "m2", "m3"] and "moot:m1@m3" in dispute.reasons
+    assert (dispute.status, dispute.settled_by, done.settles) == (
+        "settled", done.entry_id, dispute.entry_id)
+    assert (done.settler, done.members, done.superseded, done.confirmed) == (
+        "m3", ["m1", "m2"], ["m1"], ["m2"])
+    alone = entries_for("potter-1", [pairs[("m1", "m3")]], report.events)
+    assert [(e.entry_type, e.status, e.settled_by) for e in alone] == [
+        ("quarantine", "moot", None)]
+    assert "moot: m1 retired by the re-observation m3" in narrate(alone[0])
     assert all(e.settler not in e.members for e in entries_for(
         "potter-1", report.conflicts, report.events) if e.entry_type == "settlement")
 
