@@ -369,3 +369,22 @@ def test_two_log_lines_that_open_alike_retract_nothing():
                               " to 4 admins, not 3", 4)
     assert [(p.ids, p.found_by) for p in named_change_pairs(records[:1] + [retraction])] == [
         (("m1", "m4"), "quoted")]
+
+
+@pytest.mark.parametrize("earlier, later, same", [
+    ("The retry timeout of the payments service is 30 seconds.",
+     "The retry timeout of the payments service is 5s.", True),
+    ("Gym fee $45 a month", "Gym joining fee $99", False),  # another attribute's words
+    ("Alice lives in Paris", "Alice lives in Berlin", False),  # no typed value: the judge's
+])
+def test_one_sentence_but_its_value_names_one_attribute(earlier, later, same):
+    from scanner.core.policy import same_but_values
+    assert same_but_values(earlier, later) is same
+
+
+def test_a_compatible_reading_does_not_dismiss_one_sentence_with_another_value(extractor):
+    texts = ("The retry timeout of the payments service is 30 seconds.",
+             "The retry timeout of the payments service is 5s.")
+    report = scan(extractor, FixedJudge(compatible=0.99, update=0.01), *texts)
+    assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
+        (["m1", "m2"], "resolved", "m2")]
