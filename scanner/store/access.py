@@ -11,11 +11,14 @@ The embedded server is contrascan's private store, so nothing else on the machin
   ``CLUSTER_DATA_BIND_PORT`` takes the same key as its basic-auth password
   (``CLUSTER_BASIC_AUTH_USERNAME`` / ``_PASSWORD``, repo:usecases/config/environment.go,
   ``parseClusterConfig``): without them every endpoint of that API is open.
-* **Binding.** REST, memberlist (gossip) and Raft bind 127.0.0.1 (``--host``,
-  ``CLUSTER_BIND_ADDR``, WEAVIATE.md §1). Weaviate 1.39 has no setting for the gRPC and the
-  cluster data listeners, which bind ``":port"`` (all interfaces; repo:adapters/handlers/grpc/
-  server.go, repo:adapters/handlers/rest/clusterapi/serve.go): the key above is what guards
-  them.
+* **Binding.** The server runs in a network namespace of its own, reachable only through REST
+  and gRPC on the host's 127.0.0.1 (:mod:`scanner.store.private_network`): its memberlist
+  (gossip), Raft and Raft RPC ports take no key at all. Where no namespace can be made, REST,
+  memberlist and Raft bind 127.0.0.1 (``--host``, ``CLUSTER_BIND_ADDR``, WEAVIATE.md §1) and
+  the gRPC and cluster data listeners ``":port"`` (all interfaces, no setting for them;
+  repo:adapters/handlers/grpc/server.go, repo:adapters/handlers/rest/clusterapi/serve.go):
+  the key above guards REST, gRPC and the data API, nothing guards the rest
+  (docs/weaviate.md).
 * **Files.** The data directory is created 0700 (an existing one of this user is narrowed to
   0700), and the server is started under umask 077, so the segment files that hold memory text
   are 0600 and its directories 0700 (:func:`prepare_data_dir`, :func:`private_umask`).

@@ -7,7 +7,9 @@ and others join its server as guests (:mod:`scanner.store.locks` describes the s
 
 **Access.** The embedded server accepts only contrascan: anonymous access is off and its own
 API key, generated on first start, sits in the data dir (0600); the data dir is private (0700)
-and locks held by another user are never waited for (:mod:`scanner.store.access`).
+and locks held by another user are never waited for (:mod:`scanner.store.access`). It runs in
+a network namespace of its own, so that its cluster ports, which take no key, are out of every
+other process's reach (:mod:`scanner.store.private_network`).
 
 Sources cited below: ``client:PATH`` is a file of the installed weaviate-client 4.24.1
 (``weaviate/PATH``); ``weaviate#N`` is an issue of weaviate/weaviate; ``WEAVIATE.md`` is the
@@ -30,7 +32,7 @@ from typing import Any
 import weaviate
 from weaviate.classes.init import Auth
 from weaviate.connect import ConnectionParams
-from weaviate.embedded import EmbeddedOptions
+from weaviate.embedded import EmbeddedOptions, EmbeddedV4
 from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import ConfigurationError, DataDirectoryBusy, WeaviateUnavailable
@@ -57,7 +59,9 @@ from scanner.store.processes import (
     SERVER_STOP_TIMEOUT_S,
     check_ports_free,
     cluster_ports,
+    in_private_network,
     is_ready,
+    launcher_dir,
     output_to,
     server_environment,
     server_pids,
@@ -236,6 +240,10 @@ def _start_owned(
             binary_path=str(binary.parent),
             additional_env_vars=server_environment(data_dir, port, grpc_port, key),
         )
+        if not binary.exists():  # the client's own download (GitHub), as embedded mode does
+            EmbeddedV4(options).ensure_weaviate_binary_exists()
+        # the server runs through the launcher script, in a network namespace of its own
+        options.binary_path = str(launcher_dir(data_dir, binary))
         started = time.monotonic()
         with output_to(log_path), access.private_umask():
             # Starts the server and waits up to 30 s for both ports to accept TCP
@@ -272,6 +280,12 @@ def _start_owned(
                 state["watchdog_pid"] = client._contrascan_watchdog.pid
         write_state(data_dir, state)
         _wait_until_ready(process, port, started, startup_timeout_s, log_path)
+        weaviate = server_pids(data_dir)
+        if process is not None and weaviate and weaviate != [process.pid]:
+            # in a network of its own: Weaviate is the launcher's child (private_network)
+            state["launcher_pid"], state["server_pid"] = process.pid, weaviate[0]
+        state["private_network"] = _report_network(weaviate, port, log_path, say)
+        write_state(data_dir, state)
         try:
             client.connect()
         except WeaviateBaseError as err:
@@ -283,6 +297,21 @@ def _start_owned(
     register(client, f"the embedded Weaviate of {data_dir} (127.0.0.1:{port})",
               data_dir / IMPORT_LOCK_FILE_NAME, RestEndpoint("127.0.0.1", port, _bearer(key)))
     return client
+
+
+def _report_network(weaviate: list[int], port: int, log_path: Path, say: Log) -> bool:
+    """Whether the Weaviate processes ``weaviate`` run in a network namespace of their own
+    (:mod:`scanner.store.private_network`); when they do not, ``say`` a warning naming the
+    cluster ports every local user can reach."""
+    private = [in_private_network(pid) for pid in weaviate]
+    if private and all(private):
+        return True
+    ports = cluster_ports(port)
+    say(f"warning: the embedded Weaviate runs in this machine's network, so every local user "
+        f"can reach its cluster ports {min(ports.values())}..{max(ports.values())}, which "
+        f"take no key (Raft RPC lists and deletes collections and tenants); the reason is in "
+        f"{log_path}")
+    return False
 
 
 def _wait_until_ready(process: subprocess.Popen[bytes] | None, port: int, started: float,
@@ -328,7 +357,10 @@ def connect_embedded(
     a killed owner, checks that its ports are free, and starts the server with weaviate-client's
     embedded mode (the same ``WeaviateClient(embedded_options=...)`` that
     ``weaviate.connect_to_embedded`` builds, client:connect/helpers.py), with the settings of
-    ``server_environment`` (fixed node name and ports, so Raft survives restarts, weaviate#5491).
+    ``server_environment`` (fixed node name and ports, so Raft survives restarts, weaviate#5491),
+    through the launcher of :func:`scanner.store.processes.launcher_dir`: the server runs in a
+    network namespace of its own, where no other local user reaches its cluster ports
+    (:mod:`scanner.store.private_network`; where none can be made, ``log`` receives a warning).
     The server's stdout/stderr go to ``<data_dir>/weaviate-server.log``. Closing the returned
     client waits until no other process uses the server (at most ``guest_wait_s``), then stops
     the server, removes the state file and releases the lock.
@@ -351,7 +383,8 @@ def connect_embedded(
         data_dir: directory of the server's files; created if missing.
         port: REST port on 127.0.0.1; ``port - 4 .. port - 1`` are the cluster ports
             (:func:`cluster_ports`). Ignored when joining another process's server.
-        grpc_port: gRPC port (binds all interfaces, WEAVIATE.md §1). Ignored when joining.
+        grpc_port: gRPC port on 127.0.0.1 (on all interfaces where the server runs in the
+            host's network, WEAVIATE.md §1). Ignored when joining.
         version: server version; the binary must be at :func:`embedded_binary_path` (see
             :func:`ensure_binary`) or weaviate-client downloads it.
         startup_timeout_s: seconds to wait for ``/v1/.well-known/ready``, either for our own

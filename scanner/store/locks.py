@@ -52,7 +52,9 @@ IMPORT_LOCK_FILE_NAME = ".contrascan-import.lock"
 
 STATE_FILE_NAME = ".contrascan-server.json"
 """File in the data dir with the owner's ``{pid, server_pid, port, grpc_port, version,
-data_dir}`` and, once started, ``watchdog_pid`` (:mod:`scanner.store.lifecycle`)."""
+data_dir}`` and, once started, ``watchdog_pid`` (:mod:`scanner.store.lifecycle`),
+``launcher_pid`` (the Weaviate process's parent when it runs in a network of its own,
+:mod:`scanner.store.private_network`) and ``private_network`` (whether it does)."""
 
 
 GUEST_WAIT_S = 600.0

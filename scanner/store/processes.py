@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -46,6 +47,11 @@ the port, so it is overridden."""
 
 LOG_FILE_NAME = "weaviate-server.log"
 """File in the data dir that receives the embedded server's stdout and stderr."""
+
+
+LAUNCHER_DIR_NAME = ".contrascan-launcher"
+"""Directory in the data dir holding the script that embedded mode runs as the server binary
+(:func:`launcher_dir`)."""
 
 
 SERVER_STOP_TIMEOUT_S = 30.0  # --graceful-timeout defaults to 15 s (repo:…/rest/server.go)
@@ -86,8 +92,9 @@ def port_in_use(port: int) -> bool:
     """Whether something listens on TCP ``port`` (any interface) or holds UDP ``port``.
 
     Weaviate binds gRPC and the cluster data port on all interfaces regardless of ``--host``
-    (WEAVIATE.md §1), so the probe binds the wildcard address. SO_REUSEADDR ignores sockets in
-    TIME_WAIT left by a previous server, as Go's listeners do.
+    (WEAVIATE.md §1) where it runs in the host's network, so the probe binds the wildcard
+    address. SO_REUSEADDR ignores sockets in TIME_WAIT left by a previous server, as Go's
+    listeners do.
     """
     for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
         with socket.socket(socket.AF_INET, kind) as probe:
@@ -300,6 +307,47 @@ def server_environment(data_dir: Path, port: int, grpc_port: int, key: str) -> d
         "LOG_LEVEL": "warning",
         "LOG_FORMAT": "text",
     }
+
+
+def launcher_dir(data_dir: Path, binary: Path) -> Path:
+    """A directory to give embedded mode as its ``binary_path``, so that the server runs in a
+    network namespace of its own (:mod:`scanner.store.private_network`).
+
+    Embedded mode runs the file named ``weaviate-v<version>-<sha256>`` in ``binary_path``
+    (client:embedded.py ``ensure_weaviate_binary_exists`` and ``start``); the directory holds
+    a shell script of that name (``binary.name``), mode 0700, that execs
+    ``python -I -S private_network.py BINARY ARGS...`` with this interpreter. It is rewritten
+    on every start, so a moved checkout or virtualenv never leaves a stale one.
+
+    Args:
+        data_dir: the server's data directory (private, see :mod:`scanner.store.access`).
+        binary: the ``weaviate-server`` binary (:func:`scanner.store.binary.embedded_binary_path`).
+
+    Returns:
+        ``<data_dir>/.contrascan-launcher``.
+    """
+    directory = data_dir / LAUNCHER_DIR_NAME
+    program = Path(__file__).resolve().with_name("private_network.py")
+    script = ("#!/bin/sh\n# written by contrascan: runs Weaviate in a network namespace of "
+              "its own\nexec " + shlex.join([sys.executable, "-I", "-S", str(program),
+                                              str(binary)]) + ' "$@"\n')
+    with access.private_umask():
+        directory.mkdir(mode=0o700, exist_ok=True)
+        staging = directory / f".{binary.name}.tmp-{os.getpid()}"
+        staging.write_text(script)
+        os.chmod(staging, 0o700)
+        os.replace(staging, directory / binary.name)
+    return directory
+
+
+def in_private_network(pid: int) -> bool | None:
+    """Whether process ``pid`` runs in another network namespace than this process
+    (``/proc/<pid>/ns/net``, namespaces(7)); ``None`` when that cannot be read (no ``/proc``,
+    the process is gone or not ours)."""
+    try:
+        return os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")
+    except OSError:
+        return None
 
 
 @contextlib.contextmanager
