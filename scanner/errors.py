@@ -9,6 +9,7 @@ message is meant for a person::
     ├── WeaviateUnavailable    the server could not be provisioned, started or reached
     │   └── DataDirectoryBusy  another process owns the embedded data directory
     ├── StoreWriteError        Weaviate rejected some writes (lists every failed object)
+    ├── StoreDamaged           a collection or tenant contrascan keeps is gone from the store
     ├── UnknownMemory          an id that is not in the store
     └── SidecarError           the HTTP sidecar answered with an error (scanner.client)
 
@@ -131,6 +132,36 @@ class StoreWriteError(ScannerError):
         super().__init__(
             f"Weaviate rejected {len(self.failures)} object(s), stored {written}: {first}{more}"
         )
+
+
+class StoreDamaged(ScannerError):
+    """A collection or a tenant that contrascan keeps is gone from the store. contrascan
+    deletes neither (SPEC §3: "Nothing is deleted, ever"), so something else did, and what was in
+    it is lost to every scan until it is restored.
+
+    Attributes:
+        collection: the collection's name.
+        tenant: the tenant's name, or ``None`` when the whole collection is gone.
+        evidence: how the loss is known, e.g. ``"this process saw it before"``.
+    """
+
+    def __init__(self, collection: str, tenant: str | None = None, *,
+                 evidence: str = "this process saw it before"):
+        self.collection = collection
+        self.tenant = tenant
+        self.evidence = evidence
+        what = (f"tenant {tenant!r} of collection {collection}" if tenant is not None
+                else f"collection {collection}")
+        super().__init__(f"{what} is gone from Weaviate ({evidence}); contrascan never "
+                         "deletes one, so it was deleted from outside: restore it from a "
+                         "backup, then restart contrascan")
+
+    def __reduce__(self) -> tuple:  # pickled by the scan workers (scanner.scan_workers)
+        return (_store_damaged, (self.collection, self.tenant, self.evidence))
+
+
+def _store_damaged(collection: str, tenant: str | None, evidence: str) -> StoreDamaged:
+    return StoreDamaged(collection, tenant, evidence=evidence)
 
 
 class UnknownMemory(ScannerError):

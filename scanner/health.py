@@ -25,8 +25,10 @@ class ReadinessMonitor:
     """Checks ``check()`` every ``interval_s`` seconds on a daemon thread.
 
     Args:
-        check: returns whether the dependency is ready; must not raise (it is treated as not
-            ready when it does).
+        check: returns whether the dependency is ready; an exception counts as not ready, and
+            its message becomes :attr:`problem` (the sidecar's check raises
+            :class:`~scanner.errors.StoreDamaged` when a collection or tenant vanished,
+            :meth:`scanner.service.Service.check_store`).
         interval_s: seconds between checks (from the end of one to the start of the next).
         max_age_s: the last successful check counts for this many seconds.
     """
@@ -38,18 +40,21 @@ class ReadinessMonitor:
         self._max_age_s = max_age_s
         self._ready_at: float | None = None  # monotonic time of the last successful check
         self._last_ok = False
+        self._problem: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def check_now(self) -> bool:
         """Check in this thread and record the answer (start-up, tests)."""
+        problem = None
         try:
             ok = bool(self._check())
-        except Exception:  # noqa: BLE001 - an error means "not ready"
+        except Exception as err:  # noqa: BLE001 - an error means "not ready"
             ok = False
+            problem = " ".join(str(err).split())[:500] or type(err).__name__
         if self._stop.is_set():
             return ok  # stopped meanwhile: stays not ready
-        self._last_ok = ok
+        self._last_ok, self._problem = ok, problem
         if ok:
             self._ready_at = time.monotonic()
         return ok
@@ -59,6 +64,12 @@ class ReadinessMonitor:
         """Whether the last check succeeded and is at most ``max_age_s`` old. O(1)."""
         at = self._ready_at
         return self._last_ok and at is not None and time.monotonic() - at <= self._max_age_s
+
+    @property
+    def problem(self) -> str | None:
+        """Why the last check failed, when it raised (its one-line message), else ``None``.
+        O(1)."""
+        return None if self._last_ok else self._problem
 
     def start(self) -> None:
         """Check now, then every ``interval_s`` seconds until :meth:`stop`."""

@@ -45,6 +45,7 @@ from scanner.store.protocols import Stores
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.embeddings import Embedder, unit_vector
 from scanner.engine import Engine
+from scanner.errors import StoreDamaged
 from scanner.history import History, HistoryEntry, read_history
 from scanner.importing import import_records
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, RejectedLine, ScanReport
@@ -313,6 +314,33 @@ class Service(BatchScans):
     def close(self) -> None:
         """Write what is pending (the read-time scan tally). The client stays open."""
         self.read_tally.close()
+
+    # -- the store itself -----------------------------------------------------------------
+    def check_store(self) -> bool:
+        """Whether the store answers and still holds every collection and tenant this service
+        has seen; the sidecar's readiness check (:mod:`scanner.health`), once a second.
+
+        Costs the store's readiness request, then (when it answers) the requests of
+        :meth:`scanner.store.presence.StorePresence.check`.
+
+        Raises:
+            StoreDamaged: a collection or tenant seen before is gone (deleted from outside;
+                from then on on every call).
+            WeaviateUnavailable: the store stopped answering between the two checks.
+        """
+        if not self.store.ready():
+            return False
+        if self.stores.presence is not None:
+            self.stores.presence.check()
+        return True
+
+    @property
+    def store_damage(self) -> StoreDamaged | None:
+        """The loss :meth:`check_store` found (a collection or tenant deleted from outside),
+        or ``None``. O(1), no request."""
+        presence = self.stores.presence
+        damage = presence.damage if presence is not None else None
+        return damage if isinstance(damage, StoreDamaged) else None
 
     def _record_verdicts(self, user_id: str, conflicts: Sequence[Conflict]) -> int:
         """Write verdicts (edges and status, under :attr:`writes`) unless this process has

@@ -141,7 +141,9 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
             scan_workers.start()
             stack.callback(scan_workers.close)
         app.state.scan_workers = scan_workers
-        readiness = ReadinessMonitor(opened.store.ready)  # /healthz never waits on Weaviate
+        # /healthz never waits on Weaviate; a collection or tenant deleted from outside
+        # turns it to 503 and refuses /v1 (Service.check_store, require_service)
+        readiness = ReadinessMonitor(opened.check_store)
         readiness.start()
         stack.callback(readiness.stop)
         app.state.readiness = readiness

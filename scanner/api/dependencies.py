@@ -32,10 +32,17 @@ def require_service(request: Request) -> Service:
 
     Raises:
         Problem: 503 ``not_ready`` before start-up finished or after shutdown began.
+        StoreDamaged: (503 ``store_damaged``) the readiness check found a collection or
+            tenant deleted from outside (:meth:`scanner.service.Service.check_store`): every
+            answer from the store could be missing data, so none is given until it is
+            restored and the sidecar restarted.
     """
     service = getattr(request.app.state, "service", None)
     if service is None or not getattr(request.app.state, "started", False):
         raise Problem(503, ErrorCode.not_ready, "the service is not started")
+    damage = service.store_damage
+    if damage is not None:
+        raise damage
     return service
 
 

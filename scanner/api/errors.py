@@ -20,6 +20,7 @@ from scanner.errors import (
     ConfigurationError,
     RecordError,
     ScannerError,
+    StoreDamaged,
     StoreWriteError,
     UnknownMemory,
     WeaviateUnavailable,
@@ -45,6 +46,7 @@ class ErrorCode(str, enum.Enum):
     http_error = "http_error"  # other 4xx from the HTTP layer
     not_ready = "not_ready"  # 503: the service has not started (or is stopping)
     weaviate_unavailable = "weaviate_unavailable"  # 503: Weaviate does not answer
+    store_damaged = "store_damaged"  # 503: a collection or tenant was deleted from outside
     store_write_failed = "store_write_failed"  # 502: Weaviate rejected some writes
     store_error = "store_error"  # 502: Weaviate failed a request
     configuration_error = "configuration_error"  # 500: a setting or table is invalid
@@ -151,7 +153,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
                                                  "from strings."},
     500: {"model": ErrorResponse, "description": "`internal_error`, `configuration_error`."},
     502: {"model": ErrorResponse, "description": "`store_write_failed`, `store_error`."},
-    503: {"model": ErrorResponse, "description": "`not_ready`, `weaviate_unavailable`."},
+    503: {"model": ErrorResponse, "description": "`not_ready`, `weaviate_unavailable`, "
+                                                 "`store_damaged`."},
 }
 
 
@@ -161,6 +164,8 @@ def classify(err: BaseException) -> tuple[int, ErrorCode, str]:
         return 404, ErrorCode.unknown_memory, str(err)
     if isinstance(err, WeaviateUnavailable):
         return 503, ErrorCode.weaviate_unavailable, str(err)
+    if isinstance(err, StoreDamaged):
+        return 503, ErrorCode.store_damaged, str(err)
     if isinstance(err, ScanWorkerUnavailable):
         return 503, ErrorCode.not_ready, str(err)
     if isinstance(err, StoreWriteError):

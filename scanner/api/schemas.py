@@ -222,8 +222,11 @@ class HistoryResponse(BaseModel):
 
 
 class HealthResponse(BaseModel):
-    """``ready`` while Weaviate answers."""
+    """``ready`` while Weaviate answers and holds every collection and tenant the sidecar has
+    seen."""
 
     status: Literal["ready", "unavailable"]
-    weaviate: bool
+    weaviate: bool = Field(description="Whether the last check (at most a second ago) passed.")
+    problem: str | None = Field(None, description="Why not, when known: e.g. a collection or "
+                                                  "tenant deleted from outside contrascan.")
 

@@ -149,6 +149,19 @@ class ScanStateStoreProtocol(Protocol):
         """Check the collection again on next use (after a failed write)."""
 
 
+class StorePresenceProtocol(Protocol):
+    """Whether the collections and tenants seen so far are all still there."""
+
+    @property
+    def damage(self) -> Exception | None:
+        """The loss found by an earlier :meth:`check` (a
+        :class:`~scanner.errors.StoreDamaged`), or ``None``; no request."""
+
+    def check(self) -> None:
+        """Raise :class:`~scanner.errors.StoreDamaged` when a collection or tenant seen by an
+        earlier check is gone."""
+
+
 @dataclass(frozen=True)
 class Stores:
     """The three stores a :class:`scanner.service.Service` works on.
@@ -157,8 +170,11 @@ class Stores:
         memories: the memory store.
         ledger: the ledger of verdicts, events and reviews.
         scan_state: batch scans' checkpoints.
+        presence: what tells a collection or tenant deleted from outside
+            (:class:`scanner.store.presence.StorePresence`), or ``None``.
     """
 
     memories: MemoryStoreProtocol
     ledger: LedgerStoreProtocol
     scan_state: ScanStateStoreProtocol
+    presence: StorePresenceProtocol | None = None

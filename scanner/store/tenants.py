@@ -125,6 +125,11 @@ class TenantCollection:
         col = self.client.collections.use(self.name)
         return replication.tenant_names(col)
 
+    def known_tenants(self) -> frozenset[str]:
+        """The tenant names this object created or found, without a request (what
+        :class:`scanner.store.presence.StorePresence` counts as seen)."""
+        return frozenset(self._known_tenants)
+
     def has_tenant(self, user_id: str) -> bool:
         """Whether ``user_id``'s tenant exists. A tenant once seen is remembered (nothing is
         ever deleted), so a read-time scan of a known user costs no tenant listing."""

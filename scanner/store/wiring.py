@@ -6,6 +6,7 @@ import weaviate
 
 from scanner.store.ledger import LedgerStore
 from scanner.store.memories import MemoryStore
+from scanner.store.presence import StorePresence
 from scanner.store.protocols import Stores
 from scanner.store.scan_state import ScanStateStore
 from scanner.store.tenants import DEFAULT_COLLECTION
@@ -26,10 +27,14 @@ def weaviate_stores(client: weaviate.WeaviateClient, collection: str = DEFAULT_C
             the ledger and the scan state, and ``collection`` is not used.
 
     Returns:
-        The three stores, for :class:`scanner.service.Service`. No request is sent: the
-        service creates the collections it needs.
+        The three stores and the watch over their collections and tenants
+        (:class:`~scanner.store.presence.StorePresence`), for
+        :class:`scanner.service.Service`. No request is sent: the service creates the
+        collections it needs.
     """
     memories = memories if memories is not None else MemoryStore(client, collection)
-    return Stores(memories=memories,
-                  ledger=LedgerStore(client, memories.name),
-                  scan_state=ScanStateStore(client, memories.name))
+    ledger, scan_state = LedgerStore(client, memories.name), ScanStateStore(client, memories.name)
+    return Stores(memories=memories, ledger=ledger, scan_state=scan_state,
+                  presence=StorePresence(client, (memories.name, ledger.name, scan_state.name),
+                                         tenant_collections=(memories.name, ledger.name),
+                                         known={memories.name: memories.known_tenants}))

@@ -262,7 +262,8 @@ def _wait(poll, timeout_s: float = 60.0) -> dict:
 
 
 def test_healthz_is_ready_only_with_a_started_service_and_weaviate(client, service):
-    assert client.get("/healthz").json() == {"status": "ready", "weaviate": True}
+    assert client.get("/healthz").json() == {"status": "ready", "weaviate": True,
+                                             "problem": None}
     not_started = TestClient(create_app(service, warm_up=False))  # lifespan never runs
     response = not_started.get("/healthz")
     assert response.status_code == 503 and response.json()["status"] == "unavailable"

@@ -17,15 +17,19 @@ router = APIRouter()
 
 @router.get("/healthz", response_model=HealthResponse, tags=["operations"],
             responses={503: {"model": HealthResponse, "description": "Weaviate does not "
-                                                                     "answer."}})
+                                                                     "answer, or a collection "
+                                                                     "or tenant is gone "
+                                                                     "(`problem`)."}})
 async def healthz(request: Request) -> Response:
-    """Ready (200) only while the service is started and Weaviate answers; else 503."""
+    """Ready (200) only while the service is started, Weaviate answers and every collection
+    and tenant the sidecar has seen is still there; else 503, with the `problem` when known."""
     # Weaviate's readiness as checked in the background at most a second ago
     # (scanner.health): the probe never waits behind scans, nor on a busy Weaviate
     readiness = getattr(request.app.state, "readiness", None)
     ok = bool(request.app.state.started and readiness is not None and readiness.ready)
-    return json_response(HealthResponse(status="ready" if ok else "unavailable", weaviate=ok),
-                         200 if ok else 503)
+    problem = None if ok or readiness is None else readiness.problem
+    return json_response(HealthResponse(status="ready" if ok else "unavailable", weaviate=ok,
+                                        problem=problem), 200 if ok else 503)
 
 
 @router.get("/metrics", response_class=PlainTextResponse, tags=["operations"],
