@@ -7,11 +7,9 @@ watchdog was killed too is reclaimed on the next start: tests/integration/test_s
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,6 +22,7 @@ import pytest
 from scanner.serving import EXIT_GRACE_S
 from scanner.store import lifecycle, server
 from scanner.store.memories import MemoryStore
+from tests.integration.serve_process import running_serve
 
 pytestmark = pytest.mark.integration
 
@@ -45,33 +44,11 @@ class Sidecar:
 
 @contextmanager
 def sidecar(tmp_path: Path) -> Iterator[Sidecar]:
-    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
-    port, grpc_port = server.free_ports()
-    http_port = server.free_port()
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    env.pop("CONTRASCAN_API_KEY", None)
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "scanner.cli", "serve", "--port", str(http_port),
-             "--data-dir", str(data_dir), "--weaviate-port", str(port),
-             "--weaviate-grpc-port", str(grpc_port), "--log-level", "warning",
-             "--header-timeout", str(HEADER_TIMEOUT_S), "--body-timeout", str(BODY_TIMEOUT_S),
-             "--shutdown-timeout", str(SHUTDOWN_TIMEOUT_S)],
-            stdout=out, stderr=subprocess.STDOUT, env=env)
-    running = Sidecar(proc, http_port, data_dir, log)
-    try:
-        deadline = time.monotonic() + 300
-        while not _healthy(running.url):
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "contrascan serve did not become ready"
-            time.sleep(0.5)
-        yield running
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for pid in server.server_pids(data_dir):  # never leave a server behind a failed test
-            os.kill(pid, signal.SIGKILL)
+    with running_serve(tmp_path, "--header-timeout", str(HEADER_TIMEOUT_S),
+                       "--body-timeout", str(BODY_TIMEOUT_S),
+                       "--shutdown-timeout", str(SHUTDOWN_TIMEOUT_S),
+                       ready_within_s=300) as serve:
+        yield Sidecar(serve.proc, serve.http_port, serve.data_dir, serve.log)
 
 
 def _healthy(url: str) -> bool:

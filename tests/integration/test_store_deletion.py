@@ -5,10 +5,6 @@ docs/weaviate.md). Against a real embedded Weaviate and a real `contrascan serve
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from scanner.store import server
 from scanner.store.ledger import ledger_collection_name
+from tests.integration.serve_process import running_serve
 
 pytestmark = pytest.mark.integration
 
@@ -46,35 +42,8 @@ class Sidecar:
 
 @contextmanager
 def sidecar(tmp_path: Path) -> Iterator[Sidecar]:
-    data_dir, log = tmp_path / "data", tmp_path / "serve.log"
-    port, grpc_port = server.free_ports()
-    http_port = server.free_port()
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    env.pop("CONTRASCAN_API_KEY", None)
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "scanner.cli", "serve", "--port", str(http_port),
-             "--data-dir", str(data_dir), "--weaviate-port", str(port),
-             "--weaviate-grpc-port", str(grpc_port), "--log-level", "warning"],
-            stdout=out, stderr=subprocess.STDOUT, env=env)
-    running = Sidecar(f"http://127.0.0.1:{http_port}", data_dir, port)
-    try:
-        deadline = time.monotonic() + 600
-        while _health(running.url)[0] != 200:
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "contrascan serve did not become ready"
-            time.sleep(0.5)
-        yield running
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for pid in server.server_pids(data_dir):  # never leave a server behind a failed test
-            os.kill(pid, signal.SIGKILL)
+    with running_serve(tmp_path, stop_grace_s=120) as serve:
+        yield Sidecar(serve.url, serve.data_dir, serve.weaviate_port)
 
 
 def _health(url: str) -> tuple[int, dict]:
