@@ -49,7 +49,7 @@ from scanner.core.detect import CandidatePair
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
 from scanner.core.never import denies_any_time, denies_experience
 from scanner.core.questions import clarification_question
-from scanner.core.value_notes import value_spans
+from scanner.core.value_notes import same_but_values
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
 
 
@@ -188,30 +188,6 @@ def pair_judge(case: Case) -> Ruling | None:
             same_but_values(case.pair.a.record.text, case.pair.b.record.text):
         return None
     return Ruling("possible", "pair_judge", (judgment.reason(),))
-
-
-def _frame(text: str) -> str | None:
-    """``text`` with each typed value replaced by its type, lower-cased, spaces and the final
-    full stop aside; None when it states no typed value."""
-    spans = value_spans(text)
-    if not spans:
-        return None
-    parts, at = [], 0
-    for start, end, kind, _ in spans:
-        parts += [text[at:start], f"<{kind}>"]
-        at = end
-    parts.append(text[at:])
-    return " ".join("".join(parts).lower().split()).rstrip(".")
-
-
-def same_but_values(a: str, b: str) -> bool:
-    """Whether two memories are one sentence but for typed values of the same types ("The
-    retry timeout of the payments service is 30 seconds." / "… is 5s."): the words name the
-    same attribute of the same owner whatever the judge reads, so its ``compatible`` reading
-    does not dismiss the keys' pair (value normalisation and equality are the rules' to say:
-    issue 37, "rules stay where they are sure")."""
-    frame = _frame(a)
-    return frame is not None and frame == _frame(b)
 
 
 _OTHER_WORDS = {"ended": "ended_in_other_words", "named": "named_in_other_words",

@@ -257,6 +257,30 @@ def stated_values(text: str, kind: str) -> list[Stated]:
     return out
 
 
+def _frame(text: str) -> str | None:
+    """``text`` with each typed value replaced by its type, lower-cased, spaces and the final
+    full stop aside; None when it states no typed value."""
+    spans = value_spans(text)
+    if not spans:
+        return None
+    parts, at = [], 0
+    for start, end, kind, _ in spans:
+        parts += [text[at:start], f"<{kind}>"]
+        at = end
+    parts.append(text[at:])
+    return " ".join("".join(parts).lower().split()).rstrip(".")
+
+
+def same_but_values(a: str, b: str) -> bool:
+    """Whether two memories are one sentence but for typed values of the same types ("The
+    retry timeout of the payments service is 30 seconds." / "… is 5s."): the words name the
+    same attribute of the same owner whatever the judge reads, so its ``compatible`` reading
+    does not dismiss the keys' pair (value normalisation and equality are the rules' to say:
+    issue 37, "rules stay where they are sure")."""
+    frame = _frame(a)
+    return frame is not None and frame == _frame(b)
+
+
 def value_note_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
     """Candidate pairs (note, later memory) of the module docstring.
 

@@ -378,7 +378,7 @@ def test_two_log_lines_that_open_alike_retract_nothing():
     ("Alice lives in Paris", "Alice lives in Berlin", False),  # no typed value: the judge's
 ])
 def test_one_sentence_but_its_value_names_one_attribute(earlier, later, same):
-    from scanner.core.policy import same_but_values
+    from scanner.core.value_notes import same_but_values
     assert same_but_values(earlier, later) is same
 
 
