@@ -62,6 +62,7 @@ from scanner.store.processes import (
     in_private_network,
     is_ready,
     launcher_dir,
+    listens_on,
     output_to,
     server_environment,
     server_pids,
@@ -281,6 +282,13 @@ def _start_owned(
         write_state(data_dir, state)
         _wait_until_ready(process, port, started, startup_timeout_s, log_path)
         weaviate = server_pids(data_dir)
+        ours = set(weaviate) | ({process.pid} if process is not None else set())
+        foreign = [p for p in (port, grpc_port) if process is not None and not listens_on(p, ours)]
+        if foreign:  # checked before the key is sent (client.connect below)
+            raise WeaviateUnavailable(
+                f"another process listens on 127.0.0.1:{foreign[0]}, not the embedded Weaviate "
+                f"started here; its key was not sent", f"see {log_path}; choose other ports "
+                f"with --weaviate-port and --weaviate-grpc-port")
         if process is not None and weaviate and weaviate != [process.pid]:
             # in a network of its own: Weaviate is the launcher's child (private_network)
             state["launcher_pid"], state["server_pid"] = process.pid, weaviate[0]

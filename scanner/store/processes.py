@@ -147,6 +147,38 @@ def is_ready(port: int, timeout_s: float = 2.0) -> bool:
         return False
 
 
+def _listening_inodes(port: int) -> set[str]:
+    """Socket inodes listening on TCP ``port`` in this network namespace (``/proc/net/tcp``
+    and ``tcp6``: state ``0A`` is LISTEN, proc(5))."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(fields[9])
+    return inodes
+
+
+def listens_on(port: int, pids: set[int]) -> bool:
+    """Whether a process of ``pids`` holds the socket listening on 127.0.0.1:``port``, and no
+    other process does: the port a client is about to send the store's key to is the server's
+    we started, not one another local user bound in the moment between the ports check and
+    the server's own bind (that user would receive the key)."""
+    inodes = _listening_inodes(port)
+    if not inodes:
+        return False
+    held = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.scandir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(fd.path)
+                    if link.startswith("socket:["):
+                        held.add(link[8:-1])
+    return inodes <= held
+
+
 def _process_args(pid: int) -> list[str]:
     """Command line of ``pid`` (empty when the process is gone or is a zombie)."""
     try:
