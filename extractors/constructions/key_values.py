@@ -13,10 +13,10 @@ from extractors.constructions.descriptions import common_description, describes_
 from extractors.types import Triple
 from extractors.values import is_quantity, normalize_value
 from extractors.constructions.attribute_values import measure_value as _measure_value
+from extractors.change_cues import CHANGED_LABEL
 from extractors.doc_cache import doc_text
 from extractors.memory_forms import _base_form
 from extractors.note_words import DEICTIC_WORDS
-from extractors.change_cues import CHANGED_LABEL
 
 
 _COMMENT = re.compile(r"\s*(?:\(|\s[\u2014\u2013-]\s|;|\s#\s)")
@@ -304,16 +304,15 @@ class KeyValueRules:
                     for piece, _ in pieces[1:]):
                 pieces = pieces[:1]  # "Home: Oakland, CA": a place and its region, one value
             items = [_ATTRIBUTE_ITEM.fullmatch(p) for p, _ in pieces]
-            if len(pieces) > 1 and any(
-                    item and is_quantity(item["value"]) for item in items[1:]):
+            amounts = [item if item and is_quantity(item["value"]) else None for item in items]
+            if len(pieces) > 1 and any(amounts[1:]):
                 # "Deal terms: net-60, volume discount 10%": each item names an attribute of
                 # the labelled thing and its value ("volume discount" of the deal terms)
-                for item, (piece, _) in zip(items, pieces):
-                    if item and is_quantity(item["value"]):
-                        out.append(Triple(
-                            subject=subject, relation=f"{relation} {item['attribute'].lower()}",
-                            object=normalize_value(item["value"]), start=start,
-                            end=start + len(line), object_text=item["value"], rule="key_value"))
+                for item in filter(None, amounts):
+                    out.append(Triple(
+                        subject=subject, relation=f"{relation} {item['attribute'].lower()}",
+                        object=normalize_value(item["value"]), start=start,
+                        end=start + len(line), object_text=item["value"], rule="key_value"))
                 pieces = [p for item, p in zip(items, pieces) if not item][:1]
             if not plural_key and len(pieces) > 1 and all(p[:1].islower() for p, _ in pieces[1:]):
                 # "Home: terraced house in Sheffield, two bedrooms, small garden": details of

@@ -65,6 +65,8 @@ def _one_word_names(text: str) -> set[str]:
                 and not any(w[:1].isupper() for w in beside):
             out.add(word.lower())
     return out
+
+
 _NEGATED = frozenset({"not", "never", "don't", "won't", "cannot", "can't", "shouldn't"})
 """Words that negate the verb right after them: "do not renew TechCorp" revokes the renewal
 an earlier memory approved (Quirk et al. 1985 §10.54, clause negation)."""
@@ -88,12 +90,18 @@ MAX_PER_MEMORY = 4
 """Earlier memories paired with one later memory, nearest in time first."""
 
 
-def _stem(word: str) -> str:
-    word = word.removeprefix("re") if len(word) > 6 and word.startswith("re") else word
+def _unsuffixed(word: str) -> str:
+    """``word`` without one inflectional or derivational suffix of :data:`_SUFFIXES`, four
+    letters at least left."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
     return word
+
+
+def _stem(word: str) -> str:
+    return _unsuffixed(word.removeprefix("re") if len(word) > 6 and word.startswith("re")
+                       else word)
 
 
 NEAR = 4
@@ -150,11 +158,7 @@ def _done_again(later: str, earlier: str, shared: set[str]) -> str | None:
 def _base(word: str) -> str:
     """``word`` without punctuation and its inflectional or derivational suffix, prefix kept
     ("renewal" and "renew" → "renew", "purchase" → "purchas")."""
-    word = re.sub(r"[^a-z-]", "", word.lower())
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+    return _unsuffixed(re.sub(r"[^a-z-]", "", word.lower()))
 
 
 def _revoked(later: str, earlier: str, name: str) -> str | None:
@@ -225,7 +229,7 @@ def _names(text: str) -> set[str]:
         name = m.group()
         if m.start() == 0 and " " in name and name.split()[0].lower().endswith(("ed", "ing")):
             name = name.split(" ", 1)[1]
-            if " " not in name and not any(c.isdigit() for c in name):
+            if _one_word(name):
                 continue
         out.add(name.lower())
     out.update(_one_word_names(_QUOTED.sub(" ", text)))

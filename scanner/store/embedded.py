@@ -282,8 +282,8 @@ def _start_owned(
         write_state(data_dir, state)
         _wait_until_ready(process, port, started, startup_timeout_s, log_path)
         weaviate = server_pids(data_dir)
-        ours = set(weaviate) | ({process.pid} if process is not None else set())
-        foreign = [p for p in (port, grpc_port) if process is not None and not listens_on(p, ours)]
+        foreign = [] if process is None else [
+            p for p in (port, grpc_port) if not listens_on(p, {process.pid, *weaviate})]
         if foreign:  # checked before the key is sent (client.connect below)
             raise WeaviateUnavailable(
                 f"another process listens on 127.0.0.1:{foreign[0]}, not the embedded Weaviate "
