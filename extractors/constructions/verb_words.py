@@ -119,3 +119,70 @@ REPLACING_VERBS = frozenset({"replace", "overtake", "supplant", "displace", "suc
                              "dethrone", "usurp"})
 """Verbs whose subject takes its object's place ("Y has overtaken X as her favourite band";
 FrameNet Replacing and Take_place_of)."""
+
+
+def raised_objects(verb: Token) -> list[Token]:
+    """The objects a verb without its own shares with the verb coordinated right after it:
+    "never reviewed or shared any photos", "developed and tested the matcher" (right node
+    raising: the shared object is said once, after the last verb; Postal 1974 ch. 4;
+    Quirk et al. 1985 §13.89). Only the pattern "V1 and/or V2 object" counts: V1 has no
+    complement of its own and V2 is the word after the conjunction."""
+    if any(c.dep_ in ("dobj", "obj", "prep", "ccomp", "xcomp", "dative") for c in verb.children):
+        return []
+    doc = verb.doc
+    if verb.i + 2 >= len(doc) or doc[verb.i + 1].dep_ != "cc":
+        return []
+    second = doc[verb.i + 2]
+    if second.dep_ != "conj" or second.head != verb or second.pos_ != "VERB":
+        return []
+    return [c for c in second.children if c.dep_ in ("dobj", "obj")]
+
+
+def unread_complement(verb: Token) -> bool:
+    """Whether a verb has a complement after it that no object reading took: a clause the
+    parser made of the object ("never written any unit tests" with "tests" a verb), or a
+    coordinated verb's complement it shares ("never met or interacted with Karen"). Its bare
+    reading ("user never writes") would deny every act of the verb, whatever the sentence
+    says it is about (issue 37, kind 1)."""
+    if any(c.dep_ in ("dobj", "obj", "ccomp", "dative", "oprd", "attr") and c.i > verb.i
+           and not _is_time(c) for c in verb.children):  # ("broke over the holidays")
+        return True
+    return any(c.dep_ == "conj" and c.pos_ == "VERB" and any(
+        g.dep_ in ("dobj", "obj", "prep", "ccomp", "dative") for g in c.children)
+        for c in verb.children)
+
+
+_QUANTIFIERS = frozenset({"any", "no", "some", "every", "each", "several", "many", "few"})
+"""Determiners of a noun phrase that stands as an object ("never wrote any unit tests"), not
+as the subject of a clause complement, in the memory forms read here."""
+
+
+def misread_object(verb: Token) -> str | None:
+    """The words of a verb's object that the parser read as the subject and verb of a clause,
+    as written, its last word lemmatised: "never written any unit tests" ("tests" a verb,
+    "unit" its subject) -> ``"unit test"``; "never logged any cache miss errors" -> ``"cache
+    miss error"``; "completed the translation microservice supporting 12 languages" ->
+    ``"translation microservice"``. A plural noun after a modifier noun is tagged as a
+    present-tense verb (VBZ) often enough in spaCy's small English pipeline to be read back:
+    the "clause" has no auxiliary or subordinator, its subject is a common noun whose phrase
+    starts right after the verb, where the object stands, and either a quantifier opens that
+    phrase or the "verb" is a bare or -ing form, which no finite clause has. None = no such
+    clause."""
+    for clause in verb.children:
+        if clause.dep_ not in ("ccomp", "advcl") or clause.i < verb.i or any(
+                c.dep_ in ("aux", "auxpass", "mark", "neg") for c in clause.children):
+            continue
+        subject = next((c for c in clause.children if c.dep_ == "nsubj"
+                        and c.pos_ == "NOUN" and c.left_edge.i == verb.i + 1), None)
+        if subject is None or not (
+                clause.tag_ in ("VB", "VBG")  # "cache miss": no finite verb agrees with it
+                or verb.doc[subject.left_edge.i].lower_ in _QUANTIFIERS):  # "any unit tests"
+            continue  # "I think the team likes tea": a clause
+        if clause.tag_ == "VBG":  # "the microservice supporting 12 languages"
+            last = subject
+        else:
+            last = next((c for c in clause.children if c.dep_ == "dobj"
+                         and c.i == clause.i + 1), clause)
+        words = [t for t in verb.doc[subject.left_edge.i:last.i + 1] if t.dep_ != "det"]
+        return " ".join([t.lower_ for t in words[:-1]] + [words[-1].lemma_.lower()])
+    return None

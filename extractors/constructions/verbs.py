@@ -57,7 +57,10 @@ from extractors.constructions.verb_words import (
     _participle_clause,
     _whole_object,
     REPLACING_VERBS,
+    misread_object,
+    raised_objects,
     time_span_object,
+    unread_complement,
 )
 from extractors.referents import GROUP_NOUNS
 from extractors.constructions.handovers import HANDOVER_VERBS, handed_theme
@@ -230,7 +233,8 @@ class VerbRules:
         out.extend(self._idioms(verb, base, subject, neg))
         out.extend(self._degree_from_named_school(verb, base, subject, neg))
         times = self._time_qualifiers(verb)
-        objects = [o for c in verb.children if c.dep_ in ("dobj", "obj")
+        objects = [o for c in (*(c for c in verb.children if c.dep_ in ("dobj", "obj")),
+                               *raised_objects(verb))
                    for o in self._objects(c) if not _extent(o) and not after_marker(o)
                    and not (timed and _is_time(o)) and not _participle_clause(o, verb)]
         if any(time_span_object(o) for o in objects) \
@@ -264,6 +268,11 @@ class VerbRules:
                             out.append(self._make(subject, f"have {value} {prep.lower_}", v,
                                                   surf, negated=neg, clause=verb,
                                                   rule="prep_object", qualifiers=times))
+        misread = None if objects else misread_object(verb)
+        if misread:  # "never written any unit tests" (the parser's "tests" a verb)
+            out.append(self._make(subject, base, misread, misread, negated=neg, clause=verb,
+                                  rule="svo", qualifiers=times))
+            return out
         if objects:
             # a group the subject does it in or for is a membership, whatever the object:
             # "plays bass in a band called The Late Trains", "coaches the kids for Ajax"
@@ -348,12 +357,14 @@ class VerbRules:
         if (not out or ended) and (verb.dep_ in ("ROOT", "conj", "ccomp", "parataxis")
                                    or inherited or _truth_frame(verb) is not None) and (
                 ended or base in self.state_changes.endings or not (
-                    _to_clause(verb) or self.table.canonical(base)[1])):
+                    _to_clause(verb) or self.table.canonical(base)[1]
+                    or unread_complement(verb))):
             # "declined to focus on the pilot", "I accepted to expand my network": what was
             # declined or accepted is unsaid, and the bare act names no attribute (issue 37,
             # kind 1); nor is "I declined" the denial of every acceptance: an antonym read
-            # without its object names no act. An ending keeps its bare reading ("quit to
-            # focus on running")
+            # without its object names no act, nor does a verb whose complement went unread
+            # ("never written any unit tests", the parser's "tests" a verb: not a denial of
+            # every writing). An ending keeps its bare reading ("quit to focus on running")
             out.append(self._make(subject, base, "", "", negated=neg, clause=verb,
                                   rule="state", qualifiers=times))
             name = None if inherited or "'s " not in subject else _own_name(
