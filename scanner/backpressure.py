@@ -1,11 +1,17 @@
-"""Back-pressure for the HTTP sidecar: bounded work in flight, and probes that never queue.
+"""Back-pressure for the HTTP sidecar: bounded work in flight, a bounded wait, probes that never
+queue.
 
-:class:`InFlightLimit` is an ASGI middleware that admits at most ``max_in_flight`` requests
-under ``/v1/`` at a time; one more is answered at once with ``503`` and ``Retry-After``
-(RFC 9110 §15.6.4 and §10.2.3: the server is temporarily overloaded; retry after the given
-seconds) and the stable error code ``overloaded``, instead of queueing behind the others
-(issue 18: at 200 concurrent scans p50 was 8.3 s and ``/healthz`` up to 10 s). ``/healthz``,
-``/metrics`` and the OpenAPI document are never counted.
+:class:`InFlightLimit` is an ASGI middleware that runs at most ``max_in_flight`` requests under
+``/v1/`` at a time. One more waits its turn, first come first served, for at most
+``queue_timeout_s`` seconds, and at most ``max_queued`` requests wait; a request past either
+bound is answered ``503`` with ``Retry-After`` (RFC 9110 §15.6.4 and §10.2.3: the server is
+temporarily overloaded; retry after the given seconds) and the stable error code
+``overloaded``. A waiting request holds no worker thread and no CPU, so a burst of a few clients
+per core is served rather than refused (issue 36: 8 clients on two cores were refused two
+requests in three when every request past the limit was refused at once), while a flood still
+meets a bounded queue (issue 18: at 200 concurrent scans p50 was 8.3 s and ``/healthz`` up to
+10 s when all of them ran at once). ``/healthz``, ``/metrics`` and the OpenAPI document are never
+counted and never wait.
 
 The health probe never waits for a worker thread or for Weaviate: it reads the answer of a
 readiness check made each second in the background (:mod:`scanner.health`).
@@ -24,62 +30,113 @@ from __future__ import annotations
 
 import json
 import os
-import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import anyio
+
 DEFAULT_MAX_IN_FLIGHT = min(32, 2 * (os.cpu_count() or 1))
 """Requests under ``/v1/`` admitted at once by default (see the module docstring)."""
+DEFAULT_MAX_QUEUED = 64
+"""Requests under ``/v1/`` that may wait for a turn at once by default: 8 clients per core
+of a two-core machine, each with one request outstanding, wait instead of being refused."""
+DEFAULT_QUEUE_TIMEOUT_S = 5.0
+"""Seconds a request waits for its turn by default before ``503``: about 100 scans' time at
+the measured 20 scans/s of two cores (docs/benchmarks.md), well inside an agent's own
+deadline for a memory lookup."""
 RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about one scan's time."""
 
 
 class InFlightLimit:
-    """ASGI middleware: at most ``max_in_flight`` ``/v1/`` requests at once, 503 beyond.
+    """ASGI middleware: at most ``max_in_flight`` ``/v1/`` requests at once, at most
+    ``max_queued`` more waiting for a turn for up to ``queue_timeout_s`` seconds; 503 beyond.
+
+    Runs on the event loop only (every count changes between two awaits), so it needs no lock.
 
     Args:
         app: the wrapped ASGI app.
         max_in_flight: requests admitted at once.
         on_refused: called once per refused request (e.g. a metrics counter).
+        max_queued: requests that may wait for a turn (0: refuse at once, the earlier
+            behaviour).
+        queue_timeout_s: seconds a request waits for its turn before it is refused.
     """
 
     def __init__(self, app: Any, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
-                 on_refused: Callable[[], None] | None = None):
+                 on_refused: Callable[[], None] | None = None,
+                 max_queued: int = DEFAULT_MAX_QUEUED,
+                 queue_timeout_s: float = DEFAULT_QUEUE_TIMEOUT_S):
         self.app = app
         self.max_in_flight = max_in_flight
+        self.max_queued = max_queued
+        self.queue_timeout_s = queue_timeout_s
         self.on_refused = on_refused
-        self._lock = threading.Lock()
         self._in_flight = 0
+        self._waiting: deque[anyio.Event] = deque()
 
     @property
     def in_flight(self) -> int:
         """Requests admitted and not yet answered."""
         return self._in_flight
 
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a turn."""
+        return len(self._waiting)
+
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope.get("type") != "http" or not str(scope.get("path", "")).startswith("/v1/"):
             await self.app(scope, receive, send)
             return
-        with self._lock:
-            admitted = self._in_flight < self.max_in_flight
-            if admitted:
-                self._in_flight += 1
-        if not admitted:
+        if not await self._admit():
             if self.on_refused is not None:
                 self.on_refused()
-            await _overloaded(send, self.max_in_flight)
+            await _overloaded(send, self.max_in_flight, self.queue_timeout_s)
             return
         try:
             await self.app(scope, receive, send)
         finally:
-            with self._lock:
-                self._in_flight -= 1
+            self._release()
+
+    async def _admit(self) -> bool:
+        """Take a turn: at once when one is free and nobody waits, else after waiting in line
+        (False: the line is full, or the turn did not come within ``queue_timeout_s``)."""
+        if self._in_flight < self.max_in_flight and not self._waiting:
+            self._in_flight += 1
+            return True
+        if len(self._waiting) >= self.max_queued:
+            return False
+        turn = anyio.Event()
+        self._waiting.append(turn)
+        try:
+            with anyio.move_on_after(self.queue_timeout_s):
+                await turn.wait()
+        except BaseException:  # the client went away while waiting: pass on a turn it got
+            if turn.is_set():
+                self._release()
+            else:
+                self._waiting.remove(turn)
+            raise
+        if not turn.is_set():
+            self._waiting.remove(turn)
+            return False
+        return True
+
+    def _release(self) -> None:
+        """End a turn: it passes to the first request waiting, else the count drops."""
+        if self._waiting:
+            self._waiting.popleft().set()  # (the in-flight count is unchanged: handed over)
+        else:
+            self._in_flight -= 1
 
 
-async def _overloaded(send: Callable, limit: int) -> None:
+async def _overloaded(send: Callable, limit: int, waited_s: float) -> None:
     body = json.dumps({"error": {
         "code": "overloaded",
-        "message": f"{limit} requests are already in progress; retry after {RETRY_AFTER_S} s",
+        "message": f"{limit} requests are in progress and no turn came within {waited_s:g} s; "
+                   f"retry after {RETRY_AFTER_S} s",
         "fields": []}}).encode()
     await send({"type": "http.response.start", "status": 503, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

@@ -79,7 +79,9 @@ def create_app(service: Service | None = None, *,
     # outermost last: metrics see every answer; the body is read before admission, so a
     # client slow to send it (cut off after the server's body timeout, scanner.serving)
     # never holds one of the few places in flight
-    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight)
+    app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight,
+                       max_queued=settings.max_queued,
+                       queue_timeout_s=settings.queue_timeout_s)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestMetrics, metrics=metrics)
     add_error_handlers(app)

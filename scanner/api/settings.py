@@ -9,7 +9,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from scanner.api.priority import DEFAULT_WORK_NICE
-from scanner.backpressure import DEFAULT_MAX_IN_FLIGHT
+from scanner.backpressure import (
+    DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_MAX_QUEUED,
+    DEFAULT_QUEUE_TIMEOUT_S,
+)
 from scanner.defaults import DEFAULT_MAX_BODY_BYTES
 
 API_KEY_ENV = "CONTRASCAN_API_KEY"
@@ -64,8 +68,12 @@ class ApiSettings(BaseModel):
         max_records: most records per ``POST /v1/memories``, ≤ :data:`MAX_RECORDS`.
         max_jobs: most batch-scan jobs kept; also the most queued or running at once (429).
         batch_workers: batch scans run at the same time (each reads a whole tenant).
-        max_in_flight: ``/v1/`` requests handled at once; more get 503 with ``Retry-After``
+        max_in_flight: ``/v1/`` requests handled at once; more wait for a turn
             (:mod:`scanner.backpressure`).
+        max_queued: ``/v1/`` requests that may wait for a turn; more get 503 with
+            ``Retry-After`` at once.
+        queue_timeout_s: seconds a waiting request waits for its turn before 503 with
+            ``Retry-After``.
         work_nice: nice value added to the worker threads that run ``/v1/`` requests, so the
             event loop answering ``/healthz`` and ``/metrics`` runs first on a busy machine
             (:mod:`scanner.api.priority`; 0 = unchanged; Linux only).
@@ -90,6 +98,8 @@ class ApiSettings(BaseModel):
     max_jobs: int = Field(64, ge=1, le=10_000)
     batch_workers: int = Field(1, ge=1, le=8)
     max_in_flight: int = Field(DEFAULT_MAX_IN_FLIGHT, ge=1, le=10_000)
+    max_queued: int = Field(DEFAULT_MAX_QUEUED, ge=0, le=10_000)
+    queue_timeout_s: float = Field(DEFAULT_QUEUE_TIMEOUT_S, ge=0.0, le=300.0)
     work_nice: int = Field(DEFAULT_WORK_NICE, ge=0, le=19)
     stats_process: bool = True
     scan_workers: int = Field(0, ge=0, le=64)

@@ -40,8 +40,14 @@ from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
               type=click.FloatRange(0, min_open=True),
               help="Seconds a client has to send its request body after the headers.")
 @click.option("--max-in-flight", default=None, type=click.IntRange(1, 10_000),
-              help="/v1/ requests handled at once; more get 503 with Retry-After "
+              help="/v1/ requests handled at once; more wait for a turn "
                    "(default: ApiSettings.max_in_flight).")
+@click.option("--max-queued", default=None, type=click.IntRange(0, 10_000),
+              help="/v1/ requests that may wait for a turn; more get 503 with Retry-After "
+                   "at once (default: ApiSettings.max_queued).")
+@click.option("--queue-timeout", default=None, type=click.FloatRange(0, 300),
+              help="Seconds a request waits for its turn before 503 with Retry-After "
+                   "(default: ApiSettings.queue_timeout_s).")
 @click.option("--shutdown-timeout", default=10.0, show_default=True,
               type=click.FloatRange(0, min_open=True),
               help="Seconds requests in flight get after SIGTERM; the process exits at most "
@@ -50,7 +56,8 @@ from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 @_errors_to_exit
 def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_epoch: bool,
               recency_override: bool, compute_threads: int | None, sources_file: Path | None,
-              max_in_flight: int | None, header_timeout: float, body_timeout: float,
+              max_in_flight: int | None, max_queued: int | None,
+              queue_timeout: float | None, header_timeout: float, body_timeout: float,
               shutdown_timeout: float, weaviate_url: str | None, data_dir: Path | None) -> None:
     """Run the HTTP sidecar (SPEC §6) under uvicorn until Ctrl-C.
 
@@ -80,8 +87,10 @@ def serve_cmd(host: str, port: int, max_body_bytes: int, log_level: str, single_
 
     redact_access_log()  # no query strings (keys) or ids (users, memories) in the access log
 
-    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes, **(
-        {"max_in_flight": max_in_flight} if max_in_flight is not None else {}))
+    limits = {"max_in_flight": max_in_flight, "max_queued": max_queued,
+              "queue_timeout_s": queue_timeout}
+    settings = ApiSettings.from_env(max_body_bytes=max_body_bytes, **{
+        name: value for name, value in limits.items() if value is not None})
     from scanner.sources import load_sources
 
     sources = load_sources(sources_file) if sources_file else None

@@ -52,7 +52,7 @@ def test_embedding_bounds_torch_threads():
     assert compute_threads() == expected
 
 
-def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_pass():
+def test_requests_past_the_in_flight_limit_and_a_full_queue_get_503_and_probes_pass():
     import anyio
 
     from scanner.backpressure import RETRY_AFTER_S, InFlightLimit
@@ -69,7 +69,8 @@ def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_p
             await send({"type": "http.response.body", "body": b"ok"})
 
         refused = []
-        limit = InFlightLimit(slow_app, max_in_flight=2, on_refused=lambda: refused.append(1))
+        limit = InFlightLimit(slow_app, max_in_flight=2, on_refused=lambda: refused.append(1),
+                              max_queued=0)
         answers: list[tuple[str, int, dict]] = []
 
         async def call(path: str) -> None:
@@ -103,6 +104,99 @@ def test_requests_past_the_in_flight_limit_get_503_with_retry_after_and_probes_p
                                             b"retry-after": str(RETRY_AFTER_S).encode()})
     assert answers[1][:2] == ("/healthz", 200)
     assert sorted(a[1] for a in answers[2:]) == [200, 200]
+
+
+def _limited(max_in_flight, max_queued, queue_timeout_s):
+    """An InFlightLimit around an app whose /v1/ requests wait for ``release``; the answers
+    are collected as (path, status, order of answer)."""
+    import anyio
+
+    from scanner.backpressure import InFlightLimit
+
+    release = anyio.Event()
+    entered: list[str] = []
+
+    async def slow_app(scope, receive, send):
+        entered.append(scope["path"])
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    limit = InFlightLimit(slow_app, max_in_flight=max_in_flight, max_queued=max_queued,
+                          queue_timeout_s=queue_timeout_s)
+    answers: list[tuple[str, int]] = []
+
+    async def call(path: str) -> None:
+        start: dict = {}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                start.update(message)
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        await limit({"type": "http", "path": path}, receive, send)
+        answers.append((path, start["status"]))
+
+    return limit, release, entered, answers, call
+
+
+def test_requests_past_the_limit_wait_their_turn_first_come_first_served():
+    import anyio
+
+    async def main():
+        limit, release, entered, answers, call = _limited(1, 4, 30.0)
+        async with anyio.create_task_group() as tg:
+            for n in range(4):
+                tg.start_soon(call, f"/v1/scan/{n}")
+                await anyio.sleep(0.02)  # they arrive in this order
+            assert entered == ["/v1/scan/0"] and limit.queued == 3 and limit.in_flight == 1
+            release.set()
+        assert limit.in_flight == 0 and limit.queued == 0
+        return entered, answers
+
+    entered, answers = anyio.run(main)
+    assert entered == [f"/v1/scan/{n}" for n in range(4)]  # in the order they came
+    assert [status for _, status in answers] == [200] * 4  # none refused
+
+
+def test_a_request_whose_turn_does_not_come_in_time_gets_503_and_leaves_the_line():
+    import anyio
+
+    async def main():
+        limit, release, entered, answers, call = _limited(1, 4, 0.2)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "/v1/scan/slow")
+            await anyio.sleep(0.02)
+            await call("/v1/scan/late")  # waits 0.2 s, then refused
+            assert limit.queued == 0 and limit.in_flight == 1
+            release.set()
+        tg_answers = list(answers)
+        await call("/v1/scan/after")  # the turn the refused one never took is free
+        return limit, tg_answers, answers
+
+    limit, during, answers = anyio.run(main)
+    assert during == [("/v1/scan/late", 503), ("/v1/scan/slow", 200)]
+    assert answers[-1] == ("/v1/scan/after", 200) and limit.in_flight == 0
+
+
+def test_a_client_that_goes_away_while_waiting_frees_its_place():
+    import anyio
+
+    async def main():
+        limit, release, entered, answers, call = _limited(1, 4, 30.0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "/v1/scan/first")
+            await anyio.sleep(0.02)
+            with anyio.move_on_after(0.1):  # the client disconnects: its task is cancelled
+                await call("/v1/scan/gone")
+            assert limit.queued == 0
+            release.set()
+        return limit, answers
+
+    limit, answers = anyio.run(main)
+    assert answers == [("/v1/scan/first", 200)] and limit.in_flight == 0
 
 
 def test_readiness_is_read_without_waiting_for_a_slow_check_and_expires():
