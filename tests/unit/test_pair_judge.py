@@ -388,3 +388,38 @@ def test_a_compatible_reading_does_not_dismiss_one_sentence_with_another_value(e
     report = scan(extractor, FixedJudge(compatible=0.99, update=0.01), *texts)
     assert [(c.members, c.verdict, c.winner) for c in report.conflicts] == [
         (["m1", "m2"], "resolved", "m2")]
+
+
+def test_a_pair_judged_again_is_read_from_the_cache_and_the_oldest_reading_goes_first():
+    from scanner.pair_judge import Judgment
+    from scanner.pair_judge.model import CrossEncoderJudge
+
+    asked: list[list[tuple[str, str]]] = []
+
+    class Counted(CrossEncoderJudge):
+        def _model_judge(self, pairs):
+            asked.append(list(pairs))
+            return [Judgment(update=len(a) / 100, contradiction=0.0, compatible=1 - len(a) / 100,
+                             restatement=0.0) for a, _ in pairs]
+
+    judge = Counted("unused", cache_size=2)
+    first = judge.judge([("a", "b"), ("cc", "d"), ("a", "b")])
+    assert asked == [[("a", "b"), ("cc", "d")]]  # each pair once, even twice in one call
+    assert first[0] == first[2] and first[0].update == 0.01 and first[1].update == 0.02
+    assert judge.judge([("cc", "d")]) == [first[1]] and len(asked) == 1  # from the cache
+    judge.judge([("eee", "f")])  # the cache holds two: ("a", "b"), used least lately, goes
+    judge.judge([("a", "b")])
+    assert asked[-1] == [("a", "b")] and len(asked) == 3
+    assert Counted("unused", cache_size=0).judge([("a", "b")]) == [first[0]]
+
+
+def test_a_judge_sent_to_a_scan_worker_keeps_its_settings_and_starts_an_empty_cache():
+    import pickle
+
+    from scanner.pair_judge.model import CrossEncoderJudge
+
+    judge = CrossEncoderJudge("some/folder", batch_size=8, cache_size=5)
+    judge._readings[("a", "b")] = None
+    copy = pickle.loads(pickle.dumps(judge))
+    assert (copy.model_dir, copy.batch_size, copy.cache_size) == ("some/folder", 8, 5)
+    assert len(copy._readings) == 0 and copy.judge([]) == []
