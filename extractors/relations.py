@@ -352,6 +352,11 @@ class RelationTable:
         functional: relations with one value at a time.
         multi_valued: relations with many values.
         safety: relations whose conflicts always escalate to a person (SPEC §3 row 4).
+        declared_functional: the relations among ``functional`` that the store's own
+            configuration declared (``[relations] functional``), not the defaults.
+        all_functional: every relation holds one value at a time, whatever the tables say
+            (a store whose schema declares it so: FactConsolidation's premise that a later
+            fact about a subject and relation overrides the earlier one).
     """
 
     synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
@@ -359,11 +364,20 @@ class RelationTable:
     functional: frozenset[str] = FUNCTIONAL
     multi_valued: frozenset[str] = MULTI_VALUED
     safety: frozenset[str] = frozenset()
+    declared_functional: frozenset[str] = frozenset()
+    all_functional: bool = False
+
+    def declares(self, relation: str) -> bool:
+        """Whether the store's configuration declared ``relation`` one-valued (its schema,
+        not the defaults' reading of common usage)."""
+        return self.all_functional or relation in self.declared_functional
 
     def with_overrides(self, *, functional: Iterable[str] = (), multi_valued: Iterable[str] = (),
                        synonyms: Mapping[str, str] | None = None,
-                       safety: Iterable[str] = ()) -> RelationTable:
-        """A copy with relations moved between cardinalities and synonyms added."""
+                       safety: Iterable[str] = (),
+                       all_functional: bool | None = None) -> RelationTable:
+        """A copy with relations moved between cardinalities and synonyms added;
+        ``all_functional`` (None: unchanged) declares every relation one-valued."""
         fun, multi = set(self.functional), set(self.multi_valued)
         for rel in functional:
             fun.add(rel)
@@ -375,7 +389,11 @@ class RelationTable:
         syn.update(synonyms or {})
         return RelationTable(synonyms=syn, antonyms=self.antonyms, functional=frozenset(fun),
                              multi_valued=frozenset(multi),
-                             safety=frozenset(self.safety) | frozenset(safety))
+                             safety=frozenset(self.safety) | frozenset(safety),
+                             declared_functional=(self.declared_functional | set(functional))
+                             - set(multi_valued),
+                             all_functional=self.all_functional if all_functional is None
+                             else all_functional)
 
     def canonical(self, phrase: str) -> tuple[str, bool]:
         """Canonical relation for a lemmatised phrase, and whether it is an antonym.
@@ -418,6 +436,8 @@ class RelationTable:
             attribute: True when it was stated as a singular attribute noun with a copula or as
                 a ``key: value`` line, which defaults to functional (see module docstring).
         """
+        if self.all_functional:
+            return Cardinality.functional
         if relation in self.multi_valued:
             return Cardinality.multi_valued
         if relation in self.functional or relation.startswith("preferred "):

@@ -119,7 +119,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
             known |= {c.ids for c in found}
         candidates.sort(key=_most_telling)
         candidates = _strongest_denials([
-            c for c in judged(candidates, config.judge) if c.found_by == "key"
+            c for c in judged(candidates, config.judge, config.table) if c.found_by == "key"
             or c.judgment.label in STRUCTURE_LABELS[c.found_by]])
     reps = _representatives(candidates, config.policy)
     for cand in candidates:
@@ -180,14 +180,23 @@ def _strongest_denials(candidates: list[CandidatePair]) -> list[CandidatePair]:
     return [c for c in candidates if id(c) not in dropped]
 
 
-def judged(candidates: Sequence[CandidatePair], judge: PairJudge) -> list[CandidatePair]:
+def judged(candidates: Sequence[CandidatePair], judge: PairJudge,
+           table: RelationTable | None = None) -> list[CandidatePair]:
     """``candidates`` with the judge's reading of each pair the policy could decide (a pair of
     unknown cardinality or matched by similarity is ``possible`` whatever the judge says).
-    Each record pair is judged once, earlier memory first (``observed_at``, then id)."""
+    Each record pair is judged once, earlier memory first (``observed_at``, then id).
+
+    A pair of one key whose relation the store declared one-valued (``table``:
+    :meth:`extractors.RelationTable.declares`) is not judged: the judge reads whether two
+    memories can both hold in common usage ("speaks French" / "speaks Danish"), which the
+    store's own schema has answered (issue 33)."""
+    declared = (lambda c: table is not None and c.found_by == "key" and c.other_key is None
+                and table.declares(c.key.relation))
     wanted: dict[tuple[str, str], tuple[str, str]] = {}
     for cand in candidates:
         if cand.ids in wanted or cand.similarity_matched or (
-                cand.kind == "value_mismatch" and cand.cardinality is Cardinality.unknown):
+                cand.kind == "value_mismatch" and cand.cardinality is Cardinality.unknown
+        ) or declared(cand):
             continue
         a, b = cand.a.record, cand.b.record
         if a.observed_at and b.observed_at and (b.observed_at, b.id) < (a.observed_at, a.id):
@@ -196,8 +205,8 @@ def judged(candidates: Sequence[CandidatePair], judge: PairJudge) -> list[Candid
     if not wanted:
         return list(candidates)
     readings = dict(zip(wanted, judge.judge(list(wanted.values()))))
-    return [replace(c, judgment=readings[c.ids]) if c.ids in readings else c
-            for c in candidates]
+    return [replace(c, judgment=readings[c.ids]) if c.ids in readings and not declared(c)
+            else c for c in candidates]
 
 
 def _label(cand: CandidatePair, stance: Stance) -> tuple:

@@ -1,0 +1,45 @@
+"""A store that declares a relation one-valued (``[relations] functional``, or every relation
+for a store whose schema says so) has answered what the pair judge reads: whether two values
+can both hold in common usage. A pair of one key under a declared relation is decided without
+the judge; the same pair under the defaults keeps the judge's veto (issue 33)."""
+
+from __future__ import annotations
+
+from extractors import DEFAULT_TABLE
+from scanner.scan import ScanConfig, scan_records
+from tests.unit.test_pair_judge import FixedJudge, record
+
+TEXTS = ("Francis Poulenc speaks French.", "Francis Poulenc speaks Danish.")
+
+
+def scan(extractor, table, judge):
+    records = [record(f"m{i}", text, i) for i, text in enumerate(TEXTS, 1)]
+    return scan_records(records, extractor.extract_many(list(TEXTS)),
+                        ScanConfig(table=table, judge=judge))
+
+
+def test_a_declared_relation_decides_whatever_the_judge_reads(extractor):
+    judge = FixedJudge(compatible=0.99, update=0.01)
+    report = scan(extractor, DEFAULT_TABLE.with_overrides(functional=["speak"]), judge)
+    assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
+    assert judge.asked == []  # the schema answered it
+    assert report.withhold == ["m1"]
+
+
+def test_every_relation_declared_decides_the_same_way(extractor):
+    report = scan(extractor, DEFAULT_TABLE.with_overrides(all_functional=True),
+                  FixedJudge(compatible=0.99, update=0.01))
+    assert [(c.verdict, c.winner) for c in report.conflicts] == [("resolved", "m2")]
+
+
+def test_under_the_defaults_two_languages_spoken_are_no_conflict(extractor):
+    report = scan(extractor, DEFAULT_TABLE, FixedJudge(compatible=0.99, update=0.01))
+    assert report.conflicts == [] and report.withhold == []
+
+
+def test_a_declared_functional_relation_made_multi_valued_again_is_no_longer_declared():
+    table = DEFAULT_TABLE.with_overrides(functional=["speak"]).with_overrides(
+        multi_valued=["speak"])
+    assert not table.declares("speak") and table.declares("speak") is False
+    assert DEFAULT_TABLE.with_overrides(all_functional=True).declares("anything")
+    assert not DEFAULT_TABLE.declares("place of birth")  # a default, not a declaration
