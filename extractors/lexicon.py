@@ -75,6 +75,14 @@ RELATIONS: dict[str, tuple[str, str]] = {
 }
 """Wikidata relation id -> (canonical relation, cardinality)."""
 
+INVERSE_RELATIONS: frozenset[str] = frozenset({"capital of"})
+"""Relations read from a sentence as the inverse of what it states of its subject: "The
+capital city of Austria is Vienna" states Austria's capital (P36) and is read as Vienna's
+"capital of" (P1376) too, Wikidata's inverse property of P36 (P1696). The inverse of a
+one-valued relation is in general not one-valued (a city is the capital of nested or
+successive territories), so declaring every relation one-valued declares the stated one, not
+its inverse (:attr:`extractors.RelationTable.all_functional`)."""
+
 CONTINENTS = frozenset({"africa", "antarctica", "asia", "europe", "north america",
                         "south america", "oceania", "australia", "americas", "america"})
 """Objects that make "X is located in Y" the continent relation (P30) rather than P17/P131

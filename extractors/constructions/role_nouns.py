@@ -10,7 +10,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.constructions.studies import _named_object
-from extractors.syntax import _of_object
+from extractors.syntax import _PLACE_NOUNS, _of_object
 
 __all__ = ["OCCUPATION_NOUNS", "RESIDENT_NOUNS"]
 
@@ -32,8 +32,17 @@ speaker at X") are left out."""
 
 
 def _group_of(noun: Token) -> Token | None:
-    """The group of a membership noun ("a member / part of the hiking club"), else None."""
-    return _of_object(noun) if noun.lemma_.lower() in ("member", "part") else None
+    """The group of a membership noun ("a member / part of the hiking club"), else None. A part
+    of a place ("a part of the continent of Europe", "part of the city") is where a thing
+    lies, no membership: the whole relation is "part of the continent of", never the
+    "member of" the two share (issue 33, kind 1)."""
+    if noun.lemma_.lower() not in ("member", "part"):
+        return None
+    group = _of_object(noun)
+    if group is not None and noun.lemma_.lower() == "part" and \
+            group.lemma_.lower() in _PLACE_NOUNS:
+        return None
+    return group
 
 
 def _workplace_of(noun: Token, cop: Token | None = None) -> Token | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from extractors import DEFAULT_TABLE, Cardinality, RelationTable
 from extractors.change_cues import marks_change
@@ -376,6 +376,10 @@ def _group_cardinality(key: GroupKey, everyone: Sequence[Stance],
     if key.relation in NOUN_ATTRIBUTES and not attribute and key.relation not in \
             table.functional - DEFAULT_TABLE.functional:
         return Cardinality.multi_valued  # "limiting containers to 2GB": no attribute named
+    if table.all_functional and all(s.inverse for s in everyone):
+        # every relation declared one-valued declares the stated ones, not their inverse
+        # readings ("Vienna is the capital of" two territories; a developer of two products)
+        table = replace(table, all_functional=False)
     cardinality = table.cardinality(key.relation, attribute=attribute)
     if cardinality is Cardinality.unknown and not any(s.shaped or s.similar for s in everyone):
         return Cardinality.multi_valued

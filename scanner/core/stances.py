@@ -15,6 +15,7 @@ from extractors.types import ADDITIVE
 from extractors.constructions.attribute_values import RULE as ATTRIBUTE_VALUE_RULE
 from extractors.constructions.changes import QUIT_QUALIFIER
 from extractors.constructions.particulars import PARTICULAR
+from extractors.lexicon import INVERSE_RELATIONS
 from extractors.constructions.preferences import GENERIC_RULE, KIND_READING
 from extractors.referents import NAME_ADJECTIVES, SCHOOL_STATES
 from extractors.state_changes import ENDED_RULE, PARTY_QUALIFIER
@@ -83,6 +84,11 @@ class Stance:
     additive: bool = False
     """True when a triple of the stance asserts its value in addition to others ("also works
     at a bar": qualifier ``additive``), which replaces no value of the key."""
+    inverse: bool = False
+    """True when every triple of the stance is an inverse reading of what its sentence states
+    of its subject: a passive's agent made the subject ("Google Ads was developed by Google"
+    read as Google developing it; rule ``passive``) or an inverse relation
+    (:data:`extractors.lexicon.INVERSE_RELATIONS`)."""
 
     def value_text(self, relation: str) -> str:
         """A readable value: "celadon", "not thai food", "be allowed" / "not be allowed".
@@ -183,18 +189,20 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                               rule == "attribute_set", held if written_name(t) else _NONE,
                               _particular(t), held if _quit(t) else _NONE,
                               {obj: t.object_text},
-                              bool(t.qualifiers) and t.qualifier(ADDITIVE) is not None))
+                              bool(t.qualifiers) and t.qualifier(ADDITIVE) is not None,
+                              _inverse(t)))
             continue
         asserted, denied, shown, places, times = set(), set(), {}, set(), set()
         written: dict[str, str] = {}
         ended, plural, named, names, quits = set(), set(), set(), set(), set()
         particular: frozenset[tuple[str, str]] = _NONE
         attribute = similar = shaped = bare = changed = additive = False
-        generic = in_set = True
+        generic = in_set = inverse = True
         kinds = False
         for item in found:
             t = item.triple
             generic = generic and t.rule == GENERIC_RULE
+            inverse = inverse and _inverse(t)
             in_set = in_set and t.rule == "attribute_set"
             kinds = kinds or bool(t.qualifiers) and t.qualifier("reading") == KIND_READING
             changed = changed or (bool(t.qualifiers) and t.qualifier("change") is not None)
@@ -228,8 +236,13 @@ def stances(assertions: Iterable[Assertion]) -> list[Stance]:
                           min(times) if len(times) == 1 else None, similar, shaped,
                           frozenset(ended), frozenset(plural), bare, frozenset(named),
                           generic, changed, kinds, in_set, frozenset(names), particular,
-                          frozenset(quits), written, additive))
+                          frozenset(quits), written, additive, inverse))
     return out
+
+
+def _inverse(triple: Triple) -> bool:
+    """An inverse reading of what the sentence states (:attr:`Stance.inverse`)."""
+    return triple.rule == "passive" or triple.relation in INVERSE_RELATIONS
 
 
 def _quit(triple: Triple) -> bool:

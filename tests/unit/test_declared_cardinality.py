@@ -43,3 +43,34 @@ def test_a_declared_functional_relation_made_multi_valued_again_is_no_longer_dec
     assert not table.declares("speak") and table.declares("speak") is False
     assert DEFAULT_TABLE.with_overrides(all_functional=True).declares("anything")
     assert not DEFAULT_TABLE.declares("place of birth")  # a default, not a declaration
+
+
+def test_every_relation_declared_leaves_inverse_readings_as_the_table_has_them(extractor):
+    # "The capital city of A is Vienna" also reads as Vienna's "capital of" A: two territories
+    # with one capital are two facts, not an update of Vienna; nor is a developer of two
+    # products (the passive's agent read as the subject)
+    every = DEFAULT_TABLE.with_overrides(all_functional=True)
+    for texts in [("The capital city of Austrian Empire is Vienna.",
+                   "Austria-Hungary, which has the capital Vienna."),
+                  ("Google Ads was developed by Google.", "Google Maps was developed by Google."),
+                  ("Google Ads was developed by Google.", "Google Maps was created by Google.")]:
+        records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+        report = scan_records(records, extractor.extract_many(list(texts)),
+                              ScanConfig(table=every, judge=FixedJudge(update=1.0)))
+        assert report.withhold == [], (texts, report.conflicts)
+    texts = ("Google Maps was developed by Google.", "Google Maps was developed by Apple.")
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    report = scan_records(records, extractor.extract_many(list(texts)),
+                          ScanConfig(table=every, judge=FixedJudge(update=1.0)))
+    assert report.withhold == ["m1"]  # the stated relation (developer) stays one-valued
+
+
+
+def test_a_part_of_a_place_is_no_membership(extractor):
+    # "a part of the continent of Europe" says where Germany lies; "member of" is another
+    # relation, which a membership states ("part of the hiking club")
+    found = {(t.subject, t.relation, t.object) for t in extractor.extract(
+        "Germany is a part of the continent of Europe.")}
+    assert ("germany", "member of", "europe") not in found
+    assert ("sam", "member of", "hiking club") in {
+        (t.subject, t.relation, t.object) for t in extractor.extract("Sam is part of the hiking club.")}
