@@ -270,8 +270,17 @@ class CopulaRules:
                 if age is not None:
                     out.append(self._make(subject, "age", age, age, negated=negated,
                                           clause=cop, rule="attribute", qualifiers=places))
+                one_of = self._one_of_topic(subj, topic)
                 if age is not None and value_token.lower_ == "old":
                     pass  # "34 years old" says the age only; "a 46 year old dad" says more
+                elif one_of is not None:
+                    # "In Macau, an official language is Portuguese": one of the fronted
+                    # topic's values of the attribute (the indefinite: one of several, so
+                    # no attribute reading; the table gives its cardinality), never a
+                    # statement about "an official language" ("French" tagged an adjective)
+                    value, surface = self._value(value_token)
+                    out.append(self._make(topic, one_of, value, surface, negated=negated,
+                                          clause=cop, rule="copula"))
                 elif value_token.pos_ in ("ADJ", "VERB", "ADV") and comp.dep_ == "acomp":
                     restricted = any(
                         c.dep_ == "prep" and c.lower_ not in _DURATION_PREPS and any(
@@ -372,6 +381,17 @@ class CopulaRules:
                 out.append(self._make(owner, phrase, value, surface, negated=neg, clause=cop,
                                       rule="attribute"))
         return out
+
+    def _one_of_topic(self, subj: Token, topic: str | None) -> str | None:
+        """The attribute a fronted topic has one value of: "In Macau, an official language is
+        Portuguese" -> "official language" (topic ``macau``); None without a topic, or when
+        the subject is no common noun with "a"/"an" (the definite one is the attribute
+        reading of :meth:`_split_attribute`)."""
+        if not topic or subj.dep_ != "nsubj" or subj.pos_ != "NOUN" or not any(
+                c.dep_ == "det" and c.lower_ in ("a", "an") for c in subj.children):
+            return None
+        split = self._split_attribute(subj, topic)
+        return _phrase(split[1]) if split is not None and split[0] == topic else None
 
     def _split_attribute(self, noun: Token, topic: str | None = None
                          ) -> tuple[str, list[Token]] | None:

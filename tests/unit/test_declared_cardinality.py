@@ -74,3 +74,17 @@ def test_a_part_of_a_place_is_no_membership(extractor):
     assert ("germany", "member of", "europe") not in found
     assert ("sam", "member of", "hiking club") in {
         (t.subject, t.relation, t.object) for t in extractor.extract("Sam is part of the hiking club.")}
+
+
+def test_one_of_a_fronted_topics_values_is_the_topics_attribute(extractor):
+    # "an official language" is one of several: the topic's attribute, with the table's
+    # cardinality, never a statement about "an official language" shared by every country
+    found = {(t.subject, t.relation, t.object) for t in extractor.extract(
+        "In Czech Republic, an official language is Czech.")}
+    assert found == {("czech republic", "official language", "czech")}
+    texts = ("In Macau, an official language is Portuguese.",
+             "In Veyrier, an official language is French.")
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    report = scan_records(records, extractor.extract_many(list(texts)), ScanConfig(
+        table=DEFAULT_TABLE.with_overrides(all_functional=True), judge=FixedJudge(update=1.0)))
+    assert report.conflicts == []  # two countries, two facts
