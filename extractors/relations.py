@@ -307,6 +307,14 @@ MULTI_VALUED: frozenset[str] = frozenset({
 })
 """Relations that hold many values at once: different values never conflict."""
 
+LINKING_RELATIONS: frozenset[str] = frozenset({"be", "have"})
+"""Verbs read as the relation when nothing else names one: the copula, whose complement
+carries the predicate ("Germany is a part of the continent of Antarctica" / "… a member of
+Hamas": two relations, not two values of "be"), and the light verb "have" (Quirk et al. 1985
+§§10.8, 10.16 on copular and light verbs). They name no attribute, so declaring every
+relation one-valued (:attr:`RelationTable.all_functional`) leaves them as the table has
+them."""
+
 RELATIONSHIP_NOUNS: frozenset[str] = frozenset("""
     father mother dad mom mum parent brother sister sibling son daughter child kid baby
     husband wife spouse partner boyfriend girlfriend fiance fiancee uncle aunt cousin nephew
@@ -436,7 +444,7 @@ class RelationTable:
             attribute: True when it was stated as a singular attribute noun with a copula or as
                 a ``key: value`` line, which defaults to functional (see module docstring).
         """
-        if self.all_functional:
+        if self.all_functional and relation not in LINKING_RELATIONS:
             return Cardinality.functional
         if relation in self.multi_valued:
             return Cardinality.multi_valued

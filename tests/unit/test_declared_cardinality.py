@@ -88,3 +88,13 @@ def test_one_of_a_fronted_topics_values_is_the_topics_attribute(extractor):
     report = scan_records(records, extractor.extract_many(list(texts)), ScanConfig(
         table=DEFAULT_TABLE.with_overrides(all_functional=True), judge=FixedJudge(update=1.0)))
     assert report.conflicts == []  # two countries, two facts
+
+
+def test_every_relation_declared_leaves_the_copula_without_an_attribute(extractor):
+    # the copula's complement carries the relation: "part of the continent of" and "member
+    # of" are two relations, not two values of "be"
+    texts = ("Germany is a part of the continent of Europe.", "Germany is a member of NATO.")
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    report = scan_records(records, extractor.extract_many(list(texts)), ScanConfig(
+        table=DEFAULT_TABLE.with_overrides(all_functional=True), judge=FixedJudge(update=1.0)))
+    assert report.withhold == [], report.conflicts
