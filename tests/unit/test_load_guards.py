@@ -55,37 +55,13 @@ def test_embedding_bounds_torch_threads():
 def test_requests_past_the_in_flight_limit_and_a_full_queue_get_503_and_probes_pass():
     import anyio
 
-    from scanner.backpressure import RETRY_AFTER_S, InFlightLimit
+    from scanner.backpressure import RETRY_AFTER_S
 
-    async def main() -> list[tuple[str, int, dict]]:
-        release = anyio.Event()
-        entered = []
+    refused: list[int] = []
 
-        async def slow_app(scope, receive, send):
-            entered.append(scope["path"])
-            if scope["path"].startswith("/v1/"):
-                await release.wait()
-            await send({"type": "http.response.start", "status": 200, "headers": []})
-            await send({"type": "http.response.body", "body": b"ok"})
-
-        refused = []
-        limit = InFlightLimit(slow_app, max_in_flight=2, on_refused=lambda: refused.append(1),
-                              max_queued=0)
-        answers: list[tuple[str, int, dict]] = []
-
-        async def call(path: str) -> None:
-            start: dict = {}
-
-            async def send(message):
-                if message["type"] == "http.response.start":
-                    start.update(message)
-
-            async def receive():
-                return {"type": "http.request", "body": b"", "more_body": False}
-
-            await limit({"type": "http", "path": path}, receive, send)
-            answers.append((path, start["status"], dict(start["headers"])))
-
+    async def main():
+        limit, release, entered, answers, call = _limited(
+            2, 0, 5.0, on_refused=lambda: refused.append(1))
         async with anyio.create_task_group() as tg:
             tg.start_soon(call, "/v1/scan")
             tg.start_soon(call, "/v1/scan")
@@ -96,19 +72,19 @@ def test_requests_past_the_in_flight_limit_and_a_full_queue_get_503_and_probes_p
             assert limit.in_flight == 2 and refused == [1]
             release.set()
         assert limit.in_flight == 0
-        return answers
+        return answers, call.headers
 
-    answers = anyio.run(main)
-    assert answers[0] == ("/v1/scan", 503, {b"content-type": b"application/json",
-                                            b"content-length": answers[0][2][b"content-length"],
-                                            b"retry-after": str(RETRY_AFTER_S).encode()})
-    assert answers[1][:2] == ("/healthz", 200)
+    answers, headers = anyio.run(main)
+    assert answers[0] == ("/v1/scan", 503) and headers[0] == {
+        b"content-type": b"application/json", b"content-length": headers[0][b"content-length"],
+        b"retry-after": str(RETRY_AFTER_S).encode()}
+    assert answers[1] == ("/healthz", 200)
     assert sorted(a[1] for a in answers[2:]) == [200, 200]
 
 
-def _limited(max_in_flight, max_queued, queue_timeout_s):
+def _limited(max_in_flight, max_queued, queue_timeout_s, on_refused=None):
     """An InFlightLimit around an app whose /v1/ requests wait for ``release``; the answers
-    are collected as (path, status, order of answer)."""
+    are collected in the order given as (path, status), their headers in ``call.headers``."""
     import anyio
 
     from scanner.backpressure import InFlightLimit
@@ -118,12 +94,13 @@ def _limited(max_in_flight, max_queued, queue_timeout_s):
 
     async def slow_app(scope, receive, send):
         entered.append(scope["path"])
-        await release.wait()
+        if scope["path"].startswith("/v1/"):
+            await release.wait()
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
 
     limit = InFlightLimit(slow_app, max_in_flight=max_in_flight, max_queued=max_queued,
-                          queue_timeout_s=queue_timeout_s)
+                          queue_timeout_s=queue_timeout_s, on_refused=on_refused)
     answers: list[tuple[str, int]] = []
 
     async def call(path: str) -> None:
@@ -138,7 +115,9 @@ def _limited(max_in_flight, max_queued, queue_timeout_s):
 
         await limit({"type": "http", "path": path}, receive, send)
         answers.append((path, start["status"]))
+        call.headers.append(dict(start["headers"]))
 
+    call.headers = []
     return limit, release, entered, answers, call
 
 
