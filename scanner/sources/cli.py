@@ -40,19 +40,26 @@ def _source_options(func):
         click.option("--declare-store-time", metavar="PROPERTY",
                      help="With --preset: declare a store-wide time (e.g. created_at) as "
                           "observed_at; recorded in every verdict."),
+        click.option("--declare-source", metavar="SOURCE",
+                     help="With --preset: declare the source of every memory that names "
+                          "none (e.g. the collection's name); recorded in every verdict."),
     ]):
         func = option(func)
     return func
 
 
 def _mapping(sources_file: Path | None, source_name: str | None, preset_name: str | None,
-             collection: str | None, store_time: str | None, single_epoch: bool
-             ) -> SourceMapping:
+             collection: str | None, store_time: str | None, single_epoch: bool,
+             source: str | None = None) -> SourceMapping:
     if preset_name:
         if not collection:
             raise ConfigurationError("--collection", "required with --preset")
+        declared = {"source_default": source} if source is not None else {}
         return preset(preset_name, collection, store_time_as_observed_at=store_time,
-                      single_epoch=single_epoch)
+                      single_epoch=single_epoch, **declared)
+    if source is not None:
+        raise ConfigurationError("--declare-source", "only with --preset (a --sources table "
+                                 "sets source_default itself)")
     if not sources_file:
         raise ConfigurationError("--sources", "give --sources FILE or --preset")
     sources = load_sources(sources_file)
@@ -181,7 +188,7 @@ def _by_verdict(tenants) -> dict[str, int]:
 
 def _split(kw: dict[str, Any]) -> tuple[SourceMapping, dict[str, Any]]:
     mapping = _mapping(kw["sources_file"], kw["source_name"], kw["preset"], kw["collection"],
-                       kw["declare_store_time"], kw["single_epoch"])
+                       kw["declare_store_time"], kw["single_epoch"], kw["declare_source"])
     return mapping, {"weaviate_url": kw["weaviate_url"], "data_dir": kw["data_dir"],
                      "quiet": kw["as_json"], "recency_override": kw["recency_override"]}
 

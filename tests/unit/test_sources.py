@@ -101,3 +101,18 @@ def test_cli_names_the_missing_source_in_one_line(tmp_path):
     result = runner.invoke(main, ["source", "scan-hits", "--sources", str(path), "--source", "b",
                                   "--user", "u", "x"])
     assert result.exit_code == 1 and "'b' is not in" in result.output
+
+
+def test_the_cli_declares_a_presets_source_and_says_so_in_every_verdict():
+    # frameworks write no source; the person attaching the collection declares it (issue 35)
+    import scanner.cli  # noqa: F401  (the command group, which the sources' commands join)
+    from scanner.errors import ConfigurationError
+    from scanner.sources.cli import _mapping
+
+    m = _mapping(None, None, "langchain", "Notes", None, False, "notes-app")
+    assert m.source_default == "notes-app"
+    assert "declared:source=notes-app" in m.declarations()
+    assert _mapping(None, None, "langchain", "Notes", None, False).source_default is None
+    with pytest.raises(ConfigurationError) as err:
+        _mapping(None, None, None, None, None, False, "notes-app")
+    assert err.value.setting == "--declare-source"
