@@ -377,8 +377,10 @@ class RelationTable:
 
     def declares(self, relation: str) -> bool:
         """Whether the store's configuration declared ``relation`` one-valued (its schema,
-        not the defaults' reading of common usage)."""
-        return self.all_functional or relation in self.declared_functional
+        not the defaults' reading of common usage); every relation but the linking verbs
+        (:data:`LINKING_RELATIONS`) under :attr:`all_functional`."""
+        return (self.all_functional and relation not in LINKING_RELATIONS
+                or relation in self.declared_functional)
 
     def with_overrides(self, *, functional: Iterable[str] = (), multi_valued: Iterable[str] = (),
                        synonyms: Mapping[str, str] | None = None,
@@ -444,7 +446,7 @@ class RelationTable:
             attribute: True when it was stated as a singular attribute noun with a copula or as
                 a ``key: value`` line, which defaults to functional (see module docstring).
         """
-        if self.all_functional and relation not in LINKING_RELATIONS:
+        if self.all_functional and self.declares(relation):
             return Cardinality.functional
         if relation in self.multi_valued:
             return Cardinality.multi_valued

@@ -261,6 +261,7 @@ class CopulaRules:
         subject = self._entity(subj)
         if subject is None:
             return []
+        one_of = self._one_of_topic(subj, topic)
         for comp in complements:
             for value_token in self._objects(comp):
                 negated = neg or (_negated(value_token) and value_token != comp)
@@ -270,7 +271,6 @@ class CopulaRules:
                 if age is not None:
                     out.append(self._make(subject, "age", age, age, negated=negated,
                                           clause=cop, rule="attribute", qualifiers=places))
-                one_of = self._one_of_topic(subj, topic)
                 if age is not None and value_token.lower_ == "old":
                     pass  # "34 years old" says the age only; "a 46 year old dad" says more
                 elif one_of is not None:
