@@ -90,10 +90,12 @@ class InFlightLimit:
         if scope.get("type") != "http" or not str(scope.get("path", "")).startswith("/v1/"):
             await self.app(scope, receive, send)
             return
+        line_full = len(self._waiting) >= self.max_queued  # (before _admit joins the line)
         if not await self._admit():
             if self.on_refused is not None:
                 self.on_refused()
-            await _overloaded(send, self.max_in_flight, self.queue_timeout_s)
+            await _overloaded(send, self.max_in_flight,
+                              None if line_full else self.queue_timeout_s)
             return
         try:
             await self.app(scope, receive, send)
@@ -132,11 +134,15 @@ class InFlightLimit:
             self._in_flight -= 1
 
 
-async def _overloaded(send: Callable, limit: int, waited_s: float) -> None:
+async def _overloaded(send: Callable, limit: int, waited_s: float | None) -> None:
+    """Answer 503 ``overloaded``: the line was full (``waited_s`` None) or the request's turn
+    did not come within ``waited_s`` seconds."""
+    busy = f"{limit} request{'s are' if limit != 1 else ' is'} in progress"
+    why = "and the line of waiting requests is full" if waited_s is None else \
+        f"and no turn came within {waited_s:g} s"
     body = json.dumps({"error": {
         "code": "overloaded",
-        "message": f"{limit} requests are in progress and no turn came within {waited_s:g} s; "
-                   f"retry after {RETRY_AFTER_S} s",
+        "message": f"{busy} {why}; retry after {RETRY_AFTER_S} s",
         "fields": []}}).encode()
     await send({"type": "http.response.start", "status": 503, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

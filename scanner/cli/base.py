@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -103,6 +104,21 @@ def _policy_options(func: Callable) -> Callable:
                         help="Let recency decide within an epoch even across source classes "
                              "(logged as rule 'recency_override').")(func)
     return func
+
+
+class FiniteFloatRange(click.FloatRange):
+    """:class:`click.FloatRange` that refuses ``nan``, which compares false with both bounds
+    and so passes any range ("--header-timeout nan" armed no timer and hung every
+    connection)."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if isinstance(number, float) and not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 def _errors_to_exit(func: Callable) -> Callable:

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from scanner.cli.base import (
+    FiniteFloatRange,
     EXIT_CONFLICTS,
     _UserMistake,
     _engine,
@@ -83,7 +84,7 @@ def _parse_properties(values: tuple[str, ...]) -> dict[str, str]:
               help="Only memories with this scope property (repeatable).")
 @click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000),
               help="Hits to scan.")
-@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=click.FloatRange(0, 1),
+@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=FiniteFloatRange(0, 1),
               help="Hybrid weight: 0 = BM25 only, 1 = vector only.")
 @_store_options
 @_json_option

@@ -8,7 +8,13 @@ from typing import Any
 
 import click
 
-from scanner.cli.base import _errors_to_exit, _open_service, _store_options, main
+from scanner.cli.base import (
+    FiniteFloatRange,
+    _errors_to_exit,
+    _open_service,
+    _store_options,
+    main,
+)
 from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 
 
@@ -34,10 +40,10 @@ from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="TOML file of attached sources, served under /v1/sources/{name}/.")
 @click.option("--header-timeout", default=10.0, show_default=True,
-              type=click.FloatRange(0, min_open=True),
+              type=FiniteFloatRange(0, min_open=True),
               help="Seconds a client has to send its request headers (408 and closed after).")
 @click.option("--body-timeout", default=30.0, show_default=True,
-              type=click.FloatRange(0, min_open=True),
+              type=FiniteFloatRange(0, min_open=True),
               help="Seconds a client has to send its request body after the headers.")
 @click.option("--max-in-flight", default=None, type=click.IntRange(1, 10_000),
               help="/v1/ requests handled at once; more wait for a turn "
@@ -45,11 +51,11 @@ from scanner.defaults import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 @click.option("--max-queued", default=None, type=click.IntRange(0, 10_000),
               help="/v1/ requests that may wait for a turn; more get 503 with Retry-After "
                    "at once (default: ApiSettings.max_queued).")
-@click.option("--queue-timeout", default=None, type=click.FloatRange(0, 300),
+@click.option("--queue-timeout", default=None, type=FiniteFloatRange(0, 300),
               help="Seconds a request waits for its turn before 503 with Retry-After "
                    "(default: ApiSettings.queue_timeout_s).")
 @click.option("--shutdown-timeout", default=10.0, show_default=True,
-              type=click.FloatRange(0, min_open=True),
+              type=FiniteFloatRange(0, min_open=True),
               help="Seconds requests in flight get after SIGTERM; the process exits at most "
                    "30 s later whatever it is doing.")
 @_store_options(port_flag="--weaviate-port", grpc_port_flag="--weaviate-grpc-port")

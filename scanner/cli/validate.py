@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from scanner.cli.base import _OneLineUsageCommand, _errors_to_exit, main
+from scanner.cli.base import FiniteFloatRange, _OneLineUsageCommand, _errors_to_exit, main
 
 
 # -- validate-log (issue 7) -----------------------------------------------------------------
@@ -37,7 +37,7 @@ _VALIDATOR_CHECKS = ("intake", "temporal_order", "semantic_recompute", "replay",
                    "(hashed on reading, never written).")
 @click.option("--fixture", is_flag=True,
               help="Validate the bundled fixture (three episodes, seven falsification rows).")
-@click.option("--trust-floor", type=click.FloatRange(0, 1), default=0.6, show_default=True,
+@click.option("--trust-floor", type=FiniteFloatRange(0, 1), default=0.6, show_default=True,
               help="Least source trust in [0, 1] an UPDATE or DELETE may come from.")
 @click.option("--skip-check", "skip", multiple=True, type=click.Choice(_VALIDATOR_CHECKS),
               help="Do not run this check (repeatable), e.g. positive_floor on a production "

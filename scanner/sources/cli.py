@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from scanner.cli.base import (
+    FiniteFloatRange,
     _errors_to_exit,
     _json_option,
     _open_service,
@@ -97,7 +98,7 @@ def source_group() -> None:
 @click.option("--user", "user_id", required=True, help="The scope's user.")
 @click.option("--query", required=True, help="What the agent is about to answer.")
 @click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000))
-@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=click.FloatRange(0, 1))
+@click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=FiniteFloatRange(0, 1))
 @_source_options
 @_store_options
 @_json_option

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import threading
 
+import pytest
 import torch
 from prometheus_client import CollectorRegistry, generate_latest
 
@@ -241,3 +242,37 @@ def test_a_slow_refresh_is_not_started_again_before_nine_times_its_duration():
         time.sleep(0.02)
     assert len(calls) == 1  # ttl 0, yet no refresh while the last one's share would exceed
     assert b"contrascan_store_stats_refresh_seconds 0.2" in generate_latest(registry)
+
+
+def test_a_refusal_says_whether_the_line_was_full_or_the_turn_did_not_come():
+    import json
+
+    import anyio
+
+    from scanner.backpressure import _overloaded
+
+    async def body(waited):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        await _overloaded(send, 1, waited)
+        return json.loads(sent[1]["body"])["error"]["message"]
+
+    assert anyio.run(body, None).startswith(
+        "1 request is in progress and the line of waiting requests is full")
+    assert anyio.run(body, 5.0).startswith("1 request is in progress and no turn came within 5 s")
+
+
+@pytest.mark.parametrize("option", ["--header-timeout", "--body-timeout", "--shutdown-timeout",
+                                    "--queue-timeout"])
+def test_serve_refuses_a_timeout_that_is_not_a_finite_number(option):
+    # nan compares false with both bounds of a range: it passed, and a nan header timeout
+    # armed no timer and hung every connection
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    result = CliRunner().invoke(main, ["serve", option, "nan"])
+    assert result.exit_code == 1 and "not a finite number" in result.output, result.output
