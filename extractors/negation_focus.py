@@ -27,7 +27,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from extractors.clause_frames import CONDITIONED, misread_adverbial, with_time
-from extractors.constructions.verb_words import _extent
+from extractors.constructions.verb_words import _extent, raised_objects
 from extractors.corrective_negation import _negator, corrective
 from extractors.polarity import _is_negator, _no_longer
 from extractors.syntax import time_words
@@ -249,7 +249,7 @@ def _restrictions(head: Token, negator: Token, values: list[str], implicit: bool
 
     if not implicit and any(c.lower_ in FOCUS_PARTICLES for c in negator.children):
         return None  # "not only a teacher": the parser hangs the particle on the negator
-    for child in head.children:
+    for child in list(head.children) + raised_objects(head):
         if child is not negator and not visit(child, False):
             return None
     found += [t for t in _extents(head, negator) if not any(t in f.subtree for f in found)]
@@ -451,7 +451,7 @@ def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
     the change ("in March", "last month") restricts what ends."""
     if not any(t.negated for t in triples):
         return triples
-    negator = _negator(head)
+    negator = _negator(head) or _shared_negator(head)
     values_of = None
     if negator is None:
         if not implicit:
@@ -478,6 +478,18 @@ def restricted_denials(head: Token, triples: list[Triple], implicit: bool = True
             t = with_time(t, f"{CONDITIONED} {words}")
         out.append(t)
     return out
+
+
+def _shared_negator(head: Token) -> Token | None:
+    """The negator a coordinated verb shares with the verb before it ("I have never
+    reviewed or shared any photos with Jenna": "never" denies both; Quirk et al. 1985
+    §13.89 on ellipsis in coordinated predicates). Only a verb with no subject of its own
+    shares it; "I never drink coffee but I tea" is two clauses."""
+    if head.dep_ != "conj" or head.pos_ != "VERB" or any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in head.children):
+        return None
+    negator = _negator(head.head)
+    return negator if negator is not None and negator.i < head.i else None
 
 
 def _words(restrictions: list[Token]) -> str:

@@ -26,6 +26,12 @@ RESTRICTED = [
      "when professionally"),
     ("I don't usually cycle to the office.", (U, "cycle to", "office"), "when usually"),
     ("I don't work at the brewery as a driver.", (U, "work at", "brewery"), "when as driver"),
+    # coordinated verbs share the negator and the object said after the last of them
+    ("I have never reviewed or shared any trip photos with Jenna.",
+     (U, "share", "trip photo"), "when with jenna"),
+    ("I have never reviewed or shared any trip photos with Jenna.",
+     (U, "review", "trip photo"), "when with jenna"),
+    ("Nia never washed or ironed shirts on Fridays.", ("nia", "iron", "shirt"), "when friday"),
 ]
 """Denials whose focus is an adjunct (place, time, manner, instrument, degree, frequency) or
 a modifier of the object (a relative clause, a prepositional phrase): each keeps its
@@ -129,6 +135,9 @@ LOOK_ALIKES = [
     # one occasion is no habit: "this week" is not "every week"
     ("Idris cycles to work every day.", "Idris didn't cycle to work this week."),
     ("I practise piano every evening.", "I didn't practise piano this evening."),
+    # a restriction on coordinated verbs: another person is not the one denied
+    ("Shared three trip photos with Mark last week.",
+     "I have never reviewed or shared any trip photos with Jenna."),
 ]
 
 
