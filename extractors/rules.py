@@ -104,6 +104,7 @@ from extractors.state_changes import (
 from extractors.aspect import _contracted_perfect, _for_now_only, dated_state_past
 from extractors.constructions.dwelling_places import dwelling_places
 from extractors.relations import MOVE_RELATIONS, dwelling_reading, plain_move
+from extractors.unrealised import unrealised_clause
 from extractors.syntax import (
     _CHANGE_VERBS,
     _RECIPROCAL,
@@ -463,6 +464,8 @@ class TripleExtractor(SubjectRules, ObjectRules, CopulaRules, SettingRules, Verb
                 return []  # handled from the governing verb
             if head in _infinitive_complements(head.head):
                 return []  # "my goal is to run …": a value of the copula's subject
+            if unrealised_clause(head):
+                return []  # "went to the shelter to adopt a dog": a purpose or a condition, no deed
             return (self._with_state_changes(head, self._active(head)) + self._means(head)
                     + self._as_attribute(head))
         return []

@@ -397,10 +397,11 @@ def _fronted_modifier(span: Span) -> bool:
 
 def _imperative(verb: Token) -> bool:
     """A root verb in base form with no subject, first in its sentence but for auxiliaries,
-    negation and adverbs ("Do not forget to …", "Always use tabs")."""
+    negation, adverbs and interjections ("Do not forget to …", "Always use tabs", "Please
+    include …")."""
     if verb.dep_ != "ROOT" or verb.tag_ not in ("VB", "VBP"):
         return False
-    return all(t.dep_ in ("aux", "neg", "advmod", "punct") for t in verb.sent
+    return all(t.dep_ in ("aux", "neg", "advmod", "punct", "intj") for t in verb.sent
                if t.i < verb.i)
 
 

@@ -89,6 +89,18 @@ _FROM_TO = re.compile(r"\bfrom\s+([A-Za-z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)\s+to\
 MAX_PER_MEMORY = 4
 """Earlier memories paired with one later memory, nearest in time first."""
 
+_LEFT = re.compile(r"\b(?:from|instead\s+of)\s+$", re.IGNORECASE)
+"""Words before a value that a change leaves (the source of a change, Quirk et al. 1985
+§9.21)."""
+
+
+def _states(text: str, value: str) -> bool:
+    """Whether ``text`` says ``value`` (lower case) other than as the source of a change:
+    "Switched from stovetop to oven roasting" says the stovetop was left, so a later "switched
+    from stovetop to …" tells the same switch again, not a change of what it stated."""
+    return any(not _LEFT.search(text[max(0, m.start() - 20):m.start()])
+               for m in re.finditer(rf"\b{re.escape(value)}\b", text.lower()))
+
 
 def _unsuffixed(word: str) -> str:
     """``word`` without one inflectional or derivational suffix of :data:`_SUFFIXES`, four
@@ -321,7 +333,7 @@ def named_change_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
                 for i in by_word.get(old_value.split()[0], ()):
                     earlier, _, their = items[i]
                     if i != j and earlier.observed_at < later.observed_at and \
-                            re.search(rf"\b{re.escape(old_value)}\b", earlier.text.lower()) \
+                            _states(earlier.text, old_value) \
                             and (stems & their) - _stems(old_value, set()):
                         if seen.get(i, ("", "", "named"))[2] == "named":
                             seen[i] = (old_value, "from " + old_value, "from_value")

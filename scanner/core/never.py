@@ -32,13 +32,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from extractors import Cardinality
-from extractors.memory_forms import IRREGULAR_PAST
+from extractors.clause_frames import FUTURE
 from scanner.core.detect import CandidatePair
+from scanner.core.experience import _NEVER
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.stances import stances
 
-_NEVER = re.compile(r"\b(?:never|not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?experience\s+"
-                    r"(?:with|in|of))\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
 _FUNCTION = frozenset("""a an the any some my our your his her their its this that these
 those of in on at to for with by from and or project projects thing things one ones time
@@ -60,26 +59,6 @@ MAX_PER_DENIAL = 4
 memories share, weighted by their rarity in the scope, plus :data:`SAME_ACT`), then the
 nearest in time: a denial that shares a word with hundreds of memories
 ("never used any tool") names too little to pair them all."""
-
-
-_EXPERIENCE = re.compile(r"\b(?:(?:ha(?:ve|s|d)|[’']ve|[’']d)\s+never|never\s+(?:been|had|"
-                         r"done|gone|seen|met|[a-z]+ed|" + "|".join(IRREGULAR_PAST) + r")|"
-                         r"not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?"
-                         r"experience\s+(?:with|in|of))\b", re.IGNORECASE)
-"""A denial of any past time: the experiential perfect ("I have never been to Japan") or a
-past tense under "never" ("I never visited Japan", "Never sold my car": the irregular pasts
-are extractors/data/irregular_past.toml), not a habit ("never ships on Thursdays", a rule
-from now on) (Quirk et al. 1985 §4.22 on the experiential perfect)."""
-
-
-def denies_experience(text: str) -> bool:
-    """Whether a memory denies that something ever happened (:data:`_EXPERIENCE`)."""
-    return _EXPERIENCE.search(text) is not None
-
-
-def denies_any_time(text: str) -> bool:
-    """Whether a memory denies for any time ("never", "not ever", "no experience with")."""
-    return _NEVER.search(text) is not None
 
 
 @functools.lru_cache(maxsize=65536)
@@ -120,6 +99,14 @@ def _named(denial: Assertion) -> frozenset[str]:
     said = _content(" ".join([t.object_text or t.object, *(v for _, v in t.qualifiers)]))
     names = {m.lower() for m in _CAPITALISED.findall(denial.record.text) if m != "I"}
     return frozenset(w for w in names if w in said)
+
+
+def _planned(report: Assertion) -> bool:
+    """Whether a report states a plan rather than a deed ("I will attend the meetup"; time
+    qualifier ``future``, :func:`extractors.clause_frames.in_future`): a plan does not
+    contradict a denial that the deed was ever done."""
+    time = report.triple.qualifier("time") if report.triple.qualifiers else None
+    return time is not None and time.split(" ", 1)[0] == FUTURE
 
 
 def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[CandidatePair]:
@@ -175,7 +162,7 @@ def never_pairs(groups: Mapping[GroupKey, Sequence[Assertion]]) -> list[Candidat
         for word in wanted:
             for report in words.get(word, ()):
                 if id(report) in seen or report.record.id == denial.record.id or \
-                        report.triple.negated == denial.triple.negated:
+                        report.triple.negated == denial.triple.negated or _planned(report):
                     continue
                 text = _content(report.record.text)
                 if not named <= text:

@@ -47,7 +47,7 @@ from extractors import Cardinality
 from extractors.change_cues import marks_correction
 from scanner.core.detect import CandidatePair
 from scanner.core.policy_config import PolicyConfig, Strategy, epoch_of
-from scanner.core.never import denies_any_time, denies_experience
+from scanner.core.experience import denies_any_time, denies_experience
 from scanner.core.questions import clarification_question
 from scanner.core.value_notes import same_but_values
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from scanner.core.detect import CandidatePair, Stance, contested
-from scanner.core.never import denies_experience
+from scanner.core.experience import denies_experience
 from scanner.core.policy_config import PolicyConfig, epoch_of
 
 FIRST_PERSON = frozenset({"user", "i", "me", "my", "we", "us", "our"})
