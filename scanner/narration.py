@@ -174,10 +174,10 @@ docs/contract.md §3 tells them, the settlement rule and a review's override), i
 why the pair stands as it does. For the review page, beside the code."""
 
 _FIELDS = {"observed_at": "observation time (observed_at)"}
-_JUDGE_LABELS = {"update": "an update (the later memory replaces the earlier)",
-                 "contradiction": "a contradiction (both cannot hold)",
-                 "compatible": "no conflict (both can hold)",
-                 "restatement": "the same thing said twice"}
+_JUDGE_LABELS = {"update": "an update: the later memory replaces the earlier",
+                 "contradiction": "a contradiction: both cannot hold",
+                 "compatible": "no conflict: both can hold",
+                 "restatement": "a restatement: the same thing said twice"}
 _DECLARED = {"single_epoch": "the store declares a single epoch for every memory",
              "epoch_property": "epochs are read from the property “{}”",
              "observed_at": "observation times are read from the property “{}”",
@@ -199,8 +199,8 @@ def reason_in_words(reason: str) -> str:
     unknown form) is returned as it is.
 
     ``missing_provenance:epoch@m7`` -> "m7 has no epoch", ``recommended:m2`` -> "the policy
-    would keep m2", ``judge:update 0.97`` -> "the pair judge reads an update (…), 0.97",
-    ``epochs a != b`` -> "recorded under different epochs: a and b", a rule code -> its
+    would keep m2", ``judge:update 0.97`` -> "the pair judge reads an update: … (probability
+    0.97)", ``epochs a != b`` -> "recorded under different epochs: a and b", a rule code -> its
     :data:`RULE_WORDS`.
     """
     head, _, rest = reason.partition(":")
@@ -223,7 +223,7 @@ def reason_in_words(reason: str) -> str:
         return "same source class and same observation time"
     if head == "judge" and " " in rest:
         label, _, score = rest.partition(" ")
-        return f"the pair judge reads {_JUDGE_LABELS.get(label, label)}, {score}"
+        return f"the pair judge reads {_JUDGE_LABELS.get(label, label)} (probability {score})"
     if head == "represented_by" and "@" in rest:
         record, _, member = rest.partition("@")
         return f"{member} was weighed as {record}, the strongest memory of its value"

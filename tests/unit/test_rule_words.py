@@ -47,7 +47,8 @@ def test_every_rule_the_policy_records_has_words():
     ("epochs address-2025 != address-2026",
      "recorded under different epochs: address-2025 and address-2026"),
     ("judge:update 0.97",
-     "the pair judge reads an update (the later memory replaces the earlier), 0.97"),
+     "the pair judge reads an update: the later memory replaces the earlier "
+     "(probability 0.97)"),
     ("subject_unconfirmed:sam~sam lee", "“sam” and “sam lee” may be one subject; no known "
                                         "alias says so"),
     ("future_observed_at:m3@2031-01-01T00:00:00+00:00",
@@ -65,3 +66,4 @@ def test_every_rule_the_policy_records_has_words():
 ])
 def test_reasons_in_words(reason, words):
     assert reason_in_words(reason) == words
+
