@@ -244,6 +244,42 @@ def _png_size(path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
+def test_screenshots_at_1280_and_760_px_show_every_button_whole(driver, base_url, service,
+                                                                tmp_path):
+    """Issue 35, item 6: at 760 px the action buttons were cut off. Screenshots of the inbox
+    and of the escalation at both widths, and every item of the sample measured at both:
+    each button's bounding box lies inside the window, and no page is wider than it."""
+    user, items = seeded(service, "shots")
+    shots = screenshots.capture(driver, base_url, tmp_path, user_id=user,
+                                entry_id=items[("timeout-1", "timeout-2")])
+    assert set(shots) == {f"{page}-{w}" for page in ("inbox", "item") for w in (1280, 760)}
+    for name, shot in shots.items():
+        width = int(name.rsplit("-", 1)[1])
+        assert shot.buttons and shot.clipped == [], (name, shot.clipped)
+        assert shot.page_width <= width, name  # nothing to scroll sideways to
+        assert shot.width == width and _png_size(shot.path) == (shot.width, shot.height)
+        labels = [b["label"] for b in shot.buttons]
+        if name.startswith("item"):
+            assert sorted(labels) == sorted(["This one is current"] * 2 + [
+                "Both are true", "Dismiss", "log out"]), name
+            for b in shot.buttons:  # each fully inside the viewport, by its bounding box
+                assert 0 <= b["left"] < b["right"] <= width, (name, b)
+                assert 0 <= b["top"] < b["bottom"] <= shot.height, (name, b)
+        else:
+            assert "Filter" in labels
+    before = driver.get_window_size()
+    try:
+        for members, entry in items.items():
+            open_item(driver, base_url, user, entry)
+            for width in screenshots.WIDTHS:
+                shot = screenshots.shoot(driver, None, width)
+                actions = [b for b in shot.buttons if b["label"] != "log out"]
+                assert len(actions) == len(members) + 2, (members, width)
+                assert shot.clipped == [] and shot.page_width <= width, (members, width)
+    finally:
+        driver.set_window_size(before["width"], before["height"])
+
+
 def test_the_inbox_shows_the_texts_of_the_memories_in_dispute(driver, base_url, service):
     user, items = seeded(service, "texts")
     driver.get(f"{base_url}/review?{urlencode({'user_id': user})}")
@@ -314,20 +350,13 @@ def test_an_escalated_safety_item_is_not_shown_as_low_severity(driver, base_url,
     assert shown.startswith("high") and "low" not in shown
 
 
-def test_screenshots_of_the_inbox_and_an_item(driver, base_url, service, tmp_path):
-    user, items = seeded(service, "shots")
-    paths = screenshots.capture(driver, base_url, tmp_path, user_id=user,
-                                entry_id=items[("timeout-1", "timeout-2")])
-    for path in paths.values():
-        width, height = _png_size(path)
-        assert width >= 800 and height >= 600
-
-
 def test_the_screenshots_command_writes_them_under_its_out_directory(tmp_path):
     out = tmp_path / "review"
     assert screenshots.main(["--out", str(out)]) == 0
-    for name in ("inbox.png", "item.png", "item-after.png"):
-        assert _png_size(out / name)[0] >= 800
+    for width in screenshots.WIDTHS:
+        for page in ("inbox", "item"):
+            assert _png_size(out / f"{page}-{width}.png")[0] == width
+    assert _png_size(out / "item-after.png")[0] == screenshots.PAGE_WIDTH
     import json
 
     ledger = json.loads((out / "ledger.json").read_text())
