@@ -1,5 +1,7 @@
 """The ledger told in plain sentences: one per entry, for ``contrascan history``
-(:func:`narrate`). Reads :class:`scanner.core.ledger.LedgerEntry` values only.
+(:func:`narrate`), and a verdict's rule and reasons in plain words, for the review page
+(:data:`RULE_WORDS`, :func:`rule_in_words`, :func:`reason_in_words`). Reads
+:class:`scanner.core.ledger.LedgerEntry` values only.
 """
 
 from __future__ import annotations
@@ -122,3 +124,116 @@ def _open_tail(entry: LedgerEntry) -> str:
         asked += f" in epoch {req['in_epoch']}"
     question = f"; ask: {entry.question}" if entry.question else ""
     return asked + question + _when(entry)
+
+
+# --------------------------------------------------------------------------- rules in words
+
+RULE_WORDS: dict[str, str] = {
+    "relation_similarity": "The two relations were matched by embedding similarity only, "
+                           "which never decides a conflict.",
+    "unknown_cardinality": "The relation's cardinality is unknown: it may hold several values "
+                           "at once, so the two values need not conflict.",
+    "pair_judge": "The pair judge does not read the two memories as a conflict, so the keys "
+                  "alone cannot decide it.",
+    "ended_in_other_words": "A later memory seems to end this state, but says so in other "
+                            "words than a key that names the whole attribute.",
+    "named_in_other_words": "A later memory seems to change something an earlier one named, "
+                            "but they share only the name and one word.",
+    "value_in_other_words": "A later value seems to replace an earlier one, but no reading "
+                            "names the attribute it belongs to.",
+    "missing_provenance": "A memory lacks its source, its observation time or its epoch, so "
+                          "neither may be cited as settled until the key is observed again.",
+    "future_observed_at": "A memory is dated after the scan's clock: a time that has not "
+                          "happened yet is no provenance.",
+    "subject_unconfirmed": "The subjects are only alike as strings; no known alias says they "
+                           "are the same.",
+    "epoch_change": "The value changed between world-state epochs: both stay, and the later "
+                    "epoch's memory is the latest, not a winner, until the key is observed "
+                    "again.",
+    "contradictory_statements": "One speaker's statements cannot both hold at any time, so "
+                                "time does not settle them.",
+    "safety_relation": "The relation is a declared safety relation: a person decides, the "
+                       "policy only recommends.",
+    "manual_review": "The relation is set to manual review: a person decides, the policy only "
+                     "recommends.",
+    "confidence": "The strategy set for this relation decided: the higher confidence wins.",
+    "weighted": "The strategy set for this relation decided: a weighted sum of recency and "
+                "confidence.",
+    "recency_override": "The caller asked for the newer memory to win (logged as an "
+                        "override).",
+    "source_class": "Same epoch, different source classes: the more trusted class wins "
+                    "(observation > user > inference), even when it is older.",
+    "recency": "Same epoch and source class: the newer observation wins.",
+    "tie": "Same epoch, same source class and same observation time: nothing tells which "
+           "one is current.",
+    REOBSERVATION: "A later observation of the key, with intact provenance, settled it.",
+    "review": "A person's review decided it.",
+}
+"""Every rule a verdict records (``rule``; the rows of :data:`scanner.core.policy.ROWS`, as
+docs/contract.md §3 tells them, the settlement rule and a review's override), in plain words:
+why the pair stands as it does. For the review page, beside the code."""
+
+_FIELDS = {"observed_at": "observation time (observed_at)"}
+_JUDGE_LABELS = {"update": "an update: the later memory replaces the earlier",
+                 "contradiction": "a contradiction: both cannot hold",
+                 "compatible": "no conflict: both can hold",
+                 "restatement": "a restatement: the same thing said twice"}
+_DECLARED = {"single_epoch": "the store declares a single epoch for every memory",
+             "epoch_property": "epochs are read from the property “{}”",
+             "observed_at": "observation times are read from the property “{}”",
+             "source": "memories without a source are declared to come from “{}”"}
+
+
+def rule_in_words(rule: str | None) -> str | None:
+    """The plain words of a rule code (:data:`RULE_WORDS`), or None for an unknown rule.
+
+    Example:
+        >>> rule_in_words("recency")
+        'Same epoch and source class: the newer observation wins.'
+    """
+    return RULE_WORDS.get(rule or "")
+
+
+def reason_in_words(reason: str) -> str:
+    """One of a verdict's ``reasons`` in plain words; a reason already in words (or one of an
+    unknown form) is returned as it is.
+
+    ``missing_provenance:epoch@m7`` -> "m7 has no epoch", ``recommended:m2`` -> "the policy
+    would keep m2", ``judge:update 0.97`` -> "the pair judge reads an update: … (probability
+    0.97)", ``epochs a != b`` -> "recorded under different epochs: a and b", a rule code -> its
+    :data:`RULE_WORDS`.
+    """
+    head, _, rest = reason.partition(":")
+    if head == "missing_provenance" and "@" in rest:
+        field, _, mid = rest.partition("@")
+        return f"{mid} has no {_FIELDS.get(field, field)}"
+    if head == "future_observed_at" and "@" in rest:
+        mid, _, when = rest.partition("@")
+        return f"{mid} is dated {when}, after the scan's clock"
+    if head == "after_clock":
+        clock, _, skew = rest.rpartition("+")
+        return f"the scan's clock read {clock}, allowing {skew.removesuffix('s')} s of skew"
+    if head == "subject_unconfirmed" and "~" in rest:
+        one, _, other = rest.partition("~")
+        return f"“{one}” and “{other}” may be one subject; no known alias says so"
+    if head == "recommended":
+        return ("the policy would keep neither" if rest == "none"
+                else f"the policy would keep {rest}")
+    if head == "tie":
+        return "same source class and same observation time"
+    if head == "judge" and " " in rest:
+        label, _, score = rest.partition(" ")
+        return f"the pair judge reads {_JUDGE_LABELS.get(label, label)} (probability {score})"
+    if head == "represented_by" and "@" in rest:
+        record, _, member = rest.partition("@")
+        return f"{member} was weighed as {record}, the strongest memory of its value"
+    if head == "declared":
+        name, _, value = rest.partition("=")
+        return _DECLARED.get(name, "declared: {}").format(value or rest)
+    if head == "override":
+        return f"logged override: {rest}"
+    if reason.startswith("epochs ") and " != " in reason:
+        return "recorded under different epochs: " + reason[len("epochs "):].replace(
+            " != ", " and ", 1)
+    return (RULE_WORDS[reason][:1].lower() + RULE_WORDS[reason][1:].rstrip(".")
+            if reason in RULE_WORDS else reason)

@@ -1,5 +1,6 @@
 """Counts in printed sentences: "1 memory", "2 memories", "0 lines" (one helper for every
-message of the CLI and the terminal renderer)."""
+message of the CLI and the terminal renderer); ids and memory texts cut to the length a
+message or a list shows (:func:`shown_id`, :func:`shortened`)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,27 @@ def shown_id(record_id: str | None) -> str | None:
     if record_id is None or len(record_id) <= SHOWN_ID_CHARS:
         return record_id
     return f"{record_id[:SHOWN_ID_CHARS - 1]}…({len(record_id)} characters)"
+
+
+SHOWN_TEXT_CHARS = 160
+"""Characters of a memory's text a list (the review inbox) shows; the rest is a click away."""
+
+
+def shortened(text: str, limit: int = SHOWN_TEXT_CHARS) -> str:
+    """``text`` as a list shows it: runs of white space made one space, and when longer than
+    ``limit`` characters, cut at the last space before the limit (mid-word only when a
+    word is longer than the line) and ended with "…", so the result has at most ``limit``
+    characters.
+
+    Example:
+        >>> shortened("The deploy timeout is 30 seconds, agreed after the incident.", 30)
+        'The deploy timeout is 30…'
+    """
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-–—") + "…"

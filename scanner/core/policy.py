@@ -26,9 +26,10 @@ row is one function of a :class:`Case`:
 10. otherwise -> ``quarantined`` (``tie``).
 
 Every verdict carries its ``rule``, its ``inputs`` (the provenance it read), the ``config`` it
-ran under and its ``severity``; unresolved verdicts carry a clarification ``question``
-(:mod:`scanner.core.questions`) and escalations a ``recommended`` member. A new strategy is one
-:class:`~scanner.core.policy_config.Strategy` member and one chooser in :data:`CHOOSERS`.
+ran under and its ``severity`` (:func:`severity`: an escalation is ``high``); unresolved
+verdicts carry a clarification ``question`` (:mod:`scanner.core.questions`) and escalations a
+``recommended`` member. A new strategy is one :class:`~scanner.core.policy_config.Strategy`
+member and one chooser in :data:`CHOOSERS`.
 
 Settlement of quarantines and epoch changes by a later observation is
 :mod:`scanner.core.settlement`.
@@ -53,12 +54,22 @@ from scanner.core.value_notes import same_but_values
 from scanner.models import Conflict, EpochChangeEvent, MemoryRecord, Severity
 
 
-def severity(a: MemoryRecord, b: MemoryRecord) -> Severity:
-    """low / medium / high from confidence and time divergence (seed 001).
+def severity(a: MemoryRecord, b: MemoryRecord, verdict: str | None = None) -> Severity:
+    """low / medium / high from the verdict, confidence and time divergence (seed 001).
 
-    ``high``: both confidences > 0.8 and observations more than 7 days apart; ``medium``:
-    both > 0.6; else ``low``. A missing confidence counts as 0.5.
+    An ``escalated`` pair is ``high`` whatever its members: it is queued for a person because
+    the policy may not pick (seed 001, "For high-severity conflicts, don't auto-resolve; flag
+    for human review", whose escalation queue records ``"severity": "high"``; seed 004, "For
+    safety rules, escalate instead of auto-picking"). Otherwise ``high``: both confidences
+    > 0.8 and observations more than 7 days apart; ``medium``: both > 0.6; else ``low``. A
+    missing confidence counts as 0.5.
+
+    Args:
+        a, b: the pair's members.
+        verdict: the pair's verdict (None: the members alone decide).
     """
+    if verdict == "escalated":
+        return "high"
     ca = a.confidence if a.confidence is not None else 0.5
     cb = b.confidence if b.confidence is not None else 0.5
     days = None
@@ -430,7 +441,7 @@ def _conflict(case: Case, ruling: Ruling, represented: list[str]) -> Conflict:
         "superseded": [loser.id] if loser else [], "latest": shown.id if shown else None,
         "rule": ruling.rule, "reasons": [*ruling.reasons, *_judged(pair, ruling), *represented,
                                          *config.declarations()],
-        "severity": severity(a, b),
+        "severity": severity(a, b, ruling.verdict),
         "inputs": {a.id: _inputs(a, config), b.id: _inputs(b, config)},
         "config": config.for_relation(relation), "question": question,
         "recommended": ruling.recommended.id if ruling.recommended else None})

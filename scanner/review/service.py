@@ -60,6 +60,11 @@ class ReviewItem:
     settlement: LedgerEntry | None = None
 
 
+INBOX_MEMBERS = 3
+"""Members of an item whose texts the inbox shows (:func:`members_in_order`: the recommended
+one first); the item's page shows every member."""
+
+
 @dataclass
 class Inbox:
     """Open entries, newest first, and their counts.
@@ -69,11 +74,15 @@ class Inbox:
         counts: ``{"total": n, "verdict": {...}, "severity": {...}, "relation": {...},
             "user": {...}}`` over the shown entries.
         users: every user with a ledger (for the user filter).
+        texts: entry id -> member id -> the memory's text, for the first
+            :data:`INBOX_MEMBERS` members of each item in :func:`members_in_order` (a member
+            no longer stored is absent).
     """
 
     items: list[LedgerEntry]
     counts: dict[str, Any]
     users: list[str]
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -155,7 +164,23 @@ class ReviewService:
                   "relation": dict(Counter(e.key.relation if e.key else "?"
                                            for e in items).most_common()),
                   "user": dict(Counter(e.user_id for e in items).most_common())}
-        return Inbox(items=items, counts=counts, users=users)
+        return Inbox(items=items, counts=counts, users=users, texts=self._texts(items))
+
+    def _texts(self, items: Sequence[LedgerEntry]) -> dict[str, dict[str, str]]:
+        """:attr:`Inbox.texts` of ``items``: one store query per tenant and per 1,000 members
+        shown."""
+        shown = {e.entry_id: list(members_in_order(e))[:INBOX_MEMBERS] for e in items}
+        wanted: dict[str, dict[str, None]] = {}
+        for e in items:
+            wanted.setdefault(e.user_id, {}).update(dict.fromkeys(shown[e.entry_id]))
+        found: dict[tuple[str, str], str] = {}
+        for uid, members in wanted.items():
+            ids = [object_uuid(uid, m) for m in members]
+            for start in range(0, len(ids), 1000):
+                for m in self.service.store.iterate_by_uuid(uid, ids[start:start + 1000]):
+                    found[(uid, m.record.id)] = m.record.text
+        return {e.entry_id: {m: found[(e.user_id, m)] for m in shown[e.entry_id]
+                             if (e.user_id, m) in found} for e in items}
 
     def item(self, user_id: str, entry_id: str) -> ReviewItem:
         """One entry with its members' stored memories, its review and its settlement.
@@ -279,8 +304,16 @@ class ReviewService:
                              ledger=[stored[i] for i in ids if i in stored])
 
 
-def members_in_order(item: ReviewItem) -> Sequence[str]:
-    """The entry's members, the recommended or latest one last (as the page lists them)."""
-    entry = item.entry
-    last = (entry.recommended or {}).get("keep") or entry.latest
-    return sorted(entry.members, key=lambda m: (m == last, m))
+def recommended_member(entry: LedgerEntry) -> str | None:
+    """The member the policy would keep (an escalation's ``recommended["keep"]``), or None:
+    a quarantine, an epoch change or a ``possible`` pair recommends none (an epoch change's
+    ``latest`` is no winner, SPEC §3)."""
+    keep = (entry.recommended or {}).get("keep")
+    return keep if keep in entry.members else None
+
+
+def members_in_order(entry: LedgerEntry) -> Sequence[str]:
+    """The entry's members as the review pages list them: the recommended one
+    (:func:`recommended_member`) first, then by id with the ``latest`` one last."""
+    keep = recommended_member(entry)
+    return sorted(entry.members, key=lambda m: (m != keep, m == entry.latest, m))

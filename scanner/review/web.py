@@ -2,10 +2,13 @@
 
 ==========================================  ==============================================
 ``GET /review``                             inbox: open entries, newest first, filterable
-                                            by user, relation, verdict and severity
-``GET /review/items/{entry_id}?user_id=U``  one entry: every member with text and
-                                            provenance, rule, reasons, recommendation,
-                                            question; the three actions
+                                            by user, relation, verdict and severity, each
+                                            with its memories' texts (shortened)
+``GET /review/items/{entry_id}?user_id=U``  one entry: the rule and reasons in words (codes
+                                            beside them), every member with text and
+                                            provenance, the recommended one first and
+                                            marked, the question; the three actions, each
+                                            explained beside its button
 ``POST /review/items/{entry_id}?user_id=U`` one action (form post, CSRF token)
 ``GET /review/history``                     a memory's history (``contrascan history``)
 ``GET|POST /review/login``, ``POST          the session: reviewer name, and the API key
@@ -66,7 +69,15 @@ from scanner.review.decisions import (
     UnknownEntry,
     check_reviewer,
 )
-from scanner.review.service import ReviewOutcome, ReviewService, members_in_order
+from scanner.narration import reason_in_words, rule_in_words
+from scanner.review.service import (
+    INBOX_MEMBERS,
+    ReviewOutcome,
+    ReviewService,
+    members_in_order,
+    recommended_member,
+)
+from scanner.wording import shortened
 
 SESSION_COOKIE = "contrascan_review"
 SESSION_SECONDS = 8 * 3600
@@ -82,6 +93,10 @@ SEVERITIES = ("high", "medium", "low")
 _templates = Environment(loader=PackageLoader("scanner.review", "templates"),
                          autoescape=select_autoescape(default=True, default_for_string=True),
                          trim_blocks=True, lstrip_blocks=True)
+_templates.globals.update(rule_in_words=rule_in_words, reason_in_words=reason_in_words,
+                          members_in_order=members_in_order,
+                          recommended_member=recommended_member, shortened=shortened,
+                          shown_members=INBOX_MEMBERS)
 
 
 # --------------------------------------------------------------------------- JSON models
@@ -338,7 +353,8 @@ async def item(request: Request, entry_id: str, user_id: str,
     except UnknownEntry as err:
         return _error(request, 404, str(err), session)
     return _page("item.html", session=session, csrf=_sessions(request).csrf(session), item=found,
-                 entry=found.entry, members=members_in_order(found), done=done,
+                 entry=found.entry, members=members_in_order(found.entry),
+                 keep=recommended_member(found.entry), done=done,
                  history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
                      {"user_id": user_id, "memory_id": mid}),
                  action_url=_item_url(user_id, entry_id))

@@ -282,3 +282,40 @@ def test_the_pages_need_a_session_and_form_posts_a_csrf_token(service):
         inbox = http.get("/review", params={"user_id": user}).text
         assert all(e not in inbox for e in other_items.values())
         assert items[("glaze-1", "glaze-2")] in inbox
+
+
+def test_the_inbox_page_shortens_a_long_memory_text_and_keeps_the_whole_of_it(service):
+    """Issue 35, item 6: each inbox item shows its memories' texts, a long one shortened
+    (scanner.wording.shortened) with the whole text one click away; the item page shows it
+    whole."""
+    from scanner.wording import SHOWN_TEXT_CHARS, shortened
+
+    user = f"long-{uuid.uuid4().hex[:8]}"
+    long_text = ("The preferred glaze is celadon. We settled on it after a long afternoon of "
+                 "test tiles from the gas kiln, comparing every green on the shelf against the "
+                 "new porcelain body and the older stoneware.")
+    assert len(long_text) > SHOWN_TEXT_CHARS
+    when = "2026-03-01T09:00:00Z"
+    service.import_records([
+        MemoryRecord(id="g-1", text=long_text, user_id=user, source="chat:a",
+                     source_class="user", observed_at=when, epoch="studio-v3"),
+        MemoryRecord(id="g-2", text="The preferred glaze is tenmoku.", user_id=user,
+                     source="chat:b", source_class="user", observed_at=when, epoch="studio-v3")])
+    service.batch_scan(user)
+    entry = service_items(service, user)[("g-1", "g-2")]
+    app = create_app(service, settings=ApiSettings.from_env({"CONTRASCAN_API_KEY": KEY}),
+                     warm_up=False)
+    with TestClient(app, follow_redirects=False) as http:
+        assert http.post("/review/login", data={"reviewer": "ana", "api_key": KEY}
+                         ).status_code == 303
+        inbox = http.get("/review", params={"user_id": user}).text
+        row = inbox[inbox.index(f'data-entry="{entry}"'):]
+        row = row[:row.index("</tr>")]
+        short = shortened(long_text)
+        assert short.endswith("…") and len(short) <= SHOWN_TEXT_CHARS
+        assert f"“{short}”" in row and "“The preferred glaze is tenmoku.”" in row
+        assert (f'<details class="full"><summary>full text</summary>'
+                f'<p class="text-full">{long_text}</p></details>') in row
+        assert row.count("<details") == 1  # the short text is whole: nothing to open
+        item = http.get(f"/review/items/{entry}", params={"user_id": user}).text
+        assert f'<p class="text">{long_text}</p>' in item

@@ -15,6 +15,7 @@ import pytest
 from pydantic import SecretStr
 
 from scanner.api import ApiSettings, create_app
+from scanner.narration import RULE_WORDS
 from scanner.review import browser, screenshots
 from scanner.review.decisions import review_entry_id, review_record_id
 from scanner.review.sample import MARKUP_ONERROR, MARKUP_SCRIPT, PAIRS
@@ -167,7 +168,7 @@ def test_inbox_filter_and_the_three_actions(driver, base_url, service):
         review_entry_id(user, entry)].data["reviewer"] == "agent-7"
     open_item(driver, base_url, user, items[("work-1", "work-2")])
     # history names the reviewer
-    by_css(driver, "tr.member[data-member='work-1'] a.history")[0].click()
+    by_css(driver, "li.member[data-member='work-1'] a.history")[0].click()
     screenshots.wait_for(driver, lambda: by_css(driver, "#story"), "the history")
     story = by_css(driver, "#story")[0].text
     assert "review by alice" in story and "review:alice" in story
@@ -208,8 +209,8 @@ def test_memory_text_with_markup_is_shown_as_text_and_never_runs(driver, base_ur
     assert "onerror" in by_css(driver, "#items")[0].text  # the value, as text
     assert by_css(driver, "#items img") == []
     open_item(driver, base_url, user, items[("color-1", "color-2")])
-    texts = {r.get_attribute("data-member"): r.find_element("css selector", "td.text").text
-             for r in by_css(driver, "tr.member")}
+    texts = {r.get_attribute("data-member"): r.find_element("css selector", "p.text").text
+             for r in by_css(driver, "li.member")}
     assert MARKUP_SCRIPT in texts["color-1"] and MARKUP_ONERROR in texts["color-2"]
     assert by_css(driver, "#members img") == [] and by_css(driver, "main script") == []
     assert driver.execute_script("return window.__pwned === undefined")
@@ -243,20 +244,119 @@ def _png_size(path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def test_screenshots_of_the_inbox_and_an_item(driver, base_url, service, tmp_path):
+def test_screenshots_at_1280_and_760_px_show_every_button_whole(driver, base_url, service,
+                                                                tmp_path):
+    """Issue 35, item 6: at 760 px the action buttons were cut off. Screenshots of the inbox
+    and of the escalation at both widths, and every item of the sample measured at both:
+    each button's bounding box lies inside the window, and no page is wider than it."""
     user, items = seeded(service, "shots")
-    paths = screenshots.capture(driver, base_url, tmp_path, user_id=user,
+    shots = screenshots.capture(driver, base_url, tmp_path, user_id=user,
                                 entry_id=items[("timeout-1", "timeout-2")])
-    for path in paths.values():
-        width, height = _png_size(path)
-        assert width >= 800 and height >= 600
+    assert set(shots) == {f"{page}-{w}" for page in ("inbox", "item") for w in (1280, 760)}
+    for name, shot in shots.items():
+        width = int(name.rsplit("-", 1)[1])
+        assert shot.buttons and shot.clipped == [], (name, shot.clipped)
+        assert shot.page_width <= width, name  # nothing to scroll sideways to
+        assert shot.width == width and _png_size(shot.path) == (shot.width, shot.height)
+        labels = [b["label"] for b in shot.buttons]
+        if name.startswith("item"):
+            assert sorted(labels) == sorted(["This one is current"] * 2 + [
+                "Both are true", "Dismiss", "log out"]), name
+            for b in shot.buttons:  # each fully inside the viewport, by its bounding box
+                assert 0 <= b["left"] < b["right"] <= width, (name, b)
+                assert 0 <= b["top"] < b["bottom"] <= shot.height, (name, b)
+        else:
+            assert "Filter" in labels
+    before = driver.get_window_size()
+    try:
+        for members, entry in items.items():
+            open_item(driver, base_url, user, entry)
+            for width in screenshots.WIDTHS:
+                shot = screenshots.shoot(driver, None, width)
+                actions = [b for b in shot.buttons if b["label"] != "log out"]
+                assert len(actions) == len(members) + 2, (members, width)
+                assert shot.clipped == [] and shot.page_width <= width, (members, width)
+    finally:
+        driver.set_window_size(before["width"], before["height"])
+
+
+def test_the_inbox_shows_the_texts_of_the_memories_in_dispute(driver, base_url, service):
+    user, items = seeded(service, "texts")
+    driver.get(f"{base_url}/review?{urlencode({'user_id': user})}")
+    screenshots.wait_for(driver, lambda: by_css(driver, "tr.item"), "inbox rows")
+    texts = {r.id: r.text for r in sample_records(user)}
+    for members, entry in items.items():
+        row = by_css(driver, f"tr.item[data-entry='{entry}']")[0]
+        shown = row.find_elements("css selector", "li.memory")
+        assert sorted(li.get_attribute("data-member") for li in shown) == sorted(members)
+        for li in shown:  # each memory's whole text (none is longer than the inbox shows)
+            assert f"“{texts[li.get_attribute('data-member')]}”" in li.text
+    escalated = by_css(driver, f"tr.item[data-entry='{items[('timeout-1', 'timeout-2')]}']")[0]
+    first = escalated.find_elements("css selector", "li.memory")[0]
+    assert first.get_attribute("data-member") == "timeout-1"
+    assert "recommended" in first.text and "The deploy timeout is 30 seconds." in first.text
+
+
+def test_the_item_page_puts_the_recommended_member_first_and_says_why_in_words(
+        driver, base_url, service):
+    user, items = seeded(service, "words")
+    entry = items[("timeout-1", "timeout-2")]
+    open_item(driver, base_url, user, entry)
+    members = by_css(driver, "li.member")
+    assert [m.get_attribute("data-member") for m in members] == ["timeout-1", "timeout-2"]
+    first = members[0]
+    assert "recommended" in first.get_attribute("class").split()
+    assert "Recommended" in first.find_element("css selector", "h3").text
+    assert "The policy would keep this one and retire timeout-2." in first.text
+    assert "more trusted class wins" in first.text  # why: observation beats user
+    assert "Recommended" not in members[1].text
+    # the reason in words, its code beside it
+    assert by_css(driver, "#rule-words")[0].text.startswith(RULE_WORDS["safety_relation"])
+    assert by_css(driver, "#rule")[0].text == "safety_relation"
+    reasons = by_css(driver, "#reasons")[0].text
+    assert "the policy would keep timeout-1" in reasons and "recommended:timeout-1" in reasons
+    # every action explained on the page, beside its button
+    forms = by_css(driver, "form.act")
+    assert len(forms) == 4
+    for form in forms:
+        button = form.find_element("css selector", "button")
+        explain = form.find_element("css selector", "p.explain")
+        assert explain.is_displayed() and len(explain.text) > 40
+        assert button.get_attribute("aria-describedby") == explain.get_attribute("id")
+    both = by_css(driver, "form.action-both_true p.explain")[0].text
+    dismiss = by_css(driver, "form.action-dismiss p.explain")[0].text
+    current = by_css(driver, "form.action-current[data-member='timeout-2'] p.explain")[0].text
+    assert "several values" in both and "without choosing" in dismiss
+    assert "review:alice" in current and "“60 s”" in current and "superseded" in current
+    # an epoch change recommends nothing: no member is marked
+    open_item(driver, base_url, user, items[("home-1", "home-2")])
+    assert by_css(driver, "li.member.recommended") == [] and by_css(driver, ".badge") == []
+    assert "world-state epochs" in by_css(driver, "#rule-words")[0].text
+
+
+def test_an_escalated_safety_item_is_not_shown_as_low_severity(driver, base_url, service):
+    """Issue 35, item 6: the escalation showed severity "low" (its members' confidences); an
+    escalation's severity is that of its escalation, in the ledger and on both pages."""
+    user, items = seeded(service, "severity")
+    entry = items[("timeout-1", "timeout-2")]
+    assert service.ledger.fetch(user, [entry])[entry].severity == "high"
+    driver.get(f"{base_url}/review?{urlencode({'user_id': user, 'severity': 'high'})}")
+    rows = by_css(driver, "tr.item")
+    assert [r.get_attribute("data-entry") for r in rows] == [entry]
+    assert rows[0].get_attribute("data-severity") == "high"
+    assert "high severity" in rows[0].text and "low" not in rows[0].text
+    open_item(driver, base_url, user, entry)
+    shown = by_css(driver, "#severity")[0].text
+    assert shown.startswith("high") and "low" not in shown
 
 
 def test_the_screenshots_command_writes_them_under_its_out_directory(tmp_path):
     out = tmp_path / "review"
     assert screenshots.main(["--out", str(out)]) == 0
-    for name in ("inbox.png", "item.png", "item-after.png"):
-        assert _png_size(out / name)[0] >= 800
+    for width in screenshots.WIDTHS:
+        for page in ("inbox", "item"):
+            assert _png_size(out / f"{page}-{width}.png")[0] == width
+    assert _png_size(out / "item-after.png")[0] == screenshots.PAGE_WIDTH
     import json
 
     ledger = json.loads((out / "ledger.json").read_text())

@@ -92,6 +92,21 @@ def test_safety_relation_escalates_with_recommendation():
     assert "recommended:m2" in c.reasons
 
 
+@pytest.mark.parametrize("config", [
+    PolicyConfig(safety_relations=frozenset({"preferred glaze"})),
+    PolicyConfig(strategies={"preferred glaze": Strategy.manual_review})],
+    ids=["safety_relation", "manual_review"])
+def test_an_escalated_pair_is_high_severity_whatever_its_members(config):
+    """Issue 35 item 6: an escalated safety item showed "low" (no confidences: 0.5 each);
+    its severity is that of its escalation (seed 001's escalation queue: "high")."""
+    low = (record("m1"), record("m2", days=1))
+    assert severity(*low) == "low"
+    c = decide(pair(*low), config)
+    assert (c.verdict, c.severity) == ("escalated", "high")
+    assert severity(*low, "escalated") == "high"
+    assert decide(pair(*low)).severity == "low"  # the same pair, not escalated
+
+
 def test_source_class_wins_even_if_older_and_logs_override():
     a = record("m1", source_class="observation")
     b = record("m2", days=3, source_class="user")

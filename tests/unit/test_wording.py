@@ -1,4 +1,5 @@
-"""Counts in printed sentences agree in number with their noun ("scanned 1 memory")."""
+"""Counts in printed sentences agree in number with their noun ("scanned 1 memory"); a list
+shortens a memory text at a word."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rich.console import Console
 from scanner.cli import main
 from scanner.models import Conflict, ConflictKey, ScanReport
 from scanner.render import render_batch_summary, render_report
-from scanner.wording import counted, plural
+from scanner.wording import counted, plural, shortened
 
 
 @pytest.mark.parametrize(("n", "noun", "expected"), [
@@ -82,3 +83,14 @@ def test_scan_file_of_one_memory(tmp_path):
     assert result.exit_code == 0, result.output
     assert "scanned 1 memory: no conflicts; 0 duplicate groups;" in " ".join(
         result.stdout.split())
+
+
+@pytest.mark.parametrize(("text", "limit", "shown"), [
+    ("The deploy timeout is 30 seconds.", 160, "The deploy timeout is 30 seconds."),
+    ("The deploy timeout is 30 seconds, agreed after the incident.", 30,
+     "The deploy timeout is 30…"),  # cut at the last space before the limit
+    ("a" * 50, 20, "a" * 19 + "…"),  # one word longer than the line: cut inside it
+    ("Line one.\n\n  Line   two.", 160, "Line one. Line two."),  # white space made one space
+])
+def test_a_list_shortens_a_memory_text_at_a_word(text, limit, shown):
+    assert shortened(text, limit) == shown and len(shown) <= limit
