@@ -371,6 +371,19 @@ def test_two_log_lines_that_open_alike_retract_nothing():
         (("m1", "m4"), "quoted")]
 
 
+@pytest.mark.parametrize("earlier, found", [
+    ("Our team tracks work in Jira, with two boards.", True),
+    # the earlier left Jira too: the same switch told again, not a change of what it stated
+    ("Switched from Jira to Linear for the team boards last sprint.", False),
+])
+def test_a_change_from_a_value_meets_a_memory_that_states_it(earlier, found):
+    from scanner.core.named_changes import named_change_pairs
+    records = [record("m1", earlier, 1),
+               record("m2", "Switched from Jira to Linear for the team boards.", 2)]
+    pairs = [p.ids for p in named_change_pairs(records) if p.found_by == "from_value"]
+    assert pairs == ([("m1", "m2")] if found else [])
+
+
 @pytest.mark.parametrize("earlier, later, same", [
     ("The retry timeout of the payments service is 30 seconds.",
      "The retry timeout of the payments service is 5s.", True),
