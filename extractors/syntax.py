@@ -319,10 +319,12 @@ def _quoted_span(token: Token) -> Span | None:
 
 def _span_tokens(head: Token, *, drop: set[str], keep_of: bool = False) -> list[Token]:
     """``head`` with its dependents, minus the subtrees whose dependency label is in ``drop``
-    (an "of" phrase is kept when ``keep_of``)."""
+    (an "of" phrase is kept when ``keep_of``; a name's qualifier always, :func:`name_qualifier`)."""
     out = [head]
+    qualifier = name_qualifier(head) if "appos" in drop else None
     for child in head.children:
-        if child.dep_ in drop and not (keep_of and child.dep_ == "prep" and child.lower_ == "of"):
+        if child.dep_ in drop and not (keep_of and child.dep_ == "prep" and child.lower_ == "of"
+                                       ) and child is not qualifier:
             continue
         out.extend(_span_tokens(child, drop=drop, keep_of=keep_of))
     return sorted(out, key=lambda t: t.i)
@@ -347,6 +349,23 @@ def _prep_objects(prep: Token) -> list[tuple[str, Token]]:
 _NP_DROP = {"prep", "relcl", "acl", "appos", "conj", "cc", "punct", "det", "neg", "advcl",
             "case", "predet", "cop", "aux", "auxpass", "ccomp", "mark", "dep", "parataxis",
             "npadvmod", "advmod", "poss", "xcomp"}
+
+
+def name_qualifier(name: Token) -> Token | None:
+    """The parenthesised appositive right after a proper name that says which of its kind it
+    is ("iPad (3rd generation)", "Civic (2019 model)"), else None: part of the name, so the
+    qualified name is another entity than the bare one (a restrictive apposition, Quirk et al.
+    1985 §17.93), never a second object."""
+    if name.pos_ != "PROPN":
+        return None
+    doc = name.doc
+    for child in name.children:
+        if child.dep_ == "appos" and child.i > name.i and doc[name.i + 1].text == "(" and \
+                not any(c.dep_ in ("det", "poss") for c in child.children):
+            first = min(t.i for t in child.subtree if t.text != "(")
+            if first == name.i + 2:
+                return child  # (a description, "Toyota (the company)", is no qualifier)
+    return None
 
 
 def _phrase(tokens: Iterable[Token]) -> str:

@@ -13,6 +13,7 @@ from spacy.tokens import Token
 from extractors.binomials import one_dish
 from extractors.doc_cache import per_token
 from extractors.syntax import (
+    name_qualifier,
     _CONTAINER_NOUNS,
     _is_time,
     _NP_DROP,
@@ -256,8 +257,9 @@ class ObjectRules:
         for child in head.children:
             if child.dep_ == "conj" and (_ampersand_name(child) or one_dish(child)):
                 continue  # "Olive & Thyme", "Hargreaves & Co": one name; "fish and chips"
-            if child.dep_ == "appos" and _cohort(child):
-                continue  # "Ridgeway High School, class of 2027": the year one leaves in
+            if child.dep_ == "appos" and (_cohort(child) or child is name_qualifier(head)):
+                continue  # "Ridgeway High School, class of 2027": the year one leaves in;
+                # "iPad (3rd generation)": which iPad, part of the name
             if child.dep_ in ("conj", "appos"):
                 out.extend(self._objects(child))
             elif child.dep_ == "acl" and child.lemma_.lower() in ("name", "call"):

@@ -98,3 +98,19 @@ def test_every_relation_declared_leaves_the_copula_without_an_attribute(extracto
     report = scan_records(records, extractor.extract_many(list(texts)), ScanConfig(
         table=DEFAULT_TABLE.with_overrides(all_functional=True), judge=FixedJudge(update=1.0)))
     assert report.withhold == [], report.conflicts
+
+
+def test_a_qualified_name_is_another_entity(extractor):
+    # "iPad (3rd generation)" says which iPad: a fact of it is no new value of the iPad's
+    every = DEFAULT_TABLE.with_overrides(all_functional=True)
+    texts = ("iPad was developed by Apple.", "iPad (3rd generation) was developed by Google.")
+    records = [record(f"m{i}", text, i) for i, text in enumerate(texts, 1)]
+    report = scan_records(records, extractor.extract_many(list(texts)),
+                          ScanConfig(table=every, judge=FixedJudge(update=1.0)))
+    assert report.withhold == [], report.conflicts
+    # the same name said twice is one entity
+    texts = ("iPad was developed by Apple.", "iPad was developed by Google.")
+    report = scan_records([record(f"m{i}", t, i) for i, t in enumerate(texts, 1)],
+                          extractor.extract_many(list(texts)),
+                          ScanConfig(table=every, judge=FixedJudge(update=1.0)))
+    assert report.withhold == ["m1"]
