@@ -152,15 +152,17 @@ def render_history(entries, memory_id: str, console: Console | None = None, *,
     rows = []
     for e in entries:
         status = e.status + (f" ({e.retired_rule})" if e.retired_rule else "")
-        if getattr(e, "retired_by", None):
-            status += f" by {e.retired_by}"
-        rows.append([e.id, e.observed_at or "—", e.epoch or "—",
-                     f"{e.source or '—'} ({e.source_class})", status, "\n".join(e.values),
-                     ", ".join(e.supersedes), ", ".join(e.superseded_by)])
+        by = getattr(e, "retired_by", None) or ", ".join(e.superseded_by)
+        if by:
+            status += f" by {by}"
+        if e.supersedes:
+            status += "; supersedes " + ", ".join(e.supersedes)
+        when = (e.observed_at or "—")[:19].replace("T", " ")
+        rows.append([e.id, when, f"{e.source or '—'} ({e.source_class}), epoch {e.epoch or '—'}",
+                     status, "\n".join(e.values)])
     console.print(word_wrapped_table(
         Text(f"History of {terminal_text(memory_id)}"),
-        ("id", "observed_at", "epoch", "source (class)", "status", "values", "supersedes",
-         "superseded by"), rows, console))
+        ("id", "observed (UTC)", "source (class), epoch", "status", "values"), rows, console))
     if story:
         console.print("[bold]What happened[/bold]")
         for line in story:
