@@ -15,9 +15,14 @@ memories that can conflict or repeat another:
   (:func:`scanner.core.duplicates.duplicate_groups`; equal fact sets already share keys).
 
 Scanning that subset with :func:`scanner.scan.scan_records` gives the conflicts, events and
-duplicates of scanning the whole tenant: detection only ever compares memories of one key, of
-two near keys, or of one normalised text, and every such memory is in the subset
-(``tests/unit/test_batch.py`` checks the equality).
+duplicates of scanning the whole tenant when detection only compares memories of one key, of
+two near keys, or of one normalised text: every such memory is in the subset. With the pair
+judge, the scan also runs the finders outside the keys (a denial of any time, a value or a
+named thing changed in other words, an ending; :func:`scanner.scan.scan_records`), which pair
+memories that share no key; then every memory is a candidate (:attr:`TenantPass.every_memory`),
+or the batch scan would miss what a scan of the same memories finds, and withdraw the verdicts
+a read-time scan recorded (issue 18: one stored set, one state). ``tests/unit/test_batch.py``
+checks the equality both ways.
 """
 
 from __future__ import annotations
@@ -65,6 +70,9 @@ class TenantPass:
     user_id: str
     aliases: AliasTable = field(default_factory=AliasTable)
     keep_ids: bool = False
+    every_memory: bool = False
+    """Every memory is a candidate: for a scan that runs the finders outside the keys (a
+    configured pair judge; module docstring)."""
     decode_early: bool = True
     """Find and decode each candidate as a memory arrives (the work overlaps the cursor's
     next page); False only keeps the memories, hashes them and notes their status, and
@@ -127,7 +135,7 @@ class TenantPass:
                       for t in triples})
         self._rows.append((props, triples, keys))
         first = self._first
-        candidate = False
+        candidate = self.every_memory
         for key in keys:
             other = first.setdefault(key, row)
             if other != row:

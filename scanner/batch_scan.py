@@ -292,7 +292,8 @@ class BatchScans:
                      keep_ids: bool, cache_size: int, decode_early: bool = True) -> TenantPass:
         """The cursor pass of :meth:`scan_tenant` (see :mod:`scanner.batch`)."""
         tenant = TenantPass(user_id, self.engine.config.aliases, keep_ids=keep_ids,
-                            decode_early=decode_early)
+                            decode_early=decode_early,
+                            every_memory=self.engine.config.judge is not None)
         add = tenant.add
         with _GcPaused():
             for page in self.store.property_pages(user_id, cache_size=cache_size,

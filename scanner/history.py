@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
-from scanner.core.ledger import CONFLICT_TYPES, LedgerEntry
+from scanner.core.ledger import CONFLICT_TYPES, SCAN_TYPES, STATUS_WITHDRAWN, LedgerEntry
 from scanner.errors import UnknownMemory
 from scanner.narration import narrate
 from scanner.store.ledger import LedgerStore
@@ -129,7 +129,7 @@ def read_history(store: MemoryStore, ledger_store: LedgerStore, memory_id: str,
                 seen[mid].retired_by = by
     chain = sorted(seen.values(), key=lambda e: (e.observed_at or "", e.id))
     return History(memory_id=memory_id, user_id=user_id, chain=chain, ledger=ledger,
-                   story=_story(chain, ledger))
+                   story=story_of(chain, ledger))
 
 
 def _ids_for(store: MemoryStore, uuids: Iterable[str], user_id: str) -> list[str]:
@@ -150,8 +150,45 @@ def _entry_order(e: LedgerEntry) -> tuple:
     return (when, _ORDER.get(e.entry_type, 9), e.entry_id)
 
 
-def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list[str]:
-    """Readable lines: every memory as observed, then every ledger entry as it arose."""
+def refiled(ledger: Sequence[LedgerEntry]) -> dict[str, LedgerEntry]:
+    """Withdrawn entries whose decision a live entry still records, under another id.
+
+    A scan of every memory withdraws the stored entries whose ids it no longer writes
+    (:func:`scanner.core.convergence.withdrawals`). When the way ids are formed changes (one
+    entry per key's dispute instead of one per pair, :mod:`scanner.core.open_state`), the same
+    decision comes back under a new id and the old entry is withdrawn: the ledger holds it
+    twice, once marked as no longer decided. That is no change of the decision.
+
+    Args:
+        ledger: the entries of one history.
+
+    Returns:
+        withdrawn entry id -> the live entry of the same type, key, kind, verdict, rule,
+        winner, retired members and settler whose members include the withdrawn one's.
+    """
+    live = [e for e in ledger if e.status != STATUS_WITHDRAWN and e.entry_type in SCAN_TYPES]
+    out = {}
+    for old in ledger:
+        if old.status != STATUS_WITHDRAWN:
+            continue
+        same = next((new for new in live if _same_decision(old, new)), None)
+        if same is not None:
+            out[old.entry_id] = same
+    return out
+
+
+def _same_decision(old: LedgerEntry, new: LedgerEntry) -> bool:
+    return ((old.entry_type, old.key, old.kind, old.verdict, old.rule, old.winner,
+             sorted(old.superseded), old.settler)
+            == (new.entry_type, new.key, new.kind, new.verdict, new.rule, new.winner,
+                sorted(new.superseded), new.settler)
+            and set(old.members) <= set(new.members))
+
+
+def story_of(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list[str]:
+    """Readable lines: every memory as observed, then every ledger entry as it arose; an entry
+    withdrawn only because its decision was filed again under a new id (:func:`refiled`) is
+    told once, as the live entry, with the time it was first recorded."""
     lines = []
     for e in chain:
         value = "; ".join(e.values) or e.text
@@ -162,11 +199,28 @@ def _story(chain: Sequence[HistoryEntry], ledger: Sequence[LedgerEntry]) -> list
         lines.append(f"{e.observed_at or 'time unknown'}  {e.id}: “{e.text}” [{value}] — "
                      f"source {e.source or 'unknown'} ({e.source_class}), epoch "
                      f"{e.epoch or 'unknown'}; now {fate}")
+    again = refiled(ledger)
+    first: dict[str, LedgerEntry] = {}
+    for old_id, new in again.items():
+        old = next(e for e in ledger if e.entry_id == old_id)
+        seen = first.get(new.entry_id)
+        if seen is None or _recorded(old) < _recorded(seen):
+            first[new.entry_id] = old
     for entry in ledger:
-        if entry.entry_type in ("import", "read_scans"):
+        if entry.entry_type in ("import", "read_scans") or entry.entry_id in again:
             continue
-        lines.append(narrate(entry))
+        line = narrate(entry)
+        old = first.get(entry.entry_id)
+        if old is not None and old.recorded_at is not None:
+            when = old.recorded_at.astimezone(timezone.utc)
+            line += (f" (first recorded {when:%Y-%m-%d %H:%M:%S}Z, under an entry id the "
+                     "ledger no longer uses)")
+        lines.append(line)
     return lines
+
+
+def _recorded(entry: LedgerEntry) -> datetime:
+    return entry.recorded_at or datetime.max.replace(tzinfo=timezone.utc)
 
 
 def _entry(mem: StoredMemory) -> HistoryEntry:

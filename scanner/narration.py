@@ -18,6 +18,7 @@ from scanner.core.ledger import (
 )
 from scanner.core.settlement import REOBSERVATION
 from scanner.review.decisions import narrate_review
+from scanner.verdict_text import JUDGE, JUDGED_RULES
 
 
 def _side(entry: LedgerEntry, mid: str) -> str:
@@ -61,7 +62,10 @@ def _narrate(entry: LedgerEntry) -> str:
         return text + _open_tail(entry)
     if t == "quarantine":
         sides = "; ".join(_side(entry, m) for m in entry.members)
-        return f"quarantined ({', '.join(entry.reasons) or entry.rule}) on {key}: {sides}" + \
+        # the judge's reading is no reason for a quarantine its rule decided
+        reasons = [r for r in entry.reasons if entry.rule in JUDGED_RULES
+                   or not r.startswith(JUDGE)]
+        return f"quarantined ({', '.join(reasons) or entry.rule}) on {key}: {sides}" + \
             _open_tail(entry)
     if t == "escalation":
         rec = entry.recommended or {}

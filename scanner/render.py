@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from scanner.models import ScanReport
 from scanner.redaction import terminal_text
+from scanner.verdict_text import explain
 from scanner.wording import counted
 
 _VERDICT_STYLE = {"resolved": "green", "quarantined": "yellow", "epoch_change": "cyan",
@@ -19,6 +23,90 @@ _VERDICT_STYLE = {"resolved": "green", "quarantined": "yellow", "epoch_change": 
 def _cell(text: str) -> Text:
     """Memory-derived text as a table cell: control sequences escaped, no rich markup read."""
     return Text(terminal_text(text))
+
+
+def column_widths(columns: Sequence[Sequence[str]], available: int) -> list[int]:
+    """Widths, in terminal cells, that let every column wrap at word boundaries.
+
+    rich shrinks the widest columns of a table that does not fit to equal widths, whatever the
+    longest word of each, and a ``fold`` column then cuts words in the middle ("judge:restatem"
+    / "ent"). Here each column gets at least its longest word, and what is left is shared in
+    proportion to how much more each column would take on one line.
+
+    Args:
+        columns: the plain text of each column's cells (the header first), column by column.
+        available: cells for the content of all columns (the console width less borders and
+            padding: 3 per column and 1).
+
+    Returns:
+        One width per column. When even the longest words do not fit side by side, the
+        columns holding the longest of them are narrowed until they do, and only those words
+        fold.
+    """
+    words = [max((cell_len(w) for text in col for w in text.split()), default=1)
+             for col in columns]
+    lines = [max((cell_len(line) for text in col for line in text.splitlines()), default=1)
+             for col in columns]
+    lines = [max(a, b) for a, b in zip(lines, words)]
+    if sum(lines) <= available:
+        return lines
+    while sum(words) > available and max(words) > 1:
+        # the columns of the longest words give way first; only theirs fold
+        top = max(words)
+        words = [w - 1 if w == top else w for w in words]
+    spare, wants = available - sum(words), [max(0, b - a) for a, b in zip(words, lines)]
+    if spare <= 0 or not sum(wants):
+        return words
+    extra = [spare * want // sum(wants) for want in wants]
+    return [w + e for w, e in zip(words, extra)]
+
+
+def word_wrapped_table(title: str | Text | None, headers: Sequence[str],
+                       rows: Sequence[Sequence[str]], console: Console, *,
+                       styles: Sequence[str] | None = None, styled_column: int = 0) -> Table:
+    """A table whose cells wrap at word boundaries at the console's width
+    (:func:`column_widths`).
+
+    Args:
+        title: the caption.
+        headers: column names.
+        rows: plain text per cell (memory-derived text is escaped here).
+        console: the console it will be printed on (its width is read).
+        styles: a rich style per row ("" for none), given to its cell in ``styled_column``.
+    """
+    available = console.width - 3 * len(headers) - 1
+    widths = column_widths([[h, *(r[i] for r in rows)] for i, h in enumerate(headers)],
+                           available)
+    table = Table(title=title)
+    for header, width in zip(headers, widths):
+        table.add_column(header, width=width, overflow="fold")
+    for i, row in enumerate(rows):
+        cells = [_cell(c) for c in row]
+        if styles and styles[i]:
+            cells[styled_column].stylize(styles[i])
+        table.add_row(*cells)
+    return table
+
+
+CONFLICT_HEADERS = ("key", "members: values", "verdict", "rule: why (details)")
+"""The columns of the conflicts table (:func:`conflict_rows`)."""
+
+
+def conflict_rows(report: ScanReport, limit: int = 50) -> tuple[list[list[str]], list[str]]:
+    """The rows of the conflicts table (:data:`CONFLICT_HEADERS`: the key, the members with
+    their values, the verdict with its winner or latest member, the rule that decided and why,
+    then its details) and a style per row."""
+    rows, styles = [], []
+    for c in report.conflicts[:limit]:
+        told = explain(c)
+        who = (f"winner {c.winner}" if c.winner else f"latest {c.latest}" if c.latest
+               else "")
+        rows.append([f"{c.key.user_id} · {c.key.subject} · {c.key.relation}",
+                     "\n".join(f"{m}: {c.values.get(m, '')}" for m in c.members),
+                     "\n".join(filter(None, (c.verdict, who))),
+                     "\n".join([told.rule, *told.details])])
+        styles.append(_VERDICT_STYLE.get(c.verdict, ""))
+    return rows, styles
 
 
 def render_report(report: ScanReport, *, title: str = "scan",
@@ -33,20 +121,10 @@ def render_report(report: ScanReport, *, title: str = "scan",
     """
     console = console or Console()
     if report.conflicts:
-        table = Table(title=f"Conflicts — {title}", show_lines=False)
-        for col in ("key", "members: values", "verdict", "winner/latest", "rule / reasons"):
-            table.add_column(col, overflow="fold")
-        for c in report.conflicts[:limit]:
-            key = f"{c.key.user_id} · {c.key.subject} · {c.key.relation}"
-            vals = "\n".join(f"{m}: {c.values.get(m, '')}" for m in c.members)
-            style = _VERDICT_STYLE.get(c.verdict, "")
-            who = c.winner or (f"latest {c.latest}" if c.latest else "—")
-            why = c.rule or ""
-            if c.reasons:
-                why += "\n" + "\n".join(c.reasons)
-            table.add_row(_cell(key), _cell(vals), f"[{style}]{c.verdict}[/{style}]",
-                          _cell(who), _cell(why))
-        console.print(table)
+        rows, styles = conflict_rows(report, limit)
+        console.print(word_wrapped_table(
+            Text(f"Conflicts — {terminal_text(title)}"),
+            CONFLICT_HEADERS, rows, console, styles=styles, styled_column=2))
         if len(report.conflicts) > limit:
             console.print(f"… {counted(len(report.conflicts) - limit, 'more conflict')} "
                           "(use --json)")
@@ -71,18 +149,20 @@ def render_history(entries, memory_id: str, console: Console | None = None, *,
         story: narrated ledger lines (:attr:`scanner.service.History.story`).
     """
     console = console or Console()
-    table = Table(title=Text(f"History of {terminal_text(memory_id)}"))
-    for col in ("id", "observed_at", "epoch", "source (class)", "status", "values",
-                "supersedes", "superseded by"):
-        table.add_column(col, overflow="fold")
+    rows = []
     for e in entries:
         status = e.status + (f" ({e.retired_rule})" if e.retired_rule else "")
-        if getattr(e, "retired_by", None):
-            status += f" by {e.retired_by}"
-        table.add_row(*(_cell(cell) for cell in (
-            e.id, e.observed_at or "—", e.epoch or "—", f"{e.source or '—'} ({e.source_class})",
-            status, "\n".join(e.values), ", ".join(e.supersedes), ", ".join(e.superseded_by))))
-    console.print(table)
+        by = getattr(e, "retired_by", None) or ", ".join(e.superseded_by)
+        if by:
+            status += f" by {by}"
+        if e.supersedes:
+            status += "; supersedes " + ", ".join(e.supersedes)
+        when = (e.observed_at or "—")[:19].replace("T", " ")
+        rows.append([e.id, when, f"{e.source or '—'} ({e.source_class}), epoch {e.epoch or '—'}",
+                     status, "\n".join(e.values)])
+    console.print(word_wrapped_table(
+        Text(f"History of {terminal_text(memory_id)}"),
+        ("id", "observed (UTC)", "source (class), epoch", "status", "values"), rows, console))
     if story:
         console.print("[bold]What happened[/bold]")
         for line in story:

@@ -91,7 +91,7 @@ def history_cmd(memory_id: str, user_id: str | None, weaviate_url: str | None,
 
     \b
     Example:
-      contrascan history cf0-fact --user demo-user-1
+      contrascan history maya-29 --user maya
     """
     with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
         history = service.history_report(memory_id, user_id)
@@ -130,14 +130,19 @@ def stats_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | No
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the JSON report (default: demo-report.json beside the "
                    "embedded data directory).")
-@click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 50),
-              help="Read-time scans to show.")
+@click.option("--queries", default=3, show_default=True, type=click.IntRange(0, 3),
+              help="Read-time scans to show (the questions written with the demo's stream).")
 @_store_options
 @_json_option
 @_errors_to_exit
 def demo_cmd(out: Path | None, queries: int, weaviate_url: str | None, data_dir: Path | None,
              as_json: bool) -> None:
-    """The main job on bundled real data (CounterFact): import, batch scan, read-time scans.
+    """The main job on bundled agent memories that change over weeks.
+
+    One user's ten weeks (written for the project) and twelve StateBench timelines are
+    imported; then four steps: the batch scan (verdicts by kind, an example of each), a
+    read-time scan before an answer (what is withheld and why), what changed and when (a
+    history), and where the review page is. The whole report is written as JSON.
 
     \b
     Example:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +92,32 @@ def test_candidates_give_the_whole_tenant_report(engine, tenant, decode_early):
     assert not {"s1", "x1"} & set(ids)
     order = {r.id: i for i, r in enumerate(records)}
     assert ids == sorted(ids, key=order.__getitem__)  # cursor order kept
+
+
+def test_with_the_judge_every_memory_is_a_candidate(engine):
+    # The judge's scan also pairs memories that share no key (an attribute said in other
+    # words: "Our team standup is at 9:30 every morning." / "The team standup moved to
+    # 10:00."); a pass that kept only key-sharing memories missed those pairs, and the next
+    # full batch scan withdrew what a read-time scan had recorded.
+    from importlib import resources
+
+    one_user = resources.files("scanner.data").joinpath("demo_one_user.jsonl")
+    records, rejected = read_jsonl(Path(str(one_user)))
+    assert not rejected and engine.config.judge is not None
+    records = [r.model_copy(update={"user_id": USER}) for r in records]
+    triples = engine.extract(records)
+    whole = scan_records(records, triples, engine.config)
+    subset, subset_triples, near = run_pass(records, triples,
+                                            engine.config.aliases).candidates()
+    part = scan_records(subset, subset_triples, engine.config, near_pairs=near)
+    missed = {tuple(c.members) for c in whole.conflicts} - {tuple(c.members)
+                                                            for c in part.conflicts}
+    assert ("maya-06", "maya-15") in missed
+    every = run_pass(records, triples, engine.config.aliases, every_memory=True)
+    subset, subset_triples, near = every.candidates()
+    assert len(subset) == len(records)
+    again = scan_records(subset, subset_triples, engine.config, near_pairs=near)
+    assert again.conflicts == whole.conflicts and again.duplicates == whole.duplicates
 
 
 def test_decoded_records_equal_the_stored_ones(tenant):

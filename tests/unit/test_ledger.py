@@ -260,6 +260,35 @@ def test_epoch_change_entries_and_their_settlement_show_both_steps():
     assert "settled the epoch change m1 / m2" in story and "retired m1" in story
 
 
+def test_a_decision_filed_again_under_a_new_id_is_told_once():
+    # A ledger written when a dispute's entry id was formed from its pair: the next scan of
+    # every memory wrote the same epoch change under the key's id and withdrew the old entry
+    # (scanner.core.convergence.withdrawals). History tells the change once, not "withdrawn:
+    # no longer decided" and then the same change again.
+    from scanner.history import refiled, story_of
+
+    before, _ = _timeout_scan()
+    (live,) = entries_for("ops-1", before.conflicts, before.events)
+    live = live.model_copy(update={"recorded_at": T0 + timedelta(days=30)})
+    old = live.model_copy(update={"entry_id": entry_id("ops-1", "epoch_change", "m1", "m2",
+                                                       "epoch_change"),
+                                  "status": "withdrawn", "question": None,
+                                  "recorded_at": T0 + timedelta(days=10),
+                                  "updated_at": T0 + timedelta(days=30)})
+    assert refiled([old, live]) == {old.entry_id: live}
+    lines = story_of([], [old, live])
+    assert len(lines) == 1 and "epoch change on user · preferred glaze" in lines[0]
+    assert "withdrawn" not in lines[0]
+    assert "first recorded 2026-03-11 10:00:00Z" in lines[0]
+    # withdrawn for good (no live entry records it): told as withdrawn
+    (alone,) = story_of([], [old])
+    assert "withdrawn: a later scan of every memory no longer decides this" in alone
+    # another decision on the key is no refiling
+    other = live.model_copy(update={"rule": "tie", "verdict": "quarantined",
+                                    "entry_type": "quarantine"})
+    assert refiled([old, other]) == {} and len(story_of([], [old, other])) == 2
+
+
 def test_effects_of_verdicts():
     _, after = _timeout_scan()
     fx = verdict_effects(after.conflicts)
