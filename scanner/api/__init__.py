@@ -14,6 +14,8 @@ concern:
 ``POST /v1/batch-scans``                    start a batch scan of one tenant (202 + job id)
 ``GET /v1/batch-scans/{job_id}``            the job's progress and, when done, its report
 ``GET /v1/memories/{memory_id}/history``    the ``supersedes`` chain through a memory
+``GET /v1/stats``                           the ledger's conflict statistics, as
+                                            ``contrascan stats --json`` prints them
 ``GET|POST /v1/reviews``, ``/review``       open entries and a person's decisions on them
                                             (:mod:`scanner.review.web`)
 ``GET /healthz``                            200 only while Weaviate answers, else 503
@@ -61,6 +63,7 @@ from scanner.api.schemas import (
     MemoryInput,
     ScanRequest,
     ScanResponse,
+    StatsResponse,
 )
 from scanner.api.settings import (
     API_KEY_ENV,
@@ -81,5 +84,5 @@ __all__ = [
     "MAX_RECORDS", "MAX_VECTOR_DIMENSIONS", "AddMemoriesRequest", "AddMemoriesResponse",
     "ApiSettings", "BatchScanJob", "BatchScanRequest", "ErrorCode", "ErrorDetail", "ErrorField",
     "ErrorResponse", "HealthResponse", "Hit", "HistoryEntryModel", "HistoryResponse",
-    "JobProgress", "MemoryInput", "ScanRequest", "ScanResponse", "create_app",
+    "JobProgress", "MemoryInput", "ScanRequest", "ScanResponse", "StatsResponse", "create_app",
 ]

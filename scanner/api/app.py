@@ -24,7 +24,7 @@ from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
 from scanner.api.loop_lag import LoopLag
 from scanner.api.middleware import BodyLimit, RequestMetrics
-from scanner.api.routes import batch, history, memories, operations, scans
+from scanner.api.routes import batch, history, memories, operations, scans, stats
 from scanner.api.settings import ApiSettings
 from scanner.backpressure import InFlightLimit
 from scanner.health import ReadinessMonitor
@@ -86,7 +86,7 @@ def create_app(service: Service | None = None, *,
     app.add_middleware(RequestMetrics, metrics=metrics)
     add_error_handlers(app)
 
-    for concern in (scans, memories, batch, history):  # /v1, behind the API key
+    for concern in (scans, memories, batch, history, stats):  # /v1, behind the API key
         app.include_router(concern.router)
     if sources:
         from scanner.sources.http import source_router

@@ -25,6 +25,7 @@ def client():
     ("OPTIONS", "/review/items/3f2a", "GET, POST"),
     ("GET", "/v1/scan", "POST"),
     ("PUT", "/v1/memories/m1/history", "GET"),
+    ("POST", "/v1/stats", "GET"),
 ])
 def test_a_405_names_every_method_of_the_path(client, method, path, allow):
     response = client.request(method, path)
@@ -52,3 +53,23 @@ def test_a_malformed_content_length_gets_the_documented_400(client, path):
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     assert status == 400
     assert "400" in app.openapi()["paths"][path]["post"]["responses"]
+
+
+def test_the_stats_route_documents_the_document_contrascan_stats_prints(client):
+    """GET /v1/stats answers Stats.to_json_dict(), what `contrascan stats --json` prints
+    (tests/integration/test_ledger.py compares the two over one store); its OpenAPI model
+    names exactly those fields."""
+    from scanner.api.schemas import StatsResponse
+    from scanner.core.ledger_stats import ImportRate, Stats
+
+    stats = Stats(users=["potter-1"], conflicts=3, by_relation={"preferred glaze": 3},
+                  by_verdict={"resolved": 2, "quarantined": 1}, by_rule={"recency": 2},
+                  open=1, settled=0, moot=0,
+                  imports=[ImportRate("potter-1", "2026-03-02T10:00:00+00:00", 4, 3)],
+                  read_scans=4, read_scans_with_conflict=1)
+    document = stats.to_json_dict()
+    assert list(StatsResponse.model_fields) == list(document)
+    assert StatsResponse.model_validate(document).model_dump(mode="json") == document
+    answers = client.app.openapi()["paths"]["/v1/stats"]["get"]["responses"]
+    assert answers["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/StatsResponse"}
