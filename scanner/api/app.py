@@ -81,7 +81,8 @@ def create_app(service: Service | None = None, *,
     # never holds one of the few places in flight
     app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight,
                        max_queued=settings.max_queued,
-                       queue_timeout_s=settings.queue_timeout_s)
+                       queue_timeout_s=settings.queue_timeout_s,
+                       on_counts=metrics.observe_admission)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestMetrics, metrics=metrics)
     add_error_handlers(app)
