@@ -154,3 +154,17 @@ def test_a_declared_source_of_a_records_longest_is_kept_and_a_blank_default_refu
     for bad in ("", " ", longest + "s"):
         with pytest.raises(ConfigurationError, match="source.source_default"):
             build_mapping({"collection": "Notes", "source_default": bad})
+
+
+@pytest.mark.parametrize(("results", "says"), [
+    ({"memories": []}, "results: expected what Memory.search returns"),
+    ({"results": {"id": "a"}}, "results: expected what Memory.search returns"),
+    ({"results": [{"id": "a"}, {"memory": "no id"}]}, r"results\[1\]: no 'id'"),
+    ([{"id": ""}], r"results\[0\]: no 'id'"),
+])
+def test_a_mem0_result_of_another_shape_is_refused_naming_what_is_wrong(results, says):
+    from scanner.integrations.mem0 import scan_mem0_results
+
+    # refused before anything is read: no source is needed to tell
+    with pytest.raises(ValueError, match=says):
+        scan_mem0_results(None, "u", results)
