@@ -20,7 +20,8 @@ concern:
                                             (:mod:`scanner.review.web`)
 ``GET /healthz``                            200 only while Weaviate answers, else 503
 ``GET /metrics``                            Prometheus text format
-``GET /openapi.json``, ``GET /docs``        the contract
+``GET /openapi.json``, ``GET /docs``,       the contract; Swagger UI and ReDoc served with
+``GET /redoc``                              no network (:mod:`scanner.api.docs`)
 ==========================================  ==============================================
 
 Request and response bodies are pydantic models (SPEC §4 :class:`~scanner.models.MemoryRecord`,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Security
 
 from scanner.api.dependencies import authorize
+from scanner.api.docs import install_docs
 from scanner.api.attempts import FailedAttempts
 from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
@@ -69,7 +70,8 @@ def create_app(service: Service | None = None, *,
                   lifespan=partial(_lifespan, service=service, service_factory=service_factory,
                                    warm_up=warm_up),
                   description="Contradiction scans for agent memory kept in Weaviate: call "
-                              "`POST /v1/scan` before answering (SPEC §6).")
+                              "`POST /v1/scan` before answering (SPEC §6).",
+                  docs_url=None, redoc_url=None)  # served offline below (scanner.api.docs)
     app.state.settings = settings
     app.state.failed_attempts = FailedAttempts()  # wrong keys, slowed per client
     app.state.metrics = metrics
@@ -99,6 +101,7 @@ def create_app(service: Service | None = None, *,
 
     install_review(app, settings)
     app.include_router(operations.router)
+    install_docs(app)  # /docs and /redoc with their assets, no CDN
     return app
 
 
