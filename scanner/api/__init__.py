@@ -37,6 +37,8 @@ Security:
   user's Weaviate tenant; ``group`` and ``properties`` are filters *inside* the tenant, so a
   forged scope can narrow a search but never widen it to another user; records posted under
   one ``user_id`` must all carry it; a job or a history is found only under its own user;
+  the one exception is ``GET /v1/stats`` without ``user_id``, which counts every user, as
+  ``contrascan stats`` does (the operator's view, behind the same key);
 * caps: the request body (:attr:`ApiSettings.max_body_bytes`, 413), ``limit``
   (:data:`MAX_LIMIT`), records per request (:data:`MAX_RECORDS`), query length
   (:data:`MAX_QUERY_CHARS`) and memory text (:data:`scanner.models.MAX_TEXT_CHARS`);
