@@ -11,7 +11,8 @@ per core is served rather than refused (issue 36: 8 clients on two cores were re
 requests in three when every request past the limit was refused at once), while a flood still
 meets a bounded queue (issue 18: at 200 concurrent scans p50 was 8.3 s and ``/healthz`` up to
 10 s when all of them ran at once). ``/healthz``, ``/metrics`` and the OpenAPI document are never
-counted and never wait.
+counted and never wait. The sidecar exposes the counts and the refusals, by route and reason
+(:class:`scanner.metrics.SidecarMetrics`: ``on_counts`` and :data:`REFUSED`).
 
 The health probe never waits for a worker thread or for Weaviate: it reads the answer of a
 readiness check made each second in the background (:mod:`scanner.health`).
@@ -47,6 +48,14 @@ the measured 20 scans/s of two cores (docs/benchmarks.md), well inside an agent'
 deadline for a memory lookup."""
 RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about one scan's time."""
+REFUSED = "contrascan.refused"
+"""Key of the ASGI scope under which :class:`InFlightLimit` notes why it refused a request:
+:data:`QUEUE_FULL` or :data:`QUEUE_TIMEOUT` (read by :class:`scanner.api.middleware.
+RequestMetrics`, which counts the refusal under the request's route)."""
+QUEUE_FULL = "queue_full"
+"""A refusal's reason: ``max_queued`` requests already waited, so it was refused at once."""
+QUEUE_TIMEOUT = "queue_timeout"
+"""A refusal's reason: its turn did not come within ``queue_timeout_s`` seconds."""
 
 
 class InFlightLimit:
@@ -62,17 +71,23 @@ class InFlightLimit:
         max_queued: requests that may wait for a turn (0: refuse at once, the earlier
             behaviour).
         queue_timeout_s: seconds a request waits for its turn before it is refused.
+        on_counts: called with ``(in_flight, queued)`` each time either changes (e.g. two
+            metrics gauges).
+
+    A refused request's scope carries the reason under :data:`REFUSED`.
     """
 
     def __init__(self, app: Any, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
                  on_refused: Callable[[], None] | None = None,
                  max_queued: int = DEFAULT_MAX_QUEUED,
-                 queue_timeout_s: float = DEFAULT_QUEUE_TIMEOUT_S):
+                 queue_timeout_s: float = DEFAULT_QUEUE_TIMEOUT_S,
+                 on_counts: Callable[[int, int], None] | None = None):
         self.app = app
         self.max_in_flight = max_in_flight
         self.max_queued = max_queued
         self.queue_timeout_s = queue_timeout_s
         self.on_refused = on_refused
+        self.on_counts = on_counts
         self._in_flight = 0
         self._waiting: deque[anyio.Event] = deque()
 
@@ -92,6 +107,7 @@ class InFlightLimit:
             return
         line_full = len(self._waiting) >= self.max_queued  # (before _admit joins the line)
         if not await self._admit():
+            scope[REFUSED] = QUEUE_FULL if line_full else QUEUE_TIMEOUT
             if self.on_refused is not None:
                 self.on_refused()
             await _overloaded(send, self.max_in_flight,
@@ -107,11 +123,13 @@ class InFlightLimit:
         (False: the line is full, or the turn did not come within ``queue_timeout_s``)."""
         if self._in_flight < self.max_in_flight and not self._waiting:
             self._in_flight += 1
+            self._counted()
             return True
         if len(self._waiting) >= self.max_queued:
             return False
         turn = anyio.Event()
         self._waiting.append(turn)
+        self._counted()
         try:
             with anyio.move_on_after(self.queue_timeout_s):
                 await turn.wait()
@@ -120,9 +138,11 @@ class InFlightLimit:
                 self._release()
             else:
                 self._waiting.remove(turn)
+                self._counted()
             raise
         if not turn.is_set():
             self._waiting.remove(turn)
+            self._counted()
             return False
         return True
 
@@ -132,6 +152,12 @@ class InFlightLimit:
             self._waiting.popleft().set()  # (the in-flight count is unchanged: handed over)
         else:
             self._in_flight -= 1
+        self._counted()
+
+    def _counted(self) -> None:
+        """Report the counts after a change (:attr:`on_counts`)."""
+        if self.on_counts is not None:
+            self.on_counts(self._in_flight, len(self._waiting))
 
 
 async def _overloaded(send: Callable, limit: int, waited_s: float | None) -> None:

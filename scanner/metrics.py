@@ -318,7 +318,12 @@ class SidecarMetrics:
     * ``contrascan_conflict_rate{kind}``: scans with a conflict (:func:`has_conflict`) /
       scans, since start-up, in [0, 1] (windowed rates: divide the two counters in PromQL);
     * ``contrascan_scan_duration_seconds{kind}``: service time (search, scan, verdict writes);
-    * ``contrascan_memories_written_total``, ``contrascan_batch_jobs{status}``.
+    * ``contrascan_memories_written_total``, ``contrascan_batch_jobs{status}``;
+    * back-pressure (:class:`scanner.backpressure.InFlightLimit`):
+      ``contrascan_http_requests_in_flight`` and ``contrascan_http_requests_queued`` (the
+      depth of the line of ``/v1/`` requests waiting for a turn), and
+      ``contrascan_http_requests_refused_total{method,route,reason}``, the requests answered
+      503 ``overloaded``, with ``reason`` ``queue_full`` or ``queue_timeout``.
     """
 
     def __init__(self, registry: CollectorRegistry | None = None):
@@ -346,8 +351,25 @@ class SidecarMetrics:
             "contrascan_memories_written", "Memories stored through the sidecar.", registry=r)
         self.jobs = prometheus.Gauge(
             "contrascan_batch_jobs", "Batch-scan jobs kept, by status.", ["status"], registry=r)
+        self.in_flight = prometheus.Gauge(
+            "contrascan_http_requests_in_flight",
+            "/v1/ requests admitted and not yet answered.", registry=r)
+        self.queued = prometheus.Gauge(
+            "contrascan_http_requests_queued",
+            "/v1/ requests waiting for a turn (the depth of the line).", registry=r)
+        self.refused = prometheus.Counter(
+            "contrascan_http_requests_refused",
+            "/v1/ requests answered 503 overloaded, by route and reason: queue_full (the "
+            "line was full) or queue_timeout (no turn came in time).",
+            ["method", "route", "reason"], registry=r)
         self._lock = threading.Lock()
         self._counts: dict[str, list[int]] = {}
+
+    def observe_admission(self, in_flight: int, queued: int) -> None:
+        """The back-pressure counts after a change: requests admitted, requests waiting
+        (:class:`scanner.backpressure.InFlightLimit`'s ``on_counts``)."""
+        self.in_flight.set(in_flight)
+        self.queued.set(queued)
 
     def observe_scan(self, kind: str, report: ScanReport, seconds: float) -> None:
         """Count one scan and its conflicts; ``seconds`` is its service time."""

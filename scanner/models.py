@@ -16,6 +16,9 @@ from pydantic import (AwareDatetime, BaseModel, ConfigDict, Field, ValidationInf
 
 MAX_TEXT_CHARS = 20_000
 """Longest memory text accepted, in characters (a memory is a statement, not a document)."""
+MAX_SOURCE_CHARS = 1_024
+"""Longest ``source`` accepted, in characters: a record's own, or one a mapping or the CLI
+declares for records that name none (``--declare-source``)."""
 MAX_SAFE_INTEGER = 2**53 - 1
 """Largest ``priority`` magnitude accepted: the largest integer n such that n and n + 1 are
 both exact IEEE 754 doubles (ECMAScript's ``Number.MAX_SAFE_INTEGER``). Weaviate stores ``INT``
@@ -59,7 +62,7 @@ class MemoryRecord(_Frozen):
     user_id: str = Field(min_length=1, max_length=256)
     group: str | None = Field(default=None, max_length=256)
     properties: dict[str, str] = Field(default_factory=dict)
-    source: str | None = Field(default=None, max_length=1024)
+    source: str | None = Field(default=None, max_length=MAX_SOURCE_CHARS)
     source_class: SourceClass = SourceClass.inference
     observed_at: AwareDatetime | None = None
     epoch: str | None = Field(default=None, max_length=256)

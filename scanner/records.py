@@ -40,8 +40,37 @@ def _safe_id(value: str) -> str:
     return ascii(value)[1:-1]
 
 
-def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
+TEXT_NAMED_OTHERWISE = {"memory": "Mem0"}
+"""Names another memory system gives a memory's text, and whose name it is: an item of
+Mem0's ``Memory.search`` or ``Memory.get_all`` carries it as ``memory`` (mem0ai 2.2.1,
+mem0/memory/main.py), beside the ``id``, ``user_id`` and the fields ignored here."""
+
+
+def missing_text_reason(names: Iterable[str]) -> str | None:
+    """What to say when a record has no ``text`` but carries a field another memory system
+    keeps the text in (:data:`TEXT_NAMED_OTHERWISE`), else None.
+
+    Args:
+        names: the record's field names, as given (fields outside the record format
+            included).
+    """
+    for name in names:
+        system = TEXT_NAMED_OTHERWISE.get(name)
+        if system is not None:
+            return (f"Field required: the memory's text goes in 'text'; this record has "
+                    f"'{name}', which is what {system} calls it: rename '{name}' to 'text'")
+    return None
+
+
+def parse_record(data: object, *, line: int | None = None,
+                 foreign: Iterable[str] = ()) -> MemoryRecord:
     """Validate one decoded JSON value as a memory record.
+
+    Args:
+        data: the decoded value (fields outside the record format already dropped).
+        line: its line number, when it came from a file.
+        foreign: the names of the fields dropped from it, so that a missing ``text`` can
+            name the field another system keeps it in (:func:`missing_text_reason`).
 
     Raises:
         RecordError: naming the line, the id (if readable) and the first field at fault in
@@ -58,11 +87,18 @@ def parse_record(data: object, *, line: int | None = None) -> MemoryRecord:
     if not isinstance(data, dict):
         raise RecordError(line=line, record_id=None, field="<line>",
                           reason="expected a JSON object")
+    text_elsewhere = missing_text_reason(foreign)
+
+    def reason(error: dict) -> str:
+        if text_elsewhere and error["type"] == "missing" and tuple(error["loc"]) == ("text",):
+            return text_elsewhere
+        return _reason(error)
+
     try:
         return MemoryRecord.model_validate(data)
     except ValidationError as err:
-        field, reason, fields = faults(err.errors(), field=_field, reason=_reason)
-        raise RecordError(line=line, record_id=rid, field=field, reason=reason,
+        field, why, fields = faults(err.errors(), field=_field, reason=reason)
+        raise RecordError(line=line, record_id=rid, field=field, reason=why,
                           fields=fields) from err
 
 
@@ -247,7 +283,7 @@ def iter_jsonl(lines: Iterable[str | bytes], *, ignored: IgnoredFields | None = 
         else:
             extra = []
         try:
-            record = parse_record(data, line=number)
+            record = parse_record(data, line=number, foreign=extra)
         except RecordError as err:
             yield err
             continue

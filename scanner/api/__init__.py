@@ -14,11 +14,14 @@ concern:
 ``POST /v1/batch-scans``                    start a batch scan of one tenant (202 + job id)
 ``GET /v1/batch-scans/{job_id}``            the job's progress and, when done, its report
 ``GET /v1/memories/{memory_id}/history``    the ``supersedes`` chain through a memory
+``GET /v1/stats``                           the ledger's conflict statistics, as
+                                            ``contrascan stats --json`` prints them
 ``GET|POST /v1/reviews``, ``/review``       open entries and a person's decisions on them
                                             (:mod:`scanner.review.web`)
 ``GET /healthz``                            200 only while Weaviate answers, else 503
 ``GET /metrics``                            Prometheus text format
-``GET /openapi.json``, ``GET /docs``        the contract
+``GET /openapi.json``, ``GET /docs``,       the contract; Swagger UI and ReDoc served with
+``GET /redoc``                              no network (:mod:`scanner.api.docs`)
 ==========================================  ==============================================
 
 Request and response bodies are pydantic models (SPEC §4 :class:`~scanner.models.MemoryRecord`,
@@ -34,6 +37,8 @@ Security:
   user's Weaviate tenant; ``group`` and ``properties`` are filters *inside* the tenant, so a
   forged scope can narrow a search but never widen it to another user; records posted under
   one ``user_id`` must all carry it; a job or a history is found only under its own user;
+  the one exception is ``GET /v1/stats`` without ``user_id``, which counts every user, as
+  ``contrascan stats`` does (the operator's view, behind the same key);
 * caps: the request body (:attr:`ApiSettings.max_body_bytes`, 413), ``limit``
   (:data:`MAX_LIMIT`), records per request (:data:`MAX_RECORDS`), query length
   (:data:`MAX_QUERY_CHARS`) and memory text (:data:`scanner.models.MAX_TEXT_CHARS`);
@@ -61,6 +66,7 @@ from scanner.api.schemas import (
     MemoryInput,
     ScanRequest,
     ScanResponse,
+    StatsResponse,
 )
 from scanner.api.settings import (
     API_KEY_ENV,
@@ -81,5 +87,5 @@ __all__ = [
     "MAX_RECORDS", "MAX_VECTOR_DIMENSIONS", "AddMemoriesRequest", "AddMemoriesResponse",
     "ApiSettings", "BatchScanJob", "BatchScanRequest", "ErrorCode", "ErrorDetail", "ErrorField",
     "ErrorResponse", "HealthResponse", "Hit", "HistoryEntryModel", "HistoryResponse",
-    "JobProgress", "MemoryInput", "ScanRequest", "ScanResponse", "create_app",
+    "JobProgress", "MemoryInput", "ScanRequest", "ScanResponse", "StatsResponse", "create_app",
 ]

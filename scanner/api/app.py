@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Security
 
 from scanner.api.dependencies import authorize
+from scanner.api.docs import install_docs
 from scanner.api.attempts import FailedAttempts
 from scanner.api.errors import ERROR_RESPONSES, add_error_handlers
 from scanner.api.jobs import BatchScanJobs
 from scanner.api.loop_lag import LoopLag
 from scanner.api.middleware import BodyLimit, RequestMetrics
-from scanner.api.routes import batch, history, memories, operations, scans
+from scanner.api.routes import batch, history, memories, operations, scans, stats
 from scanner.api.settings import ApiSettings
 from scanner.backpressure import InFlightLimit
 from scanner.health import ReadinessMonitor
@@ -69,7 +70,8 @@ def create_app(service: Service | None = None, *,
                   lifespan=partial(_lifespan, service=service, service_factory=service_factory,
                                    warm_up=warm_up),
                   description="Contradiction scans for agent memory kept in Weaviate: call "
-                              "`POST /v1/scan` before answering (SPEC §6).")
+                              "`POST /v1/scan` before answering (SPEC §6).",
+                  docs_url=None, redoc_url=None)  # served offline below (scanner.api.docs)
     app.state.settings = settings
     app.state.failed_attempts = FailedAttempts()  # wrong keys, slowed per client
     app.state.metrics = metrics
@@ -81,12 +83,13 @@ def create_app(service: Service | None = None, *,
     # never holds one of the few places in flight
     app.add_middleware(InFlightLimit, max_in_flight=settings.max_in_flight,
                        max_queued=settings.max_queued,
-                       queue_timeout_s=settings.queue_timeout_s)
+                       queue_timeout_s=settings.queue_timeout_s,
+                       on_counts=metrics.observe_admission)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestMetrics, metrics=metrics)
     add_error_handlers(app)
 
-    for concern in (scans, memories, batch, history):  # /v1, behind the API key
+    for concern in (scans, memories, batch, history, stats):  # /v1, behind the API key
         app.include_router(concern.router)
     if sources:
         from scanner.sources.http import source_router
@@ -98,6 +101,7 @@ def create_app(service: Service | None = None, *,
 
     install_review(app, settings)
     app.include_router(operations.router)
+    install_docs(app)  # /docs and /redoc with their assets, no CDN
     return app
 
 

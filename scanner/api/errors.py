@@ -26,6 +26,7 @@ from scanner.errors import (
     WeaviateUnavailable,
 )
 from scanner.backpressure import RETRY_AFTER_S
+from scanner.records import missing_text_reason
 from scanner.scan_workers import ScanWorkerUnavailable
 
 logger = logging.getLogger("scanner.api")
@@ -126,7 +127,15 @@ def invalid_field(field_path: tuple, message: str,
     return RequestValidationError([{"loc": ("body", *field_path), "msg": message, "type": kind}])
 
 
-def validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
+def validation_fields(errors: list[dict[str, Any]], body: Any = None) -> list[ErrorField]:
+    """The fields of a 422 answer, worded for a person.
+
+    Args:
+        errors: pydantic's errors (``RequestValidationError.errors()``).
+        body: the request's decoded JSON body, when there is one: a missing ``text`` beside
+            a field another memory system keeps the text in (Mem0's ``memory``) says so
+            (:func:`scanner.records.missing_text_reason`).
+    """
     out = []
     for err in errors:
         if err.get("type") == "json_invalid":
@@ -136,8 +145,24 @@ def validation_fields(errors: list[dict[str, Any]]) -> list[ErrorField]:
         message = str(err.get("msg", "invalid"))
         if err.get("type") == "timezone_aware":
             message = "naive timestamp: give a UTC offset such as 'Z' or '+00:00' (SPEC §4)"
+        if err.get("type") == "missing" and tuple(err.get("loc", ()))[-1:] == ("text",):
+            message = _text_elsewhere(body, tuple(err["loc"])[:-1]) or message
         out.append(ErrorField(field=path, message=message, type=str(err.get("type", "invalid"))))
     return out
+
+
+def _text_elsewhere(body: Any, loc: tuple) -> str | None:
+    """:func:`scanner.records.missing_text_reason` for the object at ``loc`` (``("body",
+    "records", 0)``) of the request body, or None."""
+    node = body
+    for part in loc[1:] if loc[:1] == ("body",) else ():
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return None
+    return missing_text_reason(node) if isinstance(node, dict) else None
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -186,7 +211,7 @@ def classify(err: BaseException) -> tuple[int, ErrorCode, str]:
 def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        fields = validation_fields(list(err.errors()))
+        fields = validation_fields(list(err.errors()), getattr(err, "body", None))
         first = fields[0] if fields else ErrorField(field="body", message="invalid", type="invalid")
         more = f" (+{len(fields) - 1} more)" if len(fields) > 1 else ""
         return error_response(422, ErrorCode.validation_error,

@@ -1,14 +1,19 @@
 """Pure ASGI middleware of the sidecar: the body cap (413), JSON bodies that give a name twice
-(422) and the request latency metric."""
+(422) and the request latency metric, counted (and logged) under the request's route template
+(:func:`route_template`)."""
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from fastapi import routing
+from starlette.routing import Match
+
 from scanner.api.errors import ErrorCode, ErrorField, error_response
+from scanner.backpressure import REFUSED
 from scanner.metrics import SidecarMetrics
 from scanner.records import DuplicateName, unique_names
 from scanner.redaction import CURRENT_ROUTE, UNMATCHED
@@ -113,9 +118,41 @@ async def _drain(receive: Callable) -> None:
             return
 
 
+def route_template(scope: dict) -> str:
+    """The route template a request is counted and logged under ("/v1/scan",
+    "/v1/memories/{memory_id:path}/history"): the route the router matched; for a request
+    answered before routing (refused by back-pressure, a body over the limit, a name given
+    twice), the route its method and path match, else the one its path matches; else
+    :data:`~scanner.redaction.UNMATCHED`. Never the path itself (it carries ids and whatever
+    a client chose to send)."""
+    route = scope.get("route")
+    if route is None:
+        partial = None
+        for candidate in _routes(scope.get("app")):
+            match, _ = candidate.matches(scope)
+            if match == Match.FULL:
+                route = candidate
+                break
+            if match == Match.PARTIAL and partial is None:
+                partial = candidate
+        route = route or partial
+    return getattr(route, "path", None) or UNMATCHED
+
+
+def _routes(app: Any) -> Iterable[Any]:
+    """Every route of ``app`` with its full path template, in the order the router tries
+    them: FastAPI keeps an included router's routes inside it (``iter_route_contexts``
+    flattens them, as its OpenAPI document does); a plain Starlette app lists them."""
+    routes = getattr(getattr(app, "router", None), "routes", ())
+    flatten = getattr(routing, "iter_route_contexts", None)
+    return flatten(routes) if flatten is not None else routes
+
+
 class RequestMetrics:
-    """Pure ASGI middleware: the request latency histogram, by method, route template and
-    status (unmatched paths share one label, so label cardinality stays bounded)."""
+    """Pure ASGI middleware: the request latency histogram, by method, route template
+    (:func:`route_template`) and status, and the requests back-pressure refused, by route and
+    reason (:data:`scanner.backpressure.REFUSED`). Unmatched paths share one label, so label
+    cardinality stays bounded."""
 
     _METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
@@ -129,9 +166,13 @@ class RequestMetrics:
             return
         started = time.perf_counter()
         status = 500
+        shown: str | None = None
 
         def route() -> str:
-            return getattr(scope.get("route"), "path", None) or UNMATCHED
+            nonlocal shown
+            if shown is None:  # (the router has set its route by the response's start)
+                shown = route_template(scope)
+            return shown
 
         async def send_status(message: dict) -> None:
             nonlocal status
@@ -148,4 +189,7 @@ class RequestMetrics:
             method = scope["method"] if scope["method"] in self._METHODS else "OTHER"
             self.metrics.requests.labels(method, route(), str(status)).observe(
                 time.perf_counter() - started)
+            refused = scope.get(REFUSED)
+            if refused is not None:
+                self.metrics.refused.labels(method, route(), refused).inc()
 

@@ -221,6 +221,39 @@ class HistoryResponse(BaseModel):
     story: list[str] = Field(default_factory=list)
 
 
+class ImportConflicts(BaseModel):
+    """The conflicts one import introduced (:class:`scanner.core.ledger_stats.ImportRate`)."""
+
+    user_id: str
+    imported_at: str = Field(description="ISO 8601, UTC: when the import wrote.")
+    memories: int = Field(description="Memories the import wrote.")
+    conflicts: int = Field(description="Conflicts whose newest member came with it.")
+    rate: float = Field(description="conflicts / memories (0 without memories).")
+
+
+class StatsResponse(BaseModel):
+    """``GET /v1/stats``: the document ``contrascan stats --json`` prints
+    (:meth:`scanner.core.ledger_stats.Stats.to_json_dict`), counted as the ledger records
+    conflicts (:class:`~scanner.core.ledger_stats.Stats`)."""
+
+    users: list[str] = Field(description="The users counted.")
+    conflicts: int = Field(description="Conflicts recorded (every conflict entry type).")
+    by_relation: dict[str, int]
+    by_verdict: dict[str, int]
+    by_rule: dict[str, int]
+    open: int = Field(description="Quarantines, epoch changes, escalations and possible "
+                                  "pairs not settled.")
+    settled: int = Field(description="Conflicts settled by a later re-observation.")
+    moot: int = Field(description="Conflicts nothing settles whose member the settlement of "
+                                  "another retired.")
+    imports: list[ImportConflicts]
+    read_scans: int = Field(description="Read-time scans recorded.")
+    read_scans_with_conflict: int = Field(description="Those whose hits held incompatible "
+                                                      "values for one key.")
+    read_scan_conflict_share: float | None = Field(
+        description="read_scans_with_conflict / read_scans in [0, 1]; null without scans.")
+
+
 class HealthResponse(BaseModel):
     """``ready`` while Weaviate answers and holds every collection and tenant the sidecar has
     seen."""

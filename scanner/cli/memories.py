@@ -111,6 +111,7 @@ def stats_cmd(user_id: str | None, weaviate_url: str | None, data_dir: Path | No
               as_json: bool) -> None:
     """Conflict statistics from the ledger: by relation, verdict and rule; the conflict
     rate of each import; the share of read-time scans whose hits held incompatible values.
+    The sidecar answers the same --json document at GET /v1/stats.
 
     \b
     Example:

@@ -25,8 +25,32 @@ from scanner.cli.base import (
 )
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.errors import ConfigurationError
+from scanner.models import MAX_SOURCE_CHARS
 from scanner.sources.mapping import SourceMapping, load_sources, preset
 from scanner.wording import counted
+
+
+class DeclaredSource(click.ParamType):
+    """The value of ``--declare-source``: a source that is not blank and holds at most
+    :data:`~scanner.models.MAX_SOURCE_CHARS` characters (a memory record's own limit, SPEC §4).
+
+    Checked as the command line is read, before any store is opened: an empty source would
+    declare nothing (a blank ``source`` is a missing one) while every verdict said it was
+    declared, and a longer one would make every memory of the collection unreadable.
+    """
+
+    name = "source"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            self.fail("the source is empty: give the name memories without one are said to "
+                      "come from (e.g. the collection's name).", param, ctx)
+        if len(text) > MAX_SOURCE_CHARS:
+            self.fail(f"the source is {len(text):,} characters long; a source holds at most "
+                      f"{MAX_SOURCE_CHARS:,}, as a memory record's does.", param, ctx)
+        return text
 
 
 def _source_options(func):
@@ -41,9 +65,10 @@ def _source_options(func):
         click.option("--declare-store-time", metavar="PROPERTY",
                      help="With --preset: declare a store-wide time (e.g. created_at) as "
                           "observed_at; recorded in every verdict."),
-        click.option("--declare-source", metavar="SOURCE",
+        click.option("--declare-source", metavar="SOURCE", type=DeclaredSource(),
                      help="With --preset: declare the source of every memory that names "
-                          "none (e.g. the collection's name); recorded in every verdict."),
+                          "none (e.g. the collection's name; at most 1,024 characters); "
+                          "recorded in every verdict."),
     ]):
         func = option(func)
     return func

@@ -3,6 +3,7 @@ it is given ``sources``:
 
 * ``POST /v1/sources/{name}/scan``: scoped hybrid search on the attached collection + scan;
 * ``POST /v1/sources/{name}/scan-hits``: scan the ids (or objects) the agent's search returned;
+  both answer in the shape of ``POST /v1/scan`` (:class:`SourceScanResponse`);
 * ``POST /v1/sources/{name}/batch-scans``: the batch scan of the whole collection (runs in the
   request; returns the summary with the extraction rate).
 """
@@ -11,13 +12,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from scanner.api.dependencies import json_response, require_service
+from scanner.api.errors import ErrorCode, Problem, invalid_field
+from scanner.api.priority import lower_thread_priority
+from scanner.api.routes.scans import server_timing
+from scanner.api.schemas import Hit, ScanResponse
+from scanner.core.changes import grouped_report
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.sources.mapping import SourceMapping
+
+if TYPE_CHECKING:
+    from scanner.sources.service import SourceScan
 
 
 class SourceScanRequest(BaseModel):
@@ -49,10 +60,25 @@ class ScanHitsRequest(BaseModel):
         return self
 
 
-def _response(scan) -> dict[str, Any]:
-    return {"report": scan.report.to_json_dict(), "extracted": scan.extracted,
-            "hits": [h.record.id for h in scan.hits],
-            "timings_ms": {k: round(v * 1e3, 3) for k, v in scan.timings.items()}}
+class SourceScanResponse(ScanResponse):
+    """What ``POST /v1/sources/{name}/scan`` and ``…/scan-hits`` answer: the shape of
+    ``POST /v1/scan`` (the SPEC §5 report at the top level, then the hits, each with its
+    memory), plus how many hits were extracted now. The stages' times are in the
+    ``Server-Timing`` header, as for ``/v1/scan``."""
+
+    extracted: int = Field(description="Hits whose triples were extracted now (not found in "
+                                       "the source's triple cache).")
+
+
+def scan_response(scan: SourceScan) -> Response:
+    """The answer of a scan of an attached source, in :class:`SourceScanResponse`'s shape;
+    ids are the agent objects' uuids (SPEC §5 report of :class:`SourceScan`)."""
+    hits = [Hit(id=h.record.id, score=h.score, status=h.status, memory=h.record)
+            for h in scan.hits]
+    shown = grouped_report(scan.report)
+    return json_response(SourceScanResponse.model_construct(**dict(shown), hits=hits,
+                                                            extracted=scan.extracted),
+                         headers={"Server-Timing": server_timing(scan.timings)})
 
 
 def source_router(sources: Mapping[str, SourceMapping]) -> APIRouter:
@@ -64,33 +90,39 @@ def source_router(sources: Mapping[str, SourceMapping]) -> APIRouter:
 
     def source(request: Request, name: str):
         if name not in sources:
-            raise HTTPException(404, f"no source {name!r} (known: {sorted(sources)})")
+            raise Problem(404, ErrorCode.not_found,
+                          f"no source {name!r} (known: {', '.join(sorted(sources))})")
+        service = require_service(request)
+        lower_thread_priority(request.app.state.settings.work_nice)  # probes first
         with lock:
             if name not in attached:
                 from scanner.sources.service import AttachedSource
 
-                service = request.app.state.service
-                if service is None or not getattr(request.app.state, "started", False):
-                    raise HTTPException(503, "the service is not started")
                 attached[name] = AttachedSource(service.store.client, sources[name],
                                                 config=service.engine.config,
                                                 embedder=service.embedder)
             return attached[name]
 
-    @router.post("/{name}/scan")
-    def scan(name: str, body: SourceScanRequest, request: Request) -> dict[str, Any]:
-        """Scoped hybrid search on the attached collection, then the SPEC §5 report."""
-        result = source(request, name).search(body.user_id, body.query, limit=body.limit,
-                                              alpha=body.alpha, vector=body.vector,
-                                              apply=body.apply)
-        return _response(result)
+    @router.post("/{name}/scan", response_model=SourceScanResponse)
+    def scan(name: str, body: SourceScanRequest, request: Request) -> Response:
+        """Scoped hybrid search on the attached collection, then the SPEC §5 report over
+        the hits, in the shape of `POST /v1/scan`."""
+        attached_source = source(request, name)
+        try:
+            result = attached_source.search(body.user_id, body.query, limit=body.limit,
+                                            alpha=body.alpha, vector=body.vector,
+                                            apply=body.apply)
+        except ValueError as err:  # (a query vector of another length, all zeros, …)
+            raise invalid_field(("vector",), str(err)) from None
+        return scan_response(result)
 
-    @router.post("/{name}/scan-hits")
-    def scan_hits(name: str, body: ScanHitsRequest, request: Request) -> dict[str, Any]:
-        """Scan the hits the agent's own search returned, with no second search."""
+    @router.post("/{name}/scan-hits", response_model=SourceScanResponse)
+    def scan_hits(name: str, body: ScanHitsRequest, request: Request) -> Response:
+        """Scan the hits the agent's own search returned, with no second search; the
+        answer has the shape of `POST /v1/scan`."""
         result = source(request, name).scan_hits(body.user_id, ids=body.ids,
                                                  objects=body.objects, apply=body.apply)
-        return _response(result)
+        return scan_response(result)
 
     @router.post("/{name}/batch-scans")
     def batch_scan(name: str, request: Request) -> dict[str, Any]:

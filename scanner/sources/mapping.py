@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from scanner.errors import ConfigurationError, ScannerError, faults
-from scanner.models import MemoryRecord, RejectedLine, SourceClass
+from scanner.models import MAX_SOURCE_CHARS, MemoryRecord, RejectedLine, SourceClass
 
 UPDATE_TIME_PROPERTIES = frozenset({"updated_at", "updatedAt", "last_updated", "modified_at",
                                     "_lastUpdateTimeUnix", "last_update_time"})
@@ -57,7 +57,8 @@ class SourceMapping(BaseModel):
             decided from the collection's multi-tenancy setting when attached.
         group_property: the property holding the scope's ``group``, if any.
         scope_properties: properties that narrow the scope (SPEC §1 ``properties``).
-        source_properties, source_default: where ``source`` comes from.
+        source_properties, source_default: where ``source`` comes from (the default: not
+            blank, at most :data:`~scanner.models.MAX_SOURCE_CHARS` characters).
         source_class_properties, source_class_default: where ``source_class`` comes from;
             ``source_class_values`` maps stored values (e.g. Mem0's ``role``) to a class.
         observed_at_properties: properties holding the event time (ISO 8601 text or DATE).
@@ -85,7 +86,7 @@ class SourceMapping(BaseModel):
     group_property: str | None = None
     scope_properties: tuple[str, ...] = ()
     source_properties: tuple[str, ...] = ("source",)
-    source_default: str | None = None
+    source_default: str | None = Field(default=None, min_length=1, max_length=MAX_SOURCE_CHARS)
     source_class_properties: tuple[str, ...] = ("source_class",)
     source_class_default: SourceClass | None = None
     source_class_values: dict[str, SourceClass] = Field(default_factory=dict)
@@ -109,6 +110,13 @@ class SourceMapping(BaseModel):
                 raise ValueError(f"{name!r} is a store-wide write time: declare it with "
                                  "store_time_as_observed_at instead")
         return names
+
+    @field_validator("source_default")
+    @classmethod
+    def _source_named(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("a blank source declares nothing: give a name or leave it out")
+        return value
 
     @field_validator("store_time_as_observed_at")
     @classmethod

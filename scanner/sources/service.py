@@ -47,7 +47,9 @@ class SourceScan:
     Attributes:
         report: the SPEC §5 report; ids are the agent objects' uuids (or
             :func:`~scanner.sources.mapping.object_id` for objects passed without one).
-        hits: the scanned memories in the order given (search: best first).
+        hits: the scanned memories in the order given (search: best first, each with its
+            fused hybrid score in [0, 1]; None for hits passed in), with the status stored
+            before this scan.
         extracted: hits whose triples were extracted now (not found in the cache).
         timings: seconds per stage: ``search`` or ``fetch`` (absent for objects passed in),
             ``cache`` (cache lookup), ``extract`` (only when something was extracted),
@@ -286,6 +288,9 @@ class AttachedSource(Service):
     def _scan_objects(self, user_id: str, objects: Sequence[AttachedObject], *, apply: bool,
                       timings: dict[str, float]) -> SourceScan:
         hits, rejected, extracted = self.memories(objects, user_id=user_id, timings=timings)
+        scores = {o.uuid: o.score for o in objects if o.score is not None}
+        if scores:  # a search's hits keep their fused score (the cache holds none)
+            hits = [dataclasses.replace(h, score=scores.get(h.record.id)) for h in hits]
         start = time.perf_counter()
         report = self._scan_stored(hits)
         timings["scan"] = time.perf_counter() - start

@@ -567,7 +567,7 @@ def test_a_batch_scan_survives_the_client_disconnecting(live_url):
 
 OPERATIONS = [("POST", "/v1/scan"), ("POST", "/v1/memories"), ("POST", "/v1/batch-scans"),
               ("GET", "/v1/batch-scans/{job_id}"), ("GET", "/v1/memories/{memory_id}/history"),
-              ("GET", "/v1/reviews"), ("POST", "/v1/reviews"),
+              ("GET", "/v1/reviews"), ("POST", "/v1/reviews"), ("GET", "/v1/stats"),
               ("GET", "/healthz"), ("GET", "/metrics")]
 FUZZ_EXAMPLES = 20
 """Hypothesis examples per operation and mode (~4 s per operation; the whole run < 2 min)."""

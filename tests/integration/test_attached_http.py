@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from weaviate.classes.config import Configure, DataType, Property
 from weaviate.classes.tenants import Tenant
 
-from scanner.api import ApiSettings, create_app
+from scanner.api import ApiSettings, ScanResponse, create_app
 from scanner.embeddings import Embedder
 from scanner.service import Service
 from scanner.sources import load_sources
@@ -79,28 +79,48 @@ def test_three_calls_over_http(notes):
     before = _objects(client, name)
     r = http.post("/v1/sources/notes/scan", json={"user_id": USER, "query": "preferred glaze"})
     assert r.status_code == 200, r.text
-    report = r.json()["report"]
+    report = r.json()  # the shape of POST /v1/scan: the report at the top, then the hits
     assert report["withhold"] == [ids["celadon"]]
     (conflict,) = report["conflicts"]
     assert (conflict["rule"], conflict["winner"]) == ("recency", ids["tenmoku"])
     assert "declared:single_epoch" in conflict["reasons"]
+    hits = {h["id"]: h for h in report["hits"]}
+    assert set(hits) == set(ids.values()) and report["extracted"] == 3
+    tenmoku = hits[ids["tenmoku"]]
+    assert tenmoku["memory"] == {
+        "id": ids["tenmoku"], "text": NOTES[1][1], "user_id": USER, "group": None,
+        "properties": {}, "source": "chat:2", "source_class": "user",
+        "observed_at": "2026-05-05T09:00:00Z", "epoch": None, "confidence": None,
+        "priority": None, "source_trust": None}
+    assert tenmoku["status"] == "active" and 0.0 <= tenmoku["score"] <= 1.0
+    assert [h["score"] for h in report["hits"]] == sorted(
+        (h["score"] for h in report["hits"]), reverse=True)  # best first
+    assert set(ScanResponse.model_fields) | {"extracted"} == set(report)
+    assert "search;dur=" in r.headers["server-timing"]
 
     r = http.post("/v1/sources/notes/scan-hits", json={"user_id": USER,
                                                        "ids": [ids["celadon"], ids["tenmoku"]]})
-    assert r.json()["report"]["withhold"] == [ids["celadon"]] and r.json()["extracted"] == 0
+    assert r.json()["withhold"] == [ids["celadon"]] and r.json()["extracted"] == 0
+    assert [(h["id"], h["status"]) for h in r.json()["hits"]] == [
+        (ids["celadon"], "superseded"), (ids["tenmoku"], "active")]  # as stored before
     objects = [{"_id": ids[k], "body": t, "said_by": w,
                 "said_at": f"2026-05-0{d}T09:00:00+00:00"} for k, t, w, d in NOTES]
     r = http.post("/v1/sources/notes/scan-hits", json={"user_id": USER, "objects": objects})
-    assert r.json()["report"]["withhold"] == [ids["celadon"]]
-    assert "fetch" not in r.json()["timings_ms"]  # no read of the attached collection
+    assert r.json()["withhold"] == [ids["celadon"]]
+    assert [h["score"] for h in r.json()["hits"]] == [None] * 3  # no search ranked them
+    # no read of the attached collection
+    assert "fetch" not in r.headers["server-timing"] and "scan;dur=" in r.headers["server-timing"]
 
     r = http.post("/v1/sources/notes/batch-scans")
     assert r.json()["sync"]["read"] == 3 and r.json()["sync"]["extracted"] == 0
     assert _objects(client, name) == before  # nothing written into the agent's objects
 
-    assert http.post("/v1/sources/nope/scan", json={"user_id": USER, "query": "x"}
-                     ).status_code == 404
+    nope = http.post("/v1/sources/nope/scan", json={"user_id": USER, "query": "x"})
+    assert nope.status_code == 404 and nope.json()["error"]["code"] == "not_found"
     assert http.post("/v1/sources/notes/scan-hits", json={"user_id": USER}).status_code == 422
+    short = http.post("/v1/sources/notes/scan", json={"user_id": USER, "query": "x",
+                                                      "vector": [0.1, 0.2]})
+    assert short.status_code == 422 and short.json()["error"]["fields"][0]["field"] == "vector"
 
 
 def test_opt_in_status_mode_marks_the_agents_objects(notes):

@@ -4,6 +4,8 @@ call), searched with ``Memory.search``, and the result scanned where it lies."""
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import uuid
 
@@ -94,8 +96,19 @@ def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server,
 
     mapping = preset("mem0", name, store_time_as_observed_at="created_at", single_epoch=True)
     source = AttachedSource(weaviate_server, mapping)
-    kept, scan = scan_mem0_results(source, USER, results)
+    before = copy.deepcopy(results)
+    filtered = scan_mem0_results(source, USER, results)
+    # Mem0's own shape back: the same keys, "results" without the withheld memories
+    assert isinstance(filtered, dict) and filtered.keys() == results.keys()
+    assert results == before  # the agent's result is not changed
+    kept, scan = filtered["results"], filtered.scan
     assert {r["id"] for r in kept} == {ids[k] for k in ("tenmoku", "paris", "berlin", "kiln")}
+    assert [r["id"] for r in kept] == [r["id"] for r in results["results"]
+                                       if r["id"] != ids["celadon"]]  # Mem0's order kept
+    assert json.loads(json.dumps(filtered)) == dict(filtered)
+    # the list Mem0 returned before 1.1 still gives (items, scan)
+    listed, listed_scan = scan_mem0_results(source, USER, results["results"], apply=False)
+    assert listed == kept and listed_scan.report.withhold == scan.report.withhold
     marks = {r["id"]: r.get(RESULT_KEY) for r in kept}
     assert marks[ids["paris"]]["status"] == marks[ids["berlin"]]["status"] == "unresolved"
     assert marks[ids["tenmoku"]] is None

@@ -16,7 +16,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
+from scanner.api import ApiSettings, create_app
 from scanner.cli import main
 from scanner.core.effects import verdict_effects
 from scanner.core.key_decision import deciding_resolutions
@@ -475,7 +477,7 @@ def test_cli_history_and_stats(tmp_path, engine):
     later = tmp_path / "later.jsonl"
     later.write_text(rows[2].model_dump_json(exclude_none=True) + "\n")
     port, grpc_port = server.free_ports()
-    with server.connect_embedded(tmp_path / "w", port=port, grpc_port=grpc_port):
+    with server.connect_embedded(tmp_path / "w", port=port, grpc_port=grpc_port) as client:
         url = ["--weaviate-url", f"http://127.0.0.1:{port}?grpc_port={grpc_port}"]
         # the embedded server takes only its own key (scanner.store.access)
         runner = CliRunner(env={server.API_KEY_ENV: (
@@ -506,6 +508,21 @@ def test_cli_history_and_stats(tmp_path, engine):
         assert (body["settled"], body["moot"]) == (1, 0)
         assert [i["memories"] for i in body["imports"]] == [2, 1]
         assert runner.invoke(main, ["stats", "--user", "ops-1", *url]).exit_code == 0
+        # the sidecar answers GET /v1/stats with the same documents, from the same call
+        app = create_app(Service(weaviate_stores(client), engine=engine),
+                         settings=ApiSettings(stats_process=False), warm_up=False)
+        with TestClient(app) as http:
+            answer = http.get("/v1/stats")
+            assert answer.status_code == 200 and answer.json() == body
+            one = runner.invoke(main, ["stats", "--user", "ops-1", "--json", *url])
+            assert one.exit_code == 0, one.output
+            answer = http.get("/v1/stats", params={"user_id": "ops-1"})
+            assert answer.status_code == 200 and answer.json() == json.loads(one.output)
+            assert answer.json()["users"] == ["ops-1"]
+            nobody = runner.invoke(main, ["stats", "--user", "nobody", "--json", *url])
+            assert http.get("/v1/stats", params={"user_id": "nobody"}).json() == \
+                json.loads(nobody.output)
+            assert http.get("/v1/stats", params={"user_id": ""}).status_code == 422
 
         # the summary: counts per tenant; a converged tenant is only checked, unless --full
         def summary(*extra):

@@ -25,6 +25,7 @@ def client():
     ("OPTIONS", "/review/items/3f2a", "GET, POST"),
     ("GET", "/v1/scan", "POST"),
     ("PUT", "/v1/memories/m1/history", "GET"),
+    ("POST", "/v1/stats", "GET"),
 ])
 def test_a_405_names_every_method_of_the_path(client, method, path, allow):
     response = client.request(method, path)
@@ -52,3 +53,59 @@ def test_a_malformed_content_length_gets_the_documented_400(client, path):
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     assert status == 400
     assert "400" in app.openapi()["paths"][path]["post"]["responses"]
+
+
+def test_the_stats_route_documents_the_document_contrascan_stats_prints(client):
+    """GET /v1/stats answers Stats.to_json_dict(), what `contrascan stats --json` prints
+    (tests/integration/test_ledger.py compares the two over one store); its OpenAPI model
+    names exactly those fields."""
+    from scanner.api.schemas import StatsResponse
+    from scanner.core.ledger_stats import ImportRate, Stats
+
+    stats = Stats(users=["potter-1"], conflicts=3, by_relation={"preferred glaze": 3},
+                  by_verdict={"resolved": 2, "quarantined": 1}, by_rule={"recency": 2},
+                  open=1, settled=0, moot=0,
+                  imports=[ImportRate("potter-1", "2026-03-02T10:00:00+00:00", 4, 3)],
+                  read_scans=4, read_scans_with_conflict=1)
+    document = stats.to_json_dict()
+    assert list(StatsResponse.model_fields) == list(document)
+    assert StatsResponse.model_validate(document).model_dump(mode="json") == document
+    answers = client.app.openapi()["paths"]["/v1/stats"]["get"]["responses"]
+    assert answers["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/StatsResponse"}
+
+
+@pytest.mark.parametrize(("page", "assets"), [
+    ("/docs", {"/openapi.json", "/docs/assets/swagger-ui-bundle.js",
+               "/docs/assets/swagger-ui.css", "/docs/assets/favicon.png"}),
+    ("/redoc", {"/openapi.json", "/docs/assets/redoc.standalone.js",
+                "/docs/assets/favicon.png"}),
+])
+def test_the_contracts_pages_load_everything_from_the_sidecar(client, page, assets):
+    """Issue 35, item 4: FastAPI's /docs loads Swagger UI from a CDN and is blank offline.
+    Every URL the pages name is the sidecar's own, and each answers 200 with its content."""
+    import re
+
+    answer = client.get(page)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+    html = answer.text
+    named = set(re.findall(r'(?:src|href|spec-url)="([^"]+)"', html))
+    named |= set(re.findall(r"url: '([^']+)'", html))
+    assert named == assets
+    assert "http://" not in html and "https://" not in html  # no other host, no web fonts
+    kinds = {".js": "text/javascript", ".css": "text/css", ".png": "image/png",
+             ".json": "application/json"}
+    for url in sorted(named):
+        got = client.get(url)
+        assert got.status_code == 200, url
+        assert got.headers["content-type"].startswith(kinds[url[url.rindex("."):]]), url
+        assert len(got.content) > 1000, url
+    if page == "/docs":
+        assert '"validatorUrl": null' in html  # Swagger UI's online validator is off
+        assert "SwaggerUIBundle" in client.get("/docs/assets/swagger-ui-bundle.js").text
+
+
+def test_only_the_pages_own_assets_are_served(client):
+    for name in ("index.html", "..%2Fcore.py", "swagger-ui-bundle.js.map"):
+        answer = client.get(f"/docs/assets/{name}")
+        assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"

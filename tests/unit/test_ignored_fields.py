@@ -68,3 +68,49 @@ def test_scan_file_json_lists_no_ignored_field_when_there_is_none(tmp_path):
     path = write(tmp_path / "m.jsonl", [memory(1)])
     result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
     assert json.loads(result.stdout)["ignored"] == [] and result.stderr == ""
+
+
+def mem0_item(i, **extra):
+    """An item as Mem0's Memory.get_all / Memory.search gives it: the text under 'memory'."""
+    return {"id": f"m{i}", "memory": f"Note number {i} is here.", "hash": f"h{i}",
+            "metadata": None, "created_at": "2026-01-01T00:00:00+00:00", "updated_at": None,
+            "user_id": "u1", **extra}
+
+
+HINT = ("Field required: the memory's text goes in 'text'; this record has 'memory', which "
+        "is what Mem0 calls it: rename 'memory' to 'text'")
+
+
+def test_a_mem0_item_posted_as_a_record_is_told_the_text_is_called_text():
+    """Issue 35: a Mem0-shaped record ({"memory": ...}) got a bare "Field required" on
+    records.0.text; the answer says the field is called text and that memory is Mem0's."""
+    import contextlib
+
+    from fastapi.testclient import TestClient
+
+    from scanner.api import create_app
+
+    client = TestClient(create_app(service_factory=lambda: contextlib.nullcontext(None),
+                                   warm_up=False))
+    answer = client.post("/v1/memories", json={"user_id": "u1", "records": [
+        {"id": "m0", "text": "Note zero.", "user_id": "u1"}, mem0_item(1)]})
+    assert answer.status_code == 422
+    assert answer.json()["error"] == {
+        "code": "validation_error", "message": f"records.1.text: {HINT}",
+        "fields": [{"field": "records.1.text", "message": HINT, "type": "missing"}]}
+    # a record that lacks its text without naming it otherwise is told as before
+    plain = client.post("/v1/memories", json={"user_id": "u1", "records": [
+        {"id": "m1", "user_id": "u1"}]})
+    assert plain.json()["error"]["message"] == "records.0.text: Field required"
+
+
+def test_a_mem0_export_is_rejected_line_by_line_naming_the_text_field(tmp_path):
+    path = write(tmp_path / "mem0.jsonl", [mem0_item(1), memory(2),
+                                           mem0_item(3, user_id=None)])
+    result = CliRunner().invoke(main, ["scan-file", str(path), "--json"])
+    report = json.loads(result.stdout)
+    assert report["scanned"] == 1
+    assert [(r["line"], r["id"], r["field"], r["reason"]) for r in report["rejected"]] == [
+        (1, "m1", "text", HINT),
+        (3, "m3", "text", f"{HINT}; also field 'user_id': Input should be a valid string")]
+    assert f"line 1 (id 'm1'): field 'text': {HINT}" in result.stderr

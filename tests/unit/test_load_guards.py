@@ -276,3 +276,121 @@ def test_serve_refuses_a_timeout_that_is_not_a_finite_number(option):
 
     result = CliRunner().invoke(main, ["serve", option, "nan"])
     assert result.exit_code == 1 and "not a finite number" in result.output, result.output
+
+
+async def _asgi(app, method: str, path: str, body: bytes = b"",
+                logged: list[str] | None = None) -> tuple[int, bytes]:
+    """One request through the whole app; ``logged`` gets what the access log line shows as
+    the response starts (uvicorn writes it then)."""
+    from scanner.redaction import logged_target
+
+    start: dict = {}
+    chunks: list[bytes] = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            start.update(message)
+            if logged is not None:
+                logged.append(logged_target(path))
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "method": method, "path": path,
+             "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())],
+             "http_version": "1.1", "scheme": "http", "server": ("testserver", 80),
+             "client": ("127.0.0.1", 5)}
+    await app(scope, receive, send)
+    return start["status"], b"".join(chunks)
+
+
+def test_a_refused_request_is_counted_and_logged_under_its_route_with_the_line_measured():
+    """Issue 35: a 503 overloaded was counted and logged as route <unmatched> (back-pressure
+    answers before the router runs); it is counted under the route its path matches, with
+    the refusals by reason and the line's depth in /metrics."""
+    import contextlib
+    import json
+
+    import anyio
+
+    from scanner.api import ApiSettings, create_app
+
+    app = create_app(service_factory=lambda: contextlib.nullcontext(None), warm_up=False,
+                     settings=ApiSettings(max_in_flight=1, max_queued=1, queue_timeout_s=2.0))
+    gauge = app.state.metrics.registry.get_sample_value
+    logged: list[str] = []
+
+    async def main():
+        release = anyio.Event()
+
+        async def held() -> dict:  # a /v1/ request that keeps its turn until released
+            await release.wait()
+            return {}
+
+        app.add_api_route("/v1/held", held, methods=["GET"])
+        answers: dict[str, tuple[int, bytes]] = {}
+
+        async def call(name: str, method: str, path: str, body: bytes = b"") -> None:
+            answers[name] = await _asgi(app, method, path, body, logged)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "holder", "GET", "/v1/held")
+            while gauge("contrascan_http_requests_in_flight") != 1:
+                await anyio.sleep(0.01)
+            tg.start_soon(call, "waiter", "GET", "/v1/held")
+            while gauge("contrascan_http_requests_queued") != 1:
+                await anyio.sleep(0.01)
+            # the line is full: refused at once
+            await call("full", "POST", "/v1/scan", b'{"user_id": "u", "query": "q"}')
+            while "waiter" not in answers:  # its turn never comes
+                await anyio.sleep(0.01)
+            during = (gauge("contrascan_http_requests_in_flight"),
+                      gauge("contrascan_http_requests_queued"))
+            release.set()
+        after = (gauge("contrascan_http_requests_in_flight"),
+                 gauge("contrascan_http_requests_queued"))
+        return answers, during, after, (await _asgi(app, "GET", "/metrics"))[1].decode()
+
+    answers, during, after, exposition = anyio.run(main)
+    assert answers["holder"][0] == 200
+    assert answers["full"][0] == answers["waiter"][0] == 503
+    assert "line of waiting requests is full" in json.loads(answers["full"][1])["error"]["message"]
+    assert "no turn came within 2 s" in json.loads(answers["waiter"][1])["error"]["message"]
+    assert during == (1.0, 0.0) and after == (0.0, 0.0)
+    assert sorted(logged) == ["/v1/held", "/v1/held", "/v1/scan"]
+    for line in (
+            'contrascan_http_requests_refused_total{method="POST",reason="queue_full",'
+            'route="/v1/scan"} 1.0',
+            'contrascan_http_requests_refused_total{method="GET",reason="queue_timeout",'
+            'route="/v1/held"} 1.0',
+            'contrascan_http_request_duration_seconds_count{method="POST",route="/v1/scan",'
+            'status="503"} 1.0',
+            'contrascan_http_request_duration_seconds_count{method="GET",route="/v1/held",'
+            'status="503"} 1.0',
+            'contrascan_http_request_duration_seconds_count{method="GET",route="/v1/held",'
+            'status="200"} 1.0'):
+        assert line in exposition, line
+    assert "<unmatched>" not in exposition
+
+
+def test_a_body_refused_before_routing_is_counted_under_its_route_a_made_up_path_is_not():
+    import contextlib
+
+    from fastapi.testclient import TestClient
+
+    from scanner.api import ApiSettings, create_app
+
+    app = create_app(service_factory=lambda: contextlib.nullcontext(None), warm_up=False,
+                     settings=ApiSettings(max_body_bytes=1024))
+    client = TestClient(app)
+    for path in ("/v1/memories", "/v1/memories/PATHLEAK7/history", "/v1/PATHLEAK8"):
+        assert client.post(path, content=b"x" * 2048).status_code == 413
+    exposition = client.get("/metrics").text
+    for route in ("/v1/memories", "/v1/memories/{memory_id:path}/history", "<unmatched>"):
+        assert ('contrascan_http_request_duration_seconds_count{method="POST",'
+                f'route="{route}",status="413"}} 1.0') in exposition, route
+    assert "PATHLEAK" not in exposition

@@ -116,3 +116,55 @@ def test_the_cli_declares_a_presets_source_and_says_so_in_every_verdict():
     with pytest.raises(ConfigurationError) as err:
         _mapping(None, None, None, None, None, False, "notes-app")
     assert err.value.setting == "--declare-source"
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("", "the source is empty"),
+    ("   ", "the source is empty"),
+    ("s" * 1025, "the source is 1,025 characters long; a source holds at most 1,024"),
+])
+@pytest.mark.parametrize("command", [["scan", "--query", "q"], ["scan-hits", "some-uuid"],
+                                     ["batch-scan"]])
+def test_the_cli_refuses_a_declared_source_a_record_could_not_hold_before_connecting(
+        command, value, says):
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    user = ["--user", "u"] if command[0] != "batch-scan" else []
+    # a server that cannot answer: reaching it would end in another error
+    result = CliRunner().invoke(main, ["source", *command, *user, "--preset", "langchain",
+                                       "--collection", "Notes", "--declare-source", value,
+                                       "--weaviate-url", "http://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--declare-source'" in result.output and says in result.output
+    assert "Weaviate" not in result.output and "Traceback" not in result.output
+
+
+def test_a_declared_source_of_a_records_longest_is_kept_and_a_blank_default_refused():
+    import scanner.cli  # noqa: F401  (the command group, which the sources' commands join)
+    from scanner.models import MAX_SOURCE_CHARS
+    from scanner.sources.cli import _mapping
+
+    longest = "s" * MAX_SOURCE_CHARS
+    mapping = _mapping(None, None, "langchain", "Notes", None, False, longest)
+    record = mapping.to_record("n1", {"text": "The kiln fires to cone 10.", "user_id": "u"})
+    assert record.source == longest
+    # the same limits hold for a source declared in a --sources table
+    for bad in ("", " ", longest + "s"):
+        with pytest.raises(ConfigurationError, match="source.source_default"):
+            build_mapping({"collection": "Notes", "source_default": bad})
+
+
+@pytest.mark.parametrize(("results", "says"), [
+    ({"memories": []}, "results: expected what Memory.search returns"),
+    ({"results": {"id": "a"}}, "results: expected what Memory.search returns"),
+    ({"results": [{"id": "a"}, {"memory": "no id"}]}, r"results\[1\]: no 'id'"),
+    ([{"id": ""}], r"results\[0\]: no 'id'"),
+])
+def test_a_mem0_result_of_another_shape_is_refused_naming_what_is_wrong(results, says):
+    from scanner.integrations.mem0 import scan_mem0_results
+
+    # refused before anything is read: no source is needed to tell
+    with pytest.raises(ValueError, match=says):
+        scan_mem0_results(None, "u", results)
