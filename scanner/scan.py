@@ -13,6 +13,7 @@ from scanner.core.duplicates import duplicate_groups
 from scanner.core.keys import AliasTable, GroupKey, group_by_key, near_key_pairs
 from scanner.core.named_changes import named_change_pairs
 from scanner.core.endings import ending_pairs
+from scanner.core.corrections import correction_pairs
 from scanner.core.never import never_pairs
 from scanner.core.value_changes import value_change_pairs
 from scanner.core.preferences import preference_pairs
@@ -111,7 +112,7 @@ def scan_records(records: Sequence[MemoryRecord], triples: Sequence[Sequence[Tri
     if config.judge is not None:
         # a denial of any time and a report of the same thing, in other words than the key's
         known = {c.ids for c in candidates}
-        for found in (never_pairs(groups), value_note_pairs(records),
+        for found in (never_pairs(groups), correction_pairs(records), value_note_pairs(records),
                       value_change_pairs(records, triples),
                       named_change_pairs(records), ending_pairs(records),
                       preference_pairs(records)):
@@ -147,9 +148,11 @@ _UPDATE = frozenset({"update"})
 STRUCTURE_LABELS: dict[str, frozenset[str]] = {
     "never": frozenset({"contradiction", "update"}), "named": _UPDATE, "redone": _UPDATE,
     "from_value": _UPDATE, "quoted": _UPDATE, "valued": _UPDATE, "valued_near": _UPDATE,
-    "noted": _UPDATE, "ended": _UPDATE, "revoked": _UPDATE, "preferred": _UPDATE}
+    "noted": _UPDATE, "ended": _UPDATE, "revoked": _UPDATE, "preferred": _UPDATE,
+    "corrected": _UPDATE}
 """The judge's readings that keep a pair found outside the keys (:mod:`scanner.core.never`,
 :mod:`scanner.core.named_changes`, :mod:`scanner.core.value_changes`,
+:mod:`scanner.core.corrections`,
 :mod:`scanner.core.value_notes`, :mod:`scanner.core.endings`,
 :mod:`scanner.core.preferences`); any other reading drops it, so structure alone flags
 nothing. A denial of any time and a report are kept when the judge reads either kind of

@@ -45,6 +45,9 @@ from extractors.types import Triple
 from extractors.values import normalize_value
 
 RULE = "attribute_value"
+DIRECTED = "directed"
+"""The ``change`` qualifier of a value read after "up to" / "down to" (:func:`_directed`): the
+clause says the attribute moved, with no change word a memory's text could be searched for."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -212,6 +215,10 @@ def attribute_values(doc) -> list[Triple]:
             if reading is None and before_span >= 0 and tokens[before_span].dep_ == "prep" \
                     and tokens[before_span].lower_ in _TO | {"for"} and head.dep_ != "pobj":
                 reading = _prep_reading(tokens[before_span], kind)  # a loose parse of the value
+        directed = False
+        if reading is None and _UP_DOWN_TO.search(before):
+            reading = _directed(head)  # "has gone up to £515", "is down to £35 a week"
+            changed = directed = reading is not None
         if reading is None:
             continue
         owner, attribute = reading
@@ -232,7 +239,8 @@ def attribute_values(doc) -> list[Triple]:
         changed = changed or _marks_change(head, clause)
         found.append(Triple(owner, attribute, value, False, clause.left_edge.idx,
                             clause.right_edge.idx + len(clause.right_edge.text),
-                            match.group(), (("change", "marked"),) if changed else (), RULE))
+                            match.group(), (("change", DIRECTED if directed else "marked"),) if changed
+                            else (), RULE))
     return found
 
 
@@ -352,6 +360,30 @@ def _prep_reading(parent, kind: str) -> tuple[str, str] | None:
             _verb_attribute(verb) or _ruling_attribute(verb)):
         return _verb_attribute(verb) or _ruling_attribute(verb)
     return None
+
+_UP_DOWN_TO = re.compile(r"\b(?:up|down)\s+to\s+(?:about\s+|around\s+|roughly\s+)?$",
+                         re.IGNORECASE)
+
+
+def _directed(head) -> tuple[str, str] | None:
+    """The attribute a value after "up to" / "down to" is the new value of: the clause's
+    verb is a :data:`_words` ``directed`` verb, its attribute the copula's subject or the
+    change verb's (:func:`_verb_attribute`). The parser reads "up to" as a bound of the
+    number ("up to 515"), so the verb is the first one above the value."""
+    verb = head
+    for _ in range(4):
+        if verb.pos_ in ("VERB", "AUX"):
+            break
+        if verb.head is verb:
+            return None
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX") or not _plain(verb) or \
+            verb.lemma_.lower() not in _words()["directed"]:
+        return None
+    if verb.lemma_ == "be":
+        return _subject_phrase(verb)
+    return _verb_attribute(verb)
+
 
 def _governor(head, span) -> tuple[str, str] | None:
     """The attribute of the "to" value of "from A to B": the nearest noun or verb above it

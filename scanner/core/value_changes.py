@@ -8,7 +8,9 @@ commits merged into main has grown to 165"; "Scheduled a Zoom meeting with my pr
 March 22 at 3 PM" / "The meeting was moved to 4:30 PM". A pair is a candidate when, in one
 scope,
 
-* the later memory marks a change (:mod:`extractors.change_cues`) and writes a typed value
+* the later memory marks a change (:mod:`extractors.change_cues`, or a phrasal change the
+  attribute reading found, "is down to £35 a week":
+  :data:`extractors.constructions.attribute_values.DIRECTED`) and writes a typed value
   (:func:`extractors.constructions.attribute_values.typed_values`);
 * the earlier memory writes a value of the same type that the later one does not (a value
   changed, not said again); and
@@ -46,7 +48,8 @@ from dataclasses import dataclass
 
 from extractors import Cardinality, Triple
 from extractors.change_cues import CHANGE_WORDS, marks_change
-from extractors.constructions.attribute_values import typed_value_spans, typed_values
+from extractors.constructions.attribute_values import (
+    DIRECTED, typed_value_spans, typed_values)
 from extractors.times import MONTHS
 from scanner.core.detect import CandidatePair
 from scanner.core.keys import GroupKey
@@ -102,10 +105,14 @@ def value_change_pairs(records: Sequence[MemoryRecord],
     """
     by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
     anchors: dict[str, Anchors] = {}
+    changed: set[str] = set()
     for r, found_triples in zip(records, triples):
         if r.observed_at is not None:
             by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
             anchors[r.id] = _attribute_anchors(found_triples, r.text)
+            if marks_change(r.text) or any(t.qualifiers and t.qualifier("change") == DIRECTED
+                                           for t in found_triples):
+                changed.add(r.id)  # a cue word, or a phrasal change ("is down to £35")
     found: dict[tuple[str, str], CandidatePair] = {}
     for items in by_scope.values():
         idf = word_weights(items)  # a word common in one store anchors nothing there
@@ -116,7 +123,7 @@ def value_change_pairs(records: Sequence[MemoryRecord],
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):
             weighted = [w for w in words[j] if w in idf]
-            if values[j] and anchors[later.id] and marks_change(later.text):
+            if values[j] and anchors[later.id] and later.id in changed:
                 _pair_one(j, items, values, weighted, idf, postings, found, anchors[later.id],
                           roles[j][1])
             for w in weighted:

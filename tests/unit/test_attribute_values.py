@@ -44,6 +44,13 @@ def _read(extractor, sentence):
      ("user", "shooting accuracy (percentage)", "60 percent")),
     ("My confidence in operator theory is at 79%.",
      ("user", "confidence in operator theory (percentage)", "79 percent")),
+    # the phrasal forms of a change: "up to" / "down to" after a verb of direction
+    ("My rent has gone up to £515 a month.", ("user", "rent (amount)", "515 gbp")),
+    ("The gym has put my membership up to £41 a month.",
+     ("user", "membership (amount)", "41 gbp")),
+    ("Food budget is down to £35 a week.", ("user", "food budget (amount)", "35 gbp")),
+    ("Rosie's pocket money went up to £6 a week.",
+     ("rosie", "pocket money (amount)", "6 gbp")),
 ])
 def test_a_typed_value_names_its_attribute(extractor, sentence, expected):
     assert expected in _read(extractor, sentence)
@@ -61,11 +68,12 @@ def test_a_typed_value_names_its_attribute(extractor, sentence, expected):
     "Alarm time changed to 9am on Sundays.",                      # restricted to Sundays
     "The response time dropped to 120ms under 20 concurrent requests.",  # under a load
     "If I move to Lisbon, my rent budget is 900 euros.",          # a condition
+    "The venue holds up to 200 guests.",                          # "up to": a bound
 ])
 def test_no_attribute_value_is_read(extractor, sentence):
     found = _read(extractor, sentence)
     assert not [t for t in found if t[2] in ("20 usd", "0.05 s", "8", "90 usd", "60 percent",
-                                             "09:00", "0.12 s", "900 eur")
+                                             "09:00", "0.12 s", "900 eur", "200")
                 or t[1].endswith("(date)")], found
 
 
