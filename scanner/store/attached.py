@@ -32,7 +32,7 @@ from extractors import Triple
 from scanner.errors import ConfigurationError, StoreWriteError
 from scanner.models import MemoryRecord
 from scanner.sources.mapping import SourceMapping, text_digest
-from scanner.store import replication
+from scanner.store import replication, schema
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (
     SCAN_PROPERTIES,
@@ -46,6 +46,8 @@ from scanner.store.failures import store_failure
 from scanner.store.memories import MemoryStore
 from scanner.store.tenants import object_uuid
 
+CACHE_PROPERTIES = ("text_digest", "source_uuid")
+"""What a triple cache object holds besides the memory collection's properties."""
 CACHE_PREFIX = "ContrascanSource"
 """Cache collections are ``ContrascanSource<Name>`` (name with ``-`` as ``_``)."""
 
@@ -227,9 +229,10 @@ class TripleCache(MemoryStore):
     def ensure_schema(self) -> None:
         """The memory-collection layout plus ``text_digest`` and ``source_uuid``."""
         super().ensure_schema()
+        schema.declare(self.name, CACHE_PROPERTIES)
         col = self.client.collections.use(self.name)
         names = {p.name for p in col.config.get().properties}
-        for prop in ("text_digest", "source_uuid"):
+        for prop in CACHE_PROPERTIES:
             if prop not in names:
                 col.config.add_property(Property(name=prop, data_type=DataType.TEXT,
                                                  tokenization=Tokenization.FIELD))
