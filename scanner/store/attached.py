@@ -16,6 +16,7 @@ contrascan's triple cache beside it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -123,13 +124,25 @@ class AttachedCollection:
         return None if self.mapping.tenant_scope else \
             Filter.by_property(self.mapping.user_property).equal(user_id)
 
+    def _in_scope(self, user_id: str, properties: Mapping[str, Any]) -> bool:
+        """Whether an object the user filter matched holds exactly ``user_id``: a user
+        property with Weaviate's default ``word`` tokenization (Mem0's schema, and what
+        auto-schema makes of a framework's metadata) matches every value holding the same
+        words, so the filter for ``lc-user`` also returns ``lc-user-2``'s objects
+        (weaviate#7681)."""
+        if self.mapping.tenant_scope:
+            return True
+        value = properties.get(self.mapping.user_property)
+        # compared as the mapping reads it (a number as its JSON text)
+        return (value if isinstance(value, str) else json.dumps(value, default=str)) == user_id
+
     def tenant_of(self, user_id: str) -> str | None:
         """The tenant a user's objects live in (the user id itself), or None."""
         return user_id if self.mapping.tenant_scope else None
 
     def fetch(self, user_id: str, uuids: Sequence[str]) -> list[AttachedObject]:
         """The objects with these uuids in the user's scope, in the order asked (missing or
-        out-of-scope ones are left out)."""
+        out-of-scope ones are left out; the user property must equal ``user_id``)."""
         if not uuids:
             return []
         filters = Filter.by_id().contains_any(list(uuids))
@@ -139,12 +152,14 @@ class AttachedCollection:
             filters=filters & scope if scope is not None else filters, limit=len(uuids),
             return_properties=self.properties)
         found = {str(o.uuid): AttachedObject(str(o.uuid), dict(o.properties), tenant)
-                 for o in res.objects}
+                 for o in res.objects if self._in_scope(user_id, o.properties)}
         return [found[u] for u in map(str, uuids) if u in found]
 
     def hybrid(self, user_id: str, query: str, vector: np.ndarray | Sequence[float] | None, *,
                limit: int, alpha: float) -> list[AttachedObject]:
-        """Scoped hybrid search on the collection's own vectors, best first.
+        """Scoped hybrid search on the collection's own vectors, best first. Hits of another
+        user that a word-tokenized user property let through are left out (so fewer than
+        ``limit`` may come back).
 
         Args:
             user_id: the scope (tenant or ``user_property`` filter).
@@ -161,7 +176,7 @@ class AttachedCollection:
             target_vector=self.mapping.target_vector, return_properties=self.properties,
             return_metadata=MetadataQuery(score=True))
         return [AttachedObject(str(o.uuid), dict(o.properties), tenant, o.metadata.score)
-                for o in res.objects]
+                for o in res.objects if self._in_scope(user_id, o.properties)]
 
     def tenants(self) -> list[str | None]:
         """The tenants to read ([None] without multi-tenancy)."""

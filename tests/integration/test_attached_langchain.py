@@ -54,7 +54,7 @@ def langchain_store(weaviate_server):
     for key, text, meta in DOCS:
         ids[key] = store.add_texts([text], metadatas=[{"user_id": USER, **meta}])[0]
     ids["other"] = store.add_texts(["The preferred glaze is shino."], metadatas=[{
-        "user_id": "someone-else", "source": "chat:9", "source_class": "user",
+        "user_id": f"{USER}-2", "source": "chat:9", "source_class": "user",
         "observed_at": "2026-03-09T10:00:00Z", "epoch": "studio-v3"}])[0]
     yield store, name, {k: str(v) for k, v in ids.items()}
     for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
@@ -101,7 +101,10 @@ def test_search_stays_in_the_users_scope(weaviate_server, langchain_store):
     _, name, ids = langchain_store
     source = AttachedSource(weaviate_server, preset("langchain", name))
     scan = source.search(USER, "preferred glaze", limit=12)
+    # the other user's id holds every word of USER: the word-tokenized user_id filter
+    # matches it, and the exact comparison leaves it out (not a rejected hit)
     assert ids["other"] not in {h.record.id for h in scan.hits}
+    assert scan.report.rejected == []
     assert ids["old_glaze"] in scan.report.withhold
     # a second scan of the same hits finds every triple in the cache
     again = source.search(USER, "preferred glaze", limit=12)
