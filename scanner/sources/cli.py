@@ -39,11 +39,13 @@ def _source_options(func):
                      help="Read --collection with a framework's preset instead."),
         click.option("--collection", help="The attached collection (with --preset)."),
         click.option("--declare-store-time", metavar="PROPERTY",
-                     help="With --preset: declare a store-wide time (e.g. created_at) as "
-                          "observed_at; recorded in every verdict."),
+                     help="With --preset: declare a store-wide time as observed_at (the mem0 "
+                          "preset declares created_at; '' declares none); recorded in every "
+                          "verdict."),
         click.option("--declare-source", metavar="SOURCE",
                      help="With --preset: declare the source of every memory that names "
-                          "none (e.g. the collection's name); recorded in every verdict."),
+                          "none (default: the collection's name; '' declares none); recorded "
+                          "in every verdict."),
     ]):
         func = option(func)
     return func
@@ -55,9 +57,12 @@ def _mapping(sources_file: Path | None, source_name: str | None, preset_name: st
     if preset_name:
         if not collection:
             raise ConfigurationError("--collection", "required with --preset")
-        declared = {"source_default": source} if source is not None else {}
-        return preset(preset_name, collection, store_time_as_observed_at=store_time,
-                      single_epoch=single_epoch, **declared)
+        # only what was given: the preset's own declarations stay otherwise
+        given = {k: v for k, v in (("source_default", source),
+                                   ("store_time_as_observed_at", store_time)) if v is not None}
+        if single_epoch:
+            given["single_epoch"] = True
+        return preset(preset_name, collection, **given)
     if source is not None:
         raise ConfigurationError("--declare-source", "only with --preset (a --sources table "
                                  "sets source_default itself)")
@@ -165,6 +170,8 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
                "by_verdict": _by_verdict(result.scan.tenants),
                "seconds": round(result.scan.seconds, 3),
                "statuses_written": result.statuses_written}
+    if result.declared:
+        summary["declared"] = list(result.declared)
     if kw["as_json"]:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
         return
@@ -175,6 +182,10 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
     click.echo(f"scanned {counted(summary['scanned'], 'memory')} of "
                f"{counted(len(result.scan.tenants), 'user')}: "
                f"{counted(summary['conflicts'], 'conflict')} {summary['by_verdict']}")
+    from scanner.render import declared_lines
+
+    for line in declared_lines(result.declared):
+        click.echo(line)
     if kw["fail_on_conflict"] and summary["conflicts"]:
         raise SystemExit(3)
 

@@ -70,7 +70,8 @@ def _properties(client, name: str) -> dict[str, dict]:
 def test_retriever_drops_exactly_the_withheld_documents(weaviate_server, langchain_store):
     store, name, ids = langchain_store
     before = _properties(weaviate_server, name)
-    source = AttachedSource(weaviate_server, preset("langchain", name))
+    # strict: no declared epoch, so the pair without one is quarantined and marked
+    source = AttachedSource(weaviate_server, preset("langchain", name, single_epoch=False))
     inner = store.as_retriever(search_kwargs={"k": 12, "return_uuids": True,
                                               "filters": None})
     docs = inner.invoke("preferred glaze Alice lives kiln")
@@ -99,7 +100,7 @@ def test_retriever_drops_exactly_the_withheld_documents(weaviate_server, langcha
 
 def test_search_stays_in_the_users_scope(weaviate_server, langchain_store):
     _, name, ids = langchain_store
-    source = AttachedSource(weaviate_server, preset("langchain", name))
+    source = AttachedSource(weaviate_server, preset("langchain", name, single_epoch=False))
     scan = source.search(USER, "preferred glaze", limit=12)
     # the other user's id holds every word of USER: the word-tokenized user_id filter
     # matches it, and the exact comparison leaves it out (not a rejected hit)

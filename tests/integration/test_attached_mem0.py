@@ -92,7 +92,8 @@ def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server,
                             top_k=12, threshold=0.0)
     assert {r["id"] for r in results["results"]} == set(ids.values())
 
-    mapping = preset("mem0", name, store_time_as_observed_at="created_at", single_epoch=True)
+    # strict about the source (none declared): a memory without an actor is quarantined
+    mapping = preset("mem0", name, source_default="")
     source = AttachedSource(weaviate_server, mapping)
     kept, scan = scan_mem0_results(source, USER, results)
     assert {r["id"] for r in kept} == {ids[k] for k in ("tenmoku", "paris", "berlin", "kiln")}
