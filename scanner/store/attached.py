@@ -230,6 +230,48 @@ class AttachedCollection:
         return written
 
 
+def lost_writes(client: weaviate.WeaviateClient, collection: str, uuids: Sequence[str], *,
+                tenant: str | None = None) -> list[tuple[str, str]]:
+    """The objects a framework's write returned ids for that ``collection`` does not hold.
+
+    LangChain's ``add_texts``, LlamaIndex's ``add`` / ``insert_nodes`` and Mem0's ``add``
+    send objects through the client's batch and return their ids whatever Weaviate answered
+    (per-object errors are only logged or kept in ``client.batch.failed_objects``,
+    python-client#885); this reads the ids back.
+
+    Args:
+        client: the client the framework wrote with (its ``failed_objects`` give the reasons
+            while no later batch of that client has started).
+        collection: the framework's collection; tenant: its tenant, if it has tenants.
+        uuids: the ids the framework returned.
+
+    Returns:
+        ``(uuid, Weaviate's message)`` per missing object, in the order given; the message is
+        the client's for that object, else the one message of its last batch, else a note
+        that the client kept none. Empty when every object is stored.
+    """
+    col = client.collections.use(collection)
+    col = col.with_tenant(tenant) if tenant else col
+    wanted = [str(u) for u in uuids]
+    found: set[str] = set()
+    with store_failure(f"cannot read collection {collection}"):
+        for start in range(0, len(wanted), 1000):
+            part = wanted[start:start + 1000]
+            res = col.query.fetch_objects(filters=Filter.by_id().contains_any(part),
+                                          limit=len(part), return_properties=[])
+            found.update(str(o.uuid) for o in res.objects)
+    missing = [u for u in wanted if u not in found]
+    if not missing:
+        return []
+    failed = list(client.batch.failed_objects)
+    by_uuid = {str(getattr(e.object_, "uuid", None) or e.original_uuid): e.message
+               for e in failed}
+    messages = sorted({e.message for e in failed})
+    fallback = messages[0] if len(messages) == 1 else \
+        "not stored (the client kept no reason: see the framework's log)"
+    return [(u, by_uuid.get(u, fallback)) for u in missing]
+
+
 class TripleCache(MemoryStore):
     """contrascan's own collection for one attached source (see the module docstring).
 

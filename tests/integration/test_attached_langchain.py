@@ -20,6 +20,7 @@ from scanner.integrations.langchain import (  # noqa: E402
 )
 from scanner.sources import preset  # noqa: E402
 from scanner.sources.service import AttachedSource  # noqa: E402
+from tests.integration.attached_support import dropped_afterwards, stored  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -110,3 +111,26 @@ def test_search_stays_in_the_users_scope(weaviate_server, langchain_store):
     # a second scan of the same hits finds every triple in the cache
     again = source.search(USER, "preferred glaze", limit=12)
     assert again.extracted == 0 and again.report.withhold == scan.report.withhold
+
+
+def test_a_write_weaviate_rejects_is_a_clear_error(embedded_weaviate):
+    """add_texts returns an id for an object Weaviate rejected (here a date property given a
+    date without a time); require_stored names it with Weaviate's reason."""
+    from scanner.errors import StoreWriteError
+    from scanner.integrations import require_stored
+
+    name = f"LangChain_{uuid.uuid4().hex[:12]}"
+    with embedded_weaviate.client() as client, dropped_afterwards(client, name):
+        store = WeaviateVectorStore(client, name, "text", embedding=SentenceEmbeddings())
+        first = store.add_texts(["The kiln fires to cone 10."], metadatas=[
+            {"user_id": USER, "observed_at": "2026-03-01T10:00:00+00:00"}])
+        require_stored(client, name, first)
+        # auto-schema made observed_at a DATE property from the first value
+        ids = store.add_texts(["The kiln fires to cone 9."], metadatas=[
+            {"user_id": USER, "observed_at": "2026-03-02"}])
+        with pytest.raises(StoreWriteError) as raised:
+            require_stored(client, name, first + ids)
+        assert raised.value.written == 1
+        ((lost, reason),) = raised.value.failures
+        assert lost == ids[0] and "invalid date property 'observed_at'" in reason
+        assert stored(client, name) == 1
