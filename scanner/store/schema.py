@@ -20,9 +20,10 @@ for any client error (:func:`scanner.store.failures.store_failure`). See WEAVIAT
 **Strict schemas under auto-schema.** The embedded server runs with Weaviate's auto-schema on
 (``AUTOSCHEMA_ENABLED``, :func:`scanner.store.processes.server_environment`), as a default
 Weaviate does, because LangChain, LlamaIndex and Mem0 write properties their collections never
-declared, and lose the write silently without it (issue 35 item 2, docs/attached-sources.md). Weaviate has the setting only server-wide (weaviate#4379),
-so contrascan keeps its own collections strict itself: every ``create_*`` records the
-properties and references it declares (:func:`declare`), and the two write paths
+declared, and lose the write silently without it (issue 35 item 2, docs/attached-sources.md).
+Weaviate has the setting only server-wide (weaviate#4379), so contrascan keeps its own
+collections strict itself: every ``create_*`` records the properties and references it
+declares (:func:`declare`), and the two write paths
 (:func:`scanner.store.batching.insert_objects`, :func:`scanner.store.status_updates.update_many`)
 send no object naming anything else (:func:`undeclared`): such an object is a failed write
 naming the property, as the server reported it with auto-schema off. An existing collection of
