@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from scanner.batch import ScanCheckpoint, TenantPass, ledger_digest, states_digest
-from scanner.errors import StoreWriteError, WeaviateUnavailable
+from scanner.errors import ConfigurationError, StoreWriteError, WeaviateUnavailable
 from scanner.store.memories import STATUS_ACTIVE, STATUS_SUPERSEDED
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def record_checkpoint(scan_state: ScanStateStore, decision: str, d: _TenantDecis
             decision=decision, inputs=inputs, states=states_digest(states),
             ledger=ledger_digest(ledger), scanned=d.scanned, conflicts=dict(conflicts)),
             datetime.now(timezone.utc))
-    except (StoreWriteError, WeaviateUnavailable) as err:
+    except (StoreWriteError, WeaviateUnavailable, ConfigurationError) as err:
         # the scan's own writes are all stored; without a checkpoint the next scan of
         # this tenant decides in full
         scan_state.forget_schema()

@@ -254,7 +254,11 @@ class ScanReport(_Frozen):
     """What a scan found (SPEC §5). Ids are sorted so reports diff cleanly.
 
     ``cite``: safe to use as current; ``withhold``: superseded; ``unresolved``: members of
-    quarantined, epoch-change and escalated pairs.
+    quarantined, epoch-change and escalated pairs. ``declared``: what the store the memories
+    come from declares instead of stating it (SPEC §3's declared epoch; an attached source's
+    preset, docs/attached-sources.md): ``declared:single_epoch``,
+    ``declared:source=<value>``, ``declared:observed_at=<property>``, in every report of such
+    a store whether or not it holds a conflict (each verdict's ``reasons`` carry them too).
     """
 
     scanned: int
@@ -265,6 +269,9 @@ class ScanReport(_Frozen):
     unresolved: list[str] = Field(default_factory=list)
     events: list[EpochChangeEvent] = Field(default_factory=list)
     rejected: list[RejectedLine] = Field(default_factory=list)
+    declared: list[str] = Field(default_factory=list, exclude_if=lambda names: not names)
+    """Left out of every dump when empty, so reports of stores that declare nothing keep the
+    SPEC §5 shape."""
 
     def to_json_dict(self) -> dict[str, Any]:
         """The report as plain JSON types, with ``from`` spelled as in SPEC §5."""

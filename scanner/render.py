@@ -136,6 +136,30 @@ def render_report(report: ScanReport, *, title: str = "scan",
         f"withhold {len(report.withhold)}, unresolved {len(report.unresolved)}"
         + (f"; {counted(len(report.rejected), 'line')} rejected" if report.rejected else ""),
         soft_wrap=True)  # one line at any width, for a reader's grep
+    for line in declared_lines(report.declared):
+        console.print(_cell(line), soft_wrap=True)
+
+
+_DECLARED_MEANING = {
+    "declared:single_epoch": "every memory without an epoch is taken to be in one epoch",
+    "declared:source=": "a memory that names no source is taken to come from {}",
+    "declared:observed_at=": "a memory without an observation time is taken to be observed "
+                             "when its {} says",
+    "declared:epoch_property=": "the epoch is read from the memory's property {}",
+}
+
+
+def declared_lines(declared) -> list[str]:
+    """One line per declaration of the store (``report.declared``), saying what it assumes:
+    ``assumed (declared:single_epoch): every memory without an epoch is taken to be in one
+    epoch``; empty when nothing is declared."""
+    lines = []
+    for d in declared:
+        meaning = next((text.format(d[len(prefix):]) for prefix, text in
+                        _DECLARED_MEANING.items() if d == prefix or
+                        (prefix.endswith("=") and d.startswith(prefix))), None)
+        lines.append(f"assumed ({d})" + (f": {meaning}" if meaning else ""))
+    return lines
 
 
 def render_history(entries, memory_id: str, console: Console | None = None, *,

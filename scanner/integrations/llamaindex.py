@@ -10,13 +10,54 @@ from __future__ import annotations
 
 from typing import Any
 
+from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from scanner.store.memories import STATUS_SUPERSEDED
 
 METADATA_KEY = "contrascan"
+
+
+class SentenceEmbedding(BaseEmbedding):
+    """A LlamaIndex embedding model from the sidecar's sentence-transformers model (default
+    all-MiniLM-L6-v2 from its PyPI package, no hub download), so an index written with
+    ``VectorStoreIndex.insert_nodes`` and the sidecar's query vectors share one space
+    (384 dimensions, L2-normalised).
+
+    Args:
+        embedder: a :class:`scanner.embeddings.Embedder` (default: the default model).
+    """
+
+    _embedder: Any = PrivateAttr()
+
+    def __init__(self, embedder: Any = None, **kwargs: Any):
+        super().__init__(model_name="contrascan-sentence-embedding", **kwargs)
+        from scanner.embeddings import Embedder
+
+        self._embedder = embedder or Embedder()
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "ContrascanSentenceEmbedding"
+
+    @property
+    def embedder(self) -> Any:
+        """The :class:`scanner.embeddings.Embedder` (for :class:`AttachedSource`)."""
+        return self._embedder
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return self._embedder.encode([query])[0].tolist()
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_query_embedding(query)
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self._embedder.encode([text])[0].tolist()
+
+    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+        return self._embedder.encode(list(texts)).tolist()
 
 
 class ContrascanNodePostprocessor(BaseNodePostprocessor):

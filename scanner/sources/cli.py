@@ -31,12 +31,13 @@ from scanner.wording import counted
 
 
 class DeclaredSource(click.ParamType):
-    """The value of ``--declare-source``: a source that is not blank and holds at most
+    """The value of ``--declare-source``: ``''`` (declare none, overriding the preset's
+    default of the collection's name), or a source that is not blank and holds at most
     :data:`~scanner.models.MAX_SOURCE_CHARS` characters (a memory record's own limit, SPEC §4).
 
-    Checked as the command line is read, before any store is opened: an empty source would
-    declare nothing (a blank ``source`` is a missing one) while every verdict said it was
-    declared, and a longer one would make every memory of the collection unreadable.
+    Checked as the command line is read, before any store is opened: a blank source (spaces
+    only) would declare nothing while every verdict said it was declared, and a longer one
+    would make every memory of the collection unreadable.
     """
 
     name = "source"
@@ -44,7 +45,7 @@ class DeclaredSource(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
         text = str(value)
-        if not text.strip():
+        if text and not text.strip():
             self.fail("the source is empty: give the name memories without one are said to "
                       "come from (e.g. the collection's name).", param, ctx)
         if len(text) > MAX_SOURCE_CHARS:
@@ -63,12 +64,13 @@ def _source_options(func):
                      help="Read --collection with a framework's preset instead."),
         click.option("--collection", help="The attached collection (with --preset)."),
         click.option("--declare-store-time", metavar="PROPERTY",
-                     help="With --preset: declare a store-wide time (e.g. created_at) as "
-                          "observed_at; recorded in every verdict."),
+                     help="With --preset: declare a store-wide time as observed_at (the mem0 "
+                          "preset declares created_at; '' declares none); recorded in every "
+                          "verdict."),
         click.option("--declare-source", metavar="SOURCE", type=DeclaredSource(),
                      help="With --preset: declare the source of every memory that names "
-                          "none (e.g. the collection's name; at most 1,024 characters); "
-                          "recorded in every verdict."),
+                          "none (default: the collection's name; '' declares none; at most "
+                          "1,024 characters); recorded in every verdict."),
     ]):
         func = option(func)
     return func
@@ -80,9 +82,12 @@ def _mapping(sources_file: Path | None, source_name: str | None, preset_name: st
     if preset_name:
         if not collection:
             raise ConfigurationError("--collection", "required with --preset")
-        declared = {"source_default": source} if source is not None else {}
-        return preset(preset_name, collection, store_time_as_observed_at=store_time,
-                      single_epoch=single_epoch, **declared)
+        # only what was given: the preset's own declarations stay otherwise
+        given = {k: v for k, v in (("source_default", source),
+                                   ("store_time_as_observed_at", store_time)) if v is not None}
+        if single_epoch:
+            given["single_epoch"] = True
+        return preset(preset_name, collection, **given)
     if source is not None:
         raise ConfigurationError("--declare-source", "only with --preset (a --sources table "
                                  "sets source_default itself)")
@@ -190,6 +195,8 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
                "by_verdict": _by_verdict(result.scan.tenants),
                "seconds": round(result.scan.seconds, 3),
                "statuses_written": result.statuses_written}
+    if result.declared:
+        summary["declared"] = list(result.declared)
     if kw["as_json"]:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
         return
@@ -200,6 +207,10 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
     click.echo(f"scanned {counted(summary['scanned'], 'memory')} of "
                f"{counted(len(result.scan.tenants), 'user')}: "
                f"{counted(summary['conflicts'], 'conflict')} {summary['by_verdict']}")
+    from scanner.render import declared_lines
+
+    for line in declared_lines(result.declared):
+        click.echo(line)
     if kw["fail_on_conflict"] and summary["conflicts"]:
         raise SystemExit(3)
 

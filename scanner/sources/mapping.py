@@ -57,15 +57,20 @@ class SourceMapping(BaseModel):
             decided from the collection's multi-tenancy setting when attached.
         group_property: the property holding the scope's ``group``, if any.
         scope_properties: properties that narrow the scope (SPEC §1 ``properties``).
-        source_properties, source_default: where ``source`` comes from (the default: not
-            blank, at most :data:`~scanner.models.MAX_SOURCE_CHARS` characters).
+        source_properties, source_default: where ``source`` comes from; a declared
+            ``source_default`` (not blank, at most :data:`~scanner.models.MAX_SOURCE_CHARS`
+            characters) is recorded in every verdict as ``declared:source=<value>`` (a preset
+            declares the collection; ``""`` declares none).
         source_class_properties, source_class_default: where ``source_class`` comes from;
             ``source_class_values`` maps stored values (e.g. Mem0's ``role``) to a class.
         observed_at_properties: properties holding the event time (ISO 8601 text or DATE).
-        store_time_as_observed_at: a store-wide write time (e.g. Mem0's ``created_at``)
-            declared to serve as ``observed_at`` when no event time is present; recorded in
-            every verdict as ``declared:observed_at=<property>``.
-        epoch_properties: properties holding the epoch; single_epoch: declare one epoch.
+        store_time_as_observed_at: a store-wide write time (e.g. Mem0's ``created_at``, the
+            ``mem0`` preset's default) declared to serve as ``observed_at`` when no event time
+            is present; recorded in every verdict as ``declared:observed_at=<property>``
+            (``""``: declare none).
+        epoch_properties: properties holding the epoch; single_epoch: declare one epoch for
+            the records that carry none (every preset does; recorded as
+            ``declared:single_epoch``).
         confidence_property: a number in [0, 1], if the store keeps one.
         query_properties: properties the BM25 half of a hybrid search reads (default: text).
         target_vector: the named vector a hybrid search uses (None = the collection's only
@@ -111,11 +116,18 @@ class SourceMapping(BaseModel):
                                  "store_time_as_observed_at instead")
         return names
 
+    @field_validator("source_default", "store_time_as_observed_at", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        # "" in a TOML table or an HTTP body turns a preset's declaration off
+        return None if value == "" else value
+
     @field_validator("source_default")
     @classmethod
     def _source_named(cls, value: str | None) -> str | None:
         if value is not None and not value.strip():
-            raise ValueError("a blank source declares nothing: give a name or leave it out")
+            raise ValueError("a blank source declares nothing: give a name, or \"\" to declare "
+                             "none")
         return value
 
     @field_validator("store_time_as_observed_at")
@@ -290,35 +302,46 @@ PRESETS: dict[str, dict[str, Any]] = {
     # data (the text), created_at, category, updated_at, user_id, agent_id, run_id (TEXT);
     # Memory.add writes metadata keys as top-level properties and, with infer=False, the
     # message's "role" and its "name" as "actor_id" (mem0/memory/main.py
-    # _add_to_vector_store). No tenants: users are the user_id property. created_at is the
-    # write time: observed_at only when declared (store_time_as_observed_at).
+    # _add_to_vector_store). No tenants: users are the user_id property. Provenance: who said
+    # it is the actor, else the run (a conversation id, SPEC §1); created_at is Mem0's write
+    # time (mem0/memory/main.py _create_memory: now, unless the caller's metadata sets it),
+    # declared as observed_at; Mem0 has no epoch (one declared for the collection) and a
+    # memory without actor or run names no source (the collection declared as its source).
     "mem0": {"text_property": "data", "user_property": "user_id", "tenant_scope": False,
-             "source_properties": ("source", "actor_id"),
+             "source_properties": ("source", "actor_id", "run_id"),
              "source_class_properties": ("source_class", "role"),
              "source_class_values": {"user": SourceClass.user,
                                      "assistant": SourceClass.inference},
-             "observed_at_properties": ("observed_at",), "epoch_properties": ("epoch",),
+             "observed_at_properties": ("observed_at",), "store_time_as_observed_at":
+             "created_at", "epoch_properties": ("epoch",), "single_epoch": True,
              "query_properties": ("data",)},
     # langchain-weaviate 0.0.8, langchain_weaviate/vectorstores.py: the text under text_key
     # ("text" by default), each metadata key a top-level property (add_texts), one tenant
     # per `tenant` argument when use_multi_tenancy; "source" is LangChain's conventional
-    # metadata key for where a document came from.
+    # metadata key for where a document came from (its document loaders set it). LangChain
+    # keeps no time, epoch or speaker of its own: observed_at comes from the metadata, one
+    # epoch is declared for the collection and the collection is the declared source of a
+    # document whose metadata names none.
     "langchain": {"text_property": "text", "user_property": "user_id",
                   "source_properties": ("source",),
                   "source_class_properties": ("source_class",),
-                  "observed_at_properties": ("observed_at",), "epoch_properties": ("epoch",)},
+                  "observed_at_properties": ("observed_at",), "epoch_properties": ("epoch",),
+                  "single_epoch": True},
     # llama-index-vector-stores-weaviate 1.7.1, llama_index/vector_stores/weaviate/utils.py
     # NODE_SCHEMA + get_data_object: "text", "ref_doc_id", "doc_id", "document_id",
     # "_node_content" (the node as JSON), "_node_type", and each node.metadata key as a
     # top-level property (node_to_metadata_dict, flat_metadata=False); the object uuid is
-    # the node id.
+    # the node id. LlamaIndex's file readers name the file in "file_path" (SimpleDirectoryReader);
+    # as for LangChain, one epoch and the collection as source are declared.
     "llamaindex": {"text_property": "text", "user_property": "user_id",
-                   "source_properties": ("source",),
+                   "source_properties": ("source", "file_path"),
                    "source_class_properties": ("source_class",),
                    "observed_at_properties": ("observed_at",), "epoch_properties": ("epoch",),
-                   "query_properties": ("text",)},
+                   "single_epoch": True, "query_properties": ("text",)},
 }
-"""Defaults per framework; any field can still be set on top of a preset."""
+"""Defaults per framework; any field can still be set on top of a preset. Every preset also
+declares the collection itself as ``source_default`` (``declared:source=<collection>``) unless
+the source sets ``source_default`` (``""``: declare none)."""
 
 
 def preset(name: str, collection: str, *, source_name: str | None = None,
@@ -348,6 +371,9 @@ def build_mapping(values: Mapping[str, Any]) -> SourceMapping:
                                            f"{', '.join(sorted(PRESETS))}")
     merged = {**PRESETS.get(name, {}), **values}
     merged.setdefault("name", merged.get("collection"))
+    if name is not None:
+        # what no framework records: the collection itself is declared the source
+        merged.setdefault("source_default", merged.get("collection"))
     try:
         return SourceMapping.model_validate(merged)
     except ValidationError as err:

@@ -46,7 +46,8 @@ class SourceScan:
 
     Attributes:
         report: the SPEC §5 report; ids are the agent objects' uuids (or
-            :func:`~scanner.sources.mapping.object_id` for objects passed without one).
+            :func:`~scanner.sources.mapping.object_id` for objects passed without one); its
+            ``declared`` lists the source's declarations (:attr:`AttachedSource.declarations`).
         hits: the scanned memories in the order given (search: best first, each with its
             fused hybrid score in [0, 1]; None for hits passed in), with the status stored
             before this scan.
@@ -107,11 +108,13 @@ class SyncResult:
 
 @dataclass
 class SourceBatchScan:
-    """A batch scan of an attached source: the cache pass, then the scan of every user."""
+    """A batch scan of an attached source: the cache pass, then the scan of every user;
+    ``declared``: the source's declarations, as every report of it states them."""
 
     sync: SyncResult
     scan: BatchScanResult
     statuses_written: int = 0
+    declared: tuple[str, ...] = ()
 
 
 class AttachedSource(Service):
@@ -142,6 +145,10 @@ class AttachedSource(Service):
         super().__init__(weaviate_stores(client, memories=TripleCache(client, self.mapping.name)),
                          engine=Engine(dataclasses.replace(config, policy=policy)),
                          embedder=embedder)
+        self.declarations: tuple[str, ...] = tuple(policy.declarations())
+        """What this source declares instead of its memories stating it (the preset's
+        single epoch, source, store time): in every report it produces (``report.declared``)
+        and every verdict's reasons."""
         self._memo: OrderedDict[tuple[str, str], tuple[float, StoredMemory]] = OrderedDict()
 
     memo_seconds: float = 30.0
@@ -306,8 +313,10 @@ class AttachedSource(Service):
                 for m in c.members:
                     self._memo.pop((user_id, m), None)
             timings["write"] = time.perf_counter() - start
+        update: dict[str, Any] = {"declared": list(self.declarations)}
         if rejected:
-            report = report.model_copy(update={"rejected": rejected})
+            update["rejected"] = rejected
+        report = report.model_copy(update=update)
         result = SourceScan(report=report, hits=hits, extracted=extracted, timings=timings)
         if apply and self.mapping.status_property:
             self.source.write_status(user_id, {h.record.id: result.status(h.record.id)
@@ -359,4 +368,5 @@ class AttachedSource(Service):
                 for start in range(0, len(statuses), 1000):
                     part = dict(list(statuses.items())[start:start + 1000])
                     written += self.source.write_status(user_id, part)
-        return SourceBatchScan(sync=synced, scan=scanned, statuses_written=written)
+        return SourceBatchScan(sync=synced, scan=scanned, statuses_written=written,
+                               declared=self.declarations)

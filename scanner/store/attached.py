@@ -16,6 +16,7 @@ contrascan's triple cache beside it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -32,7 +33,7 @@ from extractors import Triple
 from scanner.errors import ConfigurationError, StoreWriteError
 from scanner.models import MemoryRecord
 from scanner.sources.mapping import SourceMapping, text_digest
-from scanner.store import replication
+from scanner.store import replication, schema
 from scanner.store.batching import insert_objects
 from scanner.store.codec import (
     SCAN_PROPERTIES,
@@ -46,6 +47,8 @@ from scanner.store.failures import store_failure
 from scanner.store.memories import MemoryStore
 from scanner.store.tenants import object_uuid
 
+CACHE_PROPERTIES = ("text_digest", "source_uuid")
+"""What a triple cache object holds besides the memory collection's properties."""
 CACHE_PREFIX = "ContrascanSource"
 """Cache collections are ``ContrascanSource<Name>`` (name with ``-`` as ``_``)."""
 
@@ -121,13 +124,25 @@ class AttachedCollection:
         return None if self.mapping.tenant_scope else \
             Filter.by_property(self.mapping.user_property).equal(user_id)
 
+    def _in_scope(self, user_id: str, properties: Mapping[str, Any]) -> bool:
+        """Whether an object the user filter matched holds exactly ``user_id``: a user
+        property with Weaviate's default ``word`` tokenization (Mem0's schema, and what
+        auto-schema makes of a framework's metadata) matches every value holding the same
+        words, so the filter for ``lc-user`` also returns ``lc-user-2``'s objects
+        (weaviate#7681)."""
+        if self.mapping.tenant_scope:
+            return True
+        value = properties.get(self.mapping.user_property)
+        # compared as the mapping reads it (a number as its JSON text)
+        return (value if isinstance(value, str) else json.dumps(value, default=str)) == user_id
+
     def tenant_of(self, user_id: str) -> str | None:
         """The tenant a user's objects live in (the user id itself), or None."""
         return user_id if self.mapping.tenant_scope else None
 
     def fetch(self, user_id: str, uuids: Sequence[str]) -> list[AttachedObject]:
         """The objects with these uuids in the user's scope, in the order asked (missing or
-        out-of-scope ones are left out)."""
+        out-of-scope ones are left out; the user property must equal ``user_id``)."""
         if not uuids:
             return []
         filters = Filter.by_id().contains_any(list(uuids))
@@ -137,12 +152,14 @@ class AttachedCollection:
             filters=filters & scope if scope is not None else filters, limit=len(uuids),
             return_properties=self.properties)
         found = {str(o.uuid): AttachedObject(str(o.uuid), dict(o.properties), tenant)
-                 for o in res.objects}
+                 for o in res.objects if self._in_scope(user_id, o.properties)}
         return [found[u] for u in map(str, uuids) if u in found]
 
     def hybrid(self, user_id: str, query: str, vector: np.ndarray | Sequence[float] | None, *,
                limit: int, alpha: float) -> list[AttachedObject]:
-        """Scoped hybrid search on the collection's own vectors, best first.
+        """Scoped hybrid search on the collection's own vectors, best first. Hits of another
+        user that a word-tokenized user property let through are left out (so fewer than
+        ``limit`` may come back).
 
         Args:
             user_id: the scope (tenant or ``user_property`` filter).
@@ -159,7 +176,7 @@ class AttachedCollection:
             target_vector=self.mapping.target_vector, return_properties=self.properties,
             return_metadata=MetadataQuery(score=True))
         return [AttachedObject(str(o.uuid), dict(o.properties), tenant, o.metadata.score)
-                for o in res.objects]
+                for o in res.objects if self._in_scope(user_id, o.properties)]
 
     def tenants(self) -> list[str | None]:
         """The tenants to read ([None] without multi-tenancy)."""
@@ -213,6 +230,48 @@ class AttachedCollection:
         return written
 
 
+def lost_writes(client: weaviate.WeaviateClient, collection: str, uuids: Sequence[str], *,
+                tenant: str | None = None) -> list[tuple[str, str]]:
+    """The objects a framework's write returned ids for that ``collection`` does not hold.
+
+    LangChain's ``add_texts``, LlamaIndex's ``add`` / ``insert_nodes`` and Mem0's ``add``
+    send objects through the client's batch and return their ids whatever Weaviate answered
+    (per-object errors are only logged or kept in ``client.batch.failed_objects``,
+    python-client#885); this reads the ids back.
+
+    Args:
+        client: the client the framework wrote with (its ``failed_objects`` give the reasons
+            while no later batch of that client has started).
+        collection: the framework's collection; tenant: its tenant, if it has tenants.
+        uuids: the ids the framework returned.
+
+    Returns:
+        ``(uuid, Weaviate's message)`` per missing object, in the order given; the message is
+        the client's for that object, else the one message of its last batch, else a note
+        that the client kept none. Empty when every object is stored.
+    """
+    col = client.collections.use(collection)
+    col = col.with_tenant(tenant) if tenant else col
+    wanted = [str(u) for u in uuids]
+    found: set[str] = set()
+    with store_failure(f"cannot read collection {collection}"):
+        for start in range(0, len(wanted), 1000):
+            part = wanted[start:start + 1000]
+            res = col.query.fetch_objects(filters=Filter.by_id().contains_any(part),
+                                          limit=len(part), return_properties=[])
+            found.update(str(o.uuid) for o in res.objects)
+    missing = [u for u in wanted if u not in found]
+    if not missing:
+        return []
+    failed = list(client.batch.failed_objects)
+    by_uuid = {str(getattr(e.object_, "uuid", None) or e.original_uuid): e.message
+               for e in failed}
+    messages = sorted({e.message for e in failed})
+    fallback = messages[0] if len(messages) == 1 else \
+        "not stored (the client kept no reason: see the framework's log)"
+    return [(u, by_uuid.get(u, fallback)) for u in missing]
+
+
 class TripleCache(MemoryStore):
     """contrascan's own collection for one attached source (see the module docstring).
 
@@ -227,9 +286,10 @@ class TripleCache(MemoryStore):
     def ensure_schema(self) -> None:
         """The memory-collection layout plus ``text_digest`` and ``source_uuid``."""
         super().ensure_schema()
+        schema.declare(self.name, CACHE_PROPERTIES)
         col = self.client.collections.use(self.name)
         names = {p.name for p in col.config.get().properties}
-        for prop in ("text_digest", "source_uuid"):
+        for prop in CACHE_PROPERTIES:
             if prop not in names:
                 col.config.add_property(Property(name=prop, data_type=DataType.TEXT,
                                                  tokenization=Tokenization.FIELD))

@@ -331,7 +331,12 @@ def server_environment(data_dir: Path, port: int, grpc_port: int, key: str) -> d
         # the client sets PROFILING_PORT, which the server ignores (it reads GO_PROFILING_PORT);
         # without this pprof listens on :6060 on all interfaces (repo:…/rest/configure_api.go).
         "GO_PROFILING_DISABLE": "true",
-        "AUTOSCHEMA_ENABLED": "false",
+        # on, as in a default Weaviate: LangChain, LlamaIndex and Mem0 write properties their
+        # collections never declared, and with it off every such object is rejected while
+        # the framework returns its id (issue 35 item 2). Weaviate has the setting only
+        # server-wide (weaviate#4379); contrascan's own collections are kept strict by the
+        # store itself (scanner.store.schema.undeclared).
+        "AUTOSCHEMA_ENABLED": "true",
         "API_BASED_MODULES_DISABLED": "true",
         "DEFAULT_VECTORIZER_MODULE": "none",
         "ENABLE_MODULES": "",  # empty = none (the client's default enables five API modules)

@@ -23,11 +23,11 @@ from weaviate.classes.data import DataObject
 from weaviate.util import generate_uuid5
 
 from scanner.batch import ScanCheckpoint
-from scanner.errors import StoreWriteError
+from scanner.errors import ConfigurationError, StoreWriteError
 from scanner.store import replication
 from scanner.store.batching import insert_objects
 from scanner.store.failures import classify, store_failure
-from scanner.store.schema import create_scan_state_collection
+from scanner.store.schema import create_scan_state_collection, drop_auto_made
 from scanner.store.tenants import DEFAULT_COLLECTION, open_tenant, tenant_name
 
 SCAN_STATE_SUFFIX = "ScanState"
@@ -59,10 +59,21 @@ class ScanStateStore:
         self._exists = False
 
     def ensure_schema(self) -> None:
-        """Create the collection if it does not exist (idempotent)."""
+        """Create the collection if it does not exist (idempotent). An empty collection of its
+        name without tenants is what Weaviate's auto-schema made of a checkpoint written after
+        the collection was deleted: it is replaced (checkpoints only save work).
+
+        Raises:
+            ConfigurationError: a collection of its name without tenants holds objects.
+        """
         if self._exists:
             return
-        create_scan_state_collection(self.client, self.name)
+        try:
+            create_scan_state_collection(self.client, self.name)
+        except ConfigurationError:
+            if not drop_auto_made(self.client, self.name):
+                raise
+            create_scan_state_collection(self.client, self.name)
         self._exists = True
 
     def forget_schema(self) -> None:

@@ -29,6 +29,7 @@ from weaviate.exceptions import WeaviateBaseError
 
 from scanner.errors import StoreWriteError
 from scanner.store.connection import RestEndpoint, rest_endpoint
+from scanner.store.schema import undeclared
 from scanner.store.tenants import object_uuid
 
 
@@ -46,11 +47,21 @@ def update_many(client: weaviate.WeaviateClient, col: Any, user_id: str,
 
     Raises:
         StoreWriteError: the updates Weaviate rejected or that failed, each with its id, and
-            how many were written.
+            how many were written; an update naming a property the collection does not
+            declare is not sent and is one of them (:func:`scanner.store.schema.undeclared`).
     """
     if not updates:
         return
+    asked = len(updates)
     failures: list[tuple[str, str]] = []
+    sent = []
+    for mid, props in updates:
+        why = undeclared(col, props)
+        if why is None:
+            sent.append((mid, props))
+        else:
+            failures.append((mid, why))
+    updates = sent
     endpoint = rest_endpoint(client)
     level = getattr(col, "consistency_level", None)
     patch = LoopbackPatcher(endpoint, col.name, col.tenant, user_id, failures,
@@ -76,7 +87,7 @@ def update_many(client: weaviate.WeaviateClient, col: Any, user_id: str,
         if patch is not None:
             patch.close()
     if failures:
-        raise StoreWriteError(failures, len(updates) - len(failures))
+        raise StoreWriteError(failures, asked - len(failures))
 
 
 class LoopbackPatcher:

@@ -24,6 +24,7 @@ def weaviate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[server
     data_dir = tmp_path_factory.mktemp("weaviate")
     client = server.connect_embedded(data_dir, port=port, grpc_port=grpc_port)
     _DATA_DIRS[client] = data_dir
+    _PORTS[client] = (port, grpc_port)
     try:
         yield client
     finally:
@@ -32,6 +33,42 @@ def weaviate_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[server
 
 _DATA_DIRS: dict = {}
 """The session server's data directory, by client (for its API key)."""
+_PORTS: dict = {}
+"""The session server's REST and gRPC ports, by client."""
+
+
+@pytest.fixture(scope="session")
+def embedded_weaviate(weaviate_server, weaviate_api_key):
+    """The session's embedded Weaviate (contrascan's: auto-schema on, anonymous access off) as
+    a framework's user reaches it: its ports on 127.0.0.1 and its key
+    (:class:`tests.integration.attached_support.UserWeaviate`)."""
+    from tests.integration.attached_support import UserWeaviate
+
+    port, grpc_port = _PORTS[weaviate_server]
+    return UserWeaviate("embedded", port, grpc_port, weaviate_api_key)
+
+
+@pytest.fixture(scope="session")
+def plain_weaviate(tmp_path_factory):
+    """A second, plain Weaviate reached by ``--weaviate-url``: one ``weaviate-server`` process
+    started as the cluster tests start theirs (:class:`scanner.store.cluster.LocalCluster`,
+    one node, an API key), with Weaviate's default auto-schema."""
+    from scanner.store.cluster import LocalCluster
+    from tests.integration.attached_support import UserWeaviate
+
+    if server.ensure_binary() is None:
+        pytest.fail("no weaviate-server binary: run `make setup` (needs Go >= 1.26)")
+    with LocalCluster(tmp_path_factory.mktemp("plain-weaviate"), nodes=1,
+                      extra_env={"AUTOSCHEMA_ENABLED": "true"}) as plain:
+        node = plain.nodes[0]
+        yield UserWeaviate("plain", node.ports.rest, node.ports.grpc, plain.api_key)
+
+
+@pytest.fixture(params=["embedded", "plain"])
+def user_weaviate(request):
+    """Each Weaviate a framework's user would point it at: contrascan's embedded one, and a
+    plain one given to contrascan by ``--weaviate-url``."""
+    return request.getfixturevalue(f"{request.param}_weaviate")
 
 
 @pytest.fixture(scope="session")

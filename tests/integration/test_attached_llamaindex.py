@@ -1,5 +1,7 @@
 """LlamaIndex nodes written through llama-index-vector-stores-weaviate, scanned where they lie:
-planted contradictions are found and the node postprocessor drops exactly the withheld nodes."""
+``VectorStoreIndex.insert_nodes`` lands every node in contrascan's embedded Weaviate and in a
+plain one, and the default preset withholds the stale one and says what it assumes; planted
+contradictions are found and the node postprocessor drops exactly the withheld nodes."""
 
 from __future__ import annotations
 
@@ -10,18 +12,29 @@ import pytest
 pytest.importorskip("llama_index.vector_stores.weaviate",
                     reason="needs the contrascan[llamaindex] extra")
 
+from llama_index.core import VectorStoreIndex  # noqa: E402
 from llama_index.core.schema import TextNode  # noqa: E402
 from llama_index.core.vector_stores.types import (  # noqa: E402
     VectorStoreQuery,
     VectorStoreQueryMode,
 )
 from llama_index.vector_stores.weaviate import WeaviateVectorStore  # noqa: E402
-from weaviate.classes.config import DataType, Property  # noqa: E402
 
 from scanner.embeddings import Embedder  # noqa: E402
-from scanner.integrations.llamaindex import METADATA_KEY, ContrascanNodePostprocessor  # noqa: E402
+from scanner.integrations.llamaindex import (  # noqa: E402
+    METADATA_KEY,
+    ContrascanNodePostprocessor,
+    SentenceEmbedding,
+)
 from scanner.sources import preset  # noqa: E402
 from scanner.sources.service import AttachedSource  # noqa: E402
+from tests.integration.attached_support import (  # noqa: E402
+    dropped_afterwards,
+    source_cli,
+    source_collections,
+    source_report,
+    stored,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -48,15 +61,8 @@ def llama_store(weaviate_server):
         node.embedding = embedder.encode([text])[0].tolist()
         nodes.append(node)
         ids[key] = node.node_id
-    store.add(nodes[:1])  # creates the collection with LlamaIndex's NODE_SCHEMA
-    # The test server runs with AUTOSCHEMA_ENABLED=false: declare the properties a default
-    # server's autoschema adds for node metadata and node_to_metadata_dict's fields.
-    col = weaviate_server.collections.use(name)
-    have = {p.name for p in col.config.get().properties}
-    for prop in ("user_id", "source", "source_class", "observed_at", "epoch", "_node_content",
-                 "_node_type", "document_id", "doc_id"):
-        if prop not in have:
-            col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
+    # LlamaIndex's NODE_SCHEMA declares no node metadata: Weaviate's auto-schema adds it, on
+    # in the embedded server as in a default one (issue 35 item 2)
     store.add(nodes)
     yield store, name, ids, embedder
     for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
@@ -92,3 +98,44 @@ def test_postprocessor_drops_exactly_the_withheld_nodes(weaviate_server, llama_s
     assert kinds[tuple(sorted([ids["paris"], ids["berlin"]]))] == ("epoch_change",
                                                                    "epoch_change")
     assert scan.extracted == 0  # the postprocessor's scan cached every node's triples
+
+
+TIMELINE = [  # what a LlamaIndex user writes: the node's text, the user and when it was said
+    ("celadon", "The preferred glaze is celadon.", "2026-04-01T09:00:00+00:00"),
+    ("tenmoku", "The preferred glaze is tenmoku.", "2026-04-08T09:00:00+00:00"),
+    ("kiln", "The kiln fires to cone 10.", "2026-04-03T09:00:00+00:00"),
+]
+
+
+def test_insert_nodes_lands_and_the_default_preset_withholds_the_stale_memory(user_weaviate):
+    """Issue 35 items 2 and 3: nodes with metadata through the index's own ``insert_nodes``,
+    no property declared beforehand, no source, no epoch: every node is stored, and the
+    preset's declarations settle the update."""
+    name = f"LlamaIndex_{uuid.uuid4().hex[:12]}"
+    with user_weaviate.client() as client, \
+            dropped_afterwards(client, *source_collections(name)):
+        index = VectorStoreIndex.from_vector_store(
+            WeaviateVectorStore(weaviate_client=client, index_name=name),
+            embed_model=SentenceEmbedding())
+        nodes = {key: TextNode(text=text, metadata={"user_id": USER, "observed_at": when})
+                 for key, text, when in TIMELINE}
+        index.insert_nodes(list(nodes.values()))
+        index.insert_nodes([TextNode(text="The preferred glaze is shino.", metadata={
+            "user_id": f"{USER}-2", "observed_at": "2026-04-09T09:00:00+00:00"})])
+        assert not client.batch.failed_objects
+        assert stored(client, name) == len(TIMELINE) + 1  # 0 writes lost
+
+        preset_args = ("--preset", "llamaindex", "--collection", name)
+        batch = source_cli(user_weaviate, "batch-scan", *preset_args)
+        assert f"{name}: read 4, cached 0, extracted 4" in batch.output
+        assert "scanned 4 memories of 2 users: 1 conflict {'resolved': 1}" in batch.output
+        assert "assumed (declared:single_epoch)" in batch.output
+        assert f"assumed (declared:source={name})" in batch.output
+
+        report = source_report(user_weaviate, *preset_args, "--user", USER,
+                               "--query", "preferred glaze")
+        assert report["withhold"] == [nodes["celadon"].node_id]
+        (glaze,) = report["conflicts"]
+        assert (glaze["verdict"], glaze["rule"], glaze["winner"]) == (
+            "resolved", "recency", nodes["tenmoku"].node_id)
+        assert report["declared"] == ["declared:single_epoch", f"declared:source={name}"]

@@ -1,6 +1,8 @@
 """Mem0 (mem0ai) with its Weaviate vector store on the test server and the packaged
 all-MiniLM-L6-v2 as a local huggingface embedder: memories added with ``infer=False`` (no LLM
-call), searched with ``Memory.search``, and the result scanned where it lies."""
+call) land in contrascan's embedded Weaviate and in a plain one, the default preset withholds
+the stale one and says what it assumes; searched with ``Memory.search``, the result is scanned
+where it lies."""
 
 from __future__ import annotations
 
@@ -15,13 +17,19 @@ os.environ.setdefault("MEM0_TELEMETRY", "False")  # read once, when mem0 is firs
 pytest.importorskip("mem0", reason="needs the contrascan[mem0] extra")
 
 from mem0 import Memory  # noqa: E402
-from weaviate.classes.config import DataType, Property  # noqa: E402
 
 from scanner.embeddings import resolve_model_path  # noqa: E402
 from scanner.integrations.mem0 import RESULT_KEY, scan_mem0_results  # noqa: E402
 from scanner.sources import preset  # noqa: E402
 from scanner.sources.service import AttachedSource  # noqa: E402
 from scanner.store.server import rest_endpoint  # noqa: E402
+from tests.integration.attached_support import (  # noqa: E402
+    dropped_afterwards,
+    source_cli,
+    source_collections,
+    source_report,
+    stored,
+)
 
 pytestmark = [
     pytest.mark.integration,
@@ -33,36 +41,39 @@ pytestmark = [
 USER = "mem0-user"
 
 
-@pytest.fixture()
-def mem0_memory(weaviate_server, weaviate_api_key, tmp_path):
-    name = f"Mem0_{uuid.uuid4().hex[:12]}"
-    endpoint = rest_endpoint(weaviate_server)
+def _memory(name: str, port: int, api_key: str, client, history):
+    """A Mem0 ``Memory`` on collection ``name`` of the Weaviate at 127.0.0.1:``port``."""
     memory = Memory.from_config({
-        # the embedded server takes no anonymous client: its API key as a bearer header
-        # (Mem0's auth_client_secret would connect to Weaviate Cloud over https)
+        # a server that takes no anonymous client: its API key as a bearer header (Mem0's
+        # auth_client_secret would connect to Weaviate Cloud over https)
         "vector_store": {"provider": "weaviate", "config": {
             "collection_name": name, "embedding_model_dims": 384,
-            "cluster_url": f"http://{endpoint.host}:{endpoint.port}",
-            "additional_headers": {"Authorization": f"Bearer {weaviate_api_key}"}}},
+            "cluster_url": f"http://127.0.0.1:{port}",
+            "additional_headers": {"Authorization": f"Bearer {api_key}"}}},
         "embedder": {"provider": "huggingface", "config": {
             "model": resolve_model_path(), "embedding_dims": 384}},
         # infer=False never calls the LLM; Mem0 builds the client at construction
         "llm": {"provider": "openai", "config": {"api_key": "no-llm-calls"}},
-        "history_db_path": str(tmp_path / "mem0-history.db"),
+        "history_db_path": str(history),
     })
     # Mem0's Weaviate store connects gRPC to port 50051 whatever the URL says
-    # (mem0/vector_stores/weaviate.py __init__); the test server's gRPC port is free-chosen,
-    # so the store is handed a client of the test server (a real one, not a stand-in).
+    # (mem0/vector_stores/weaviate.py __init__); the test servers' gRPC ports are free-chosen,
+    # so the store is handed a client of the same server (a real one, not a stand-in).
     memory.vector_store.client.close()
-    memory.vector_store.client = weaviate_server
-    # The test server runs with AUTOSCHEMA_ENABLED=false; a default server adds these on the
-    # first write (Memory.add's payload: metadata keys, role, actor_id, text_lemmatized).
-    col = weaviate_server.collections.use(name)
-    for prop in ("role", "actor_id", "text_lemmatized", "epoch"):
-        col.config.add_property(Property(name=prop, data_type=DataType.TEXT))
+    memory.vector_store.client = client
+    return memory
+
+
+@pytest.fixture()
+def mem0_memory(weaviate_server, weaviate_api_key, tmp_path):
+    name = f"Mem0_{uuid.uuid4().hex[:12]}"
+    # Mem0's collection does not declare what Memory.add writes besides (role, actor_id,
+    # text_lemmatized, metadata keys): Weaviate's auto-schema adds them, on in the embedded
+    # server as in a default one (issue 35 item 2)
+    memory = _memory(name, rest_endpoint(weaviate_server).port, weaviate_api_key,
+                     weaviate_server, tmp_path / "mem0-history.db")
     yield memory, name
-    for coll in (name, f"ContrascanSource{name}", f"ContrascanSource{name}Ledger",
-                 f"ContrascanSource{name}ScanState"):
+    for coll in source_collections(name):
         weaviate_server.collections.delete(coll)
 
 
@@ -94,7 +105,8 @@ def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server,
                             top_k=12, threshold=0.0)
     assert {r["id"] for r in results["results"]} == set(ids.values())
 
-    mapping = preset("mem0", name, store_time_as_observed_at="created_at", single_epoch=True)
+    # strict about the source (none declared): a memory without an actor is quarantined
+    mapping = preset("mem0", name, source_default="")
     source = AttachedSource(weaviate_server, mapping)
     before = copy.deepcopy(results)
     filtered = scan_mem0_results(source, USER, results)
@@ -125,6 +137,7 @@ def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server,
 
     # the batch scan over the whole collection finds the same verdicts, scoped per user,
     # and a re-run writes nothing
+    assert stored(weaviate_server, name) == 6  # every Memory.add landed
     first = source.batch_scan_source()
     assert first.sync.read == 6 and first.sync.extracted == 1  # only the other user's
     assert first.sync.cached == 5
@@ -133,3 +146,44 @@ def test_mem0_search_results_lose_exactly_the_withheld_memories(weaviate_server,
     assert again.sync.extracted == 0
     assert sum(t.ledger.written + t.ledger.replaced + t.applied.edges_added
                for t in again.scan.tenants) == 0
+
+
+def test_memory_add_lands_and_the_default_preset_withholds_the_stale_memory(user_weaviate,
+                                                                            tmp_path):
+    """Issue 35 items 2 and 3: ``Memory.add`` as Mem0's documentation shows it (a user's
+    messages, no actor, no metadata): every write is stored, and the preset maps Mem0's
+    created_at and declares one epoch and the collection as source."""
+    name = f"Mem0_{uuid.uuid4().hex[:12]}"
+    with user_weaviate.client() as client, \
+            dropped_afterwards(client, *source_collections(name)):
+        memory = _memory(name, user_weaviate.port, user_weaviate.api_key, client,
+                         tmp_path / "mem0-history.db")
+        ids = {}
+        for key, text in (("celadon", "The preferred glaze is celadon."),
+                          ("kiln", "The kiln fires to cone 10."),
+                          ("tenmoku", "The preferred glaze is tenmoku.")):
+            out = memory.add([{"role": "user", "content": text}], user_id=USER, infer=False)
+            ids[key] = out["results"][0]["id"]
+        memory.add([{"role": "user", "content": "The preferred glaze is shino."}],
+                   user_id=f"{USER}-2", infer=False)
+        assert stored(client, name) == 4  # 0 writes lost
+
+        preset_args = ("--preset", "mem0", "--collection", name)
+        batch = source_cli(user_weaviate, "batch-scan", *preset_args)
+        assert f"{name}: read 4, cached 0, extracted 4" in batch.output
+        assert "scanned 4 memories of 2 users: 1 conflict {'resolved': 1}" in batch.output
+        assert "assumed (declared:observed_at=created_at): a memory without an observation " \
+               "time is taken to be observed when its created_at says" in batch.output
+        assert "assumed (declared:single_epoch)" in batch.output
+        assert f"assumed (declared:source={name})" in batch.output
+
+        report = source_report(user_weaviate, *preset_args, "--user", USER,
+                               "--query", "preferred glaze")
+        assert report["withhold"] == [ids["celadon"]] and report["unresolved"] == []
+        (glaze,) = report["conflicts"]
+        assert (glaze["verdict"], glaze["rule"], glaze["winner"]) == (
+            "resolved", "recency", ids["tenmoku"])
+        assert report["declared"] == ["declared:single_epoch",
+                                      "declared:observed_at=created_at",
+                                      f"declared:source={name}"]
+        assert set(report["declared"]) <= set(glaze["reasons"])

@@ -20,15 +20,45 @@ def test_mem0_preset_reads_mem0_payloads():
         "updated_at": "2026-03-09T10:00:00+00:00"})
     assert (r.text, r.user_id, r.source, r.source_class) == (
         "The preferred glaze is celadon.", "u1", "potter", SourceClass.user)
-    # created_at is a store time: not observed_at unless declared; updated_at never
-    assert r.observed_at is None
-    declared = preset("mem0", "Mem0Memories", store_time_as_observed_at="created_at")
-    r2 = declared.to_record("x", {"data": "t", "user_id": "u1",
-                                  "created_at": "2026-03-01T10:00:00+00:00"})
-    assert r2.observed_at == datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
-    assert declared.declarations() == ("declared:observed_at=created_at",)
+    # created_at is Mem0's write time: observed_at only as the preset declares it (updated_at
+    # never), and that declaration is stated with the others the preset makes
+    assert r.observed_at == datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+    assert m.declarations() == ("declared:observed_at=created_at",
+                                "declared:source=Mem0Memories")
+    assert m.single_epoch
+    strict = preset("mem0", "Mem0Memories", store_time_as_observed_at="", source_default="",
+                    single_epoch=False)
+    assert strict.declarations() == () and not strict.single_epoch
+    assert strict.to_record("x", {"data": "t", "user_id": "u1",
+                                  "created_at": "2026-03-01T10:00:00+00:00"}).observed_at is None
     assert preset("mem0", "M").to_record("x", {"data": "t", "user_id": "u", "role": "assistant"}
                                          ).source_class is SourceClass.inference
+
+
+@pytest.mark.parametrize("properties, source", [
+    ({"actor_id": "potter", "run_id": "session-4"}, "potter"),  # who said it
+    ({"run_id": "session-4"}, "session-4"),  # the conversation (SPEC §1)
+    ({}, "Mem0Memories"),  # nothing: the collection, as declared
+])
+def test_mem0_source_is_the_actor_then_the_run_then_the_declared_collection(properties,
+                                                                              source):
+    r = preset("mem0", "Mem0Memories").to_record("x", {"data": "t", "user_id": "u1",
+                                                       **properties})
+    assert r.source == source
+
+
+@pytest.mark.parametrize("name", ["langchain", "llamaindex", "mem0"])
+def test_every_preset_declares_one_epoch_and_the_collection_as_source(name):
+    # frameworks carry no epoch and often no source (issue 35 item 3): the preset declares
+    # them, so a plain framework write is not quarantined as missing provenance
+    m = preset(name, "Notes")
+    assert m.single_epoch and m.source_default == "Notes"
+    assert "declared:source=Notes" in m.declarations()
+    text = "data" if name == "mem0" else "text"
+    r = m.to_record("x", {text: "t", "user_id": "u", "source": "chat:1"})
+    assert (r.source, r.epoch) == ("chat:1", None)  # a stated source wins over the declared
+    tables = build_mapping({"preset": name, "collection": "Notes", "source_default": "app"})
+    assert tables.source_default == "app"
 
 
 @pytest.mark.parametrize("field, name", [("observed_at_properties", ["updated_at"]),
@@ -112,14 +142,19 @@ def test_the_cli_declares_a_presets_source_and_says_so_in_every_verdict():
     m = _mapping(None, None, "langchain", "Notes", None, False, "notes-app")
     assert m.source_default == "notes-app"
     assert "declared:source=notes-app" in m.declarations()
-    assert _mapping(None, None, "langchain", "Notes", None, False).source_default is None
+    # by default the preset declares the collection; '' declares nothing
+    assert _mapping(None, None, "langchain", "Notes", None, False).source_default == "Notes"
+    assert _mapping(None, None, "langchain", "Notes", None, False, "").source_default is None
+    # options not given leave the preset's declarations as they are
+    mem0 = _mapping(None, None, "mem0", "M", None, False)
+    assert (mem0.store_time_as_observed_at, mem0.single_epoch) == ("created_at", True)
+    assert _mapping(None, None, "mem0", "M", "", False).store_time_as_observed_at is None
     with pytest.raises(ConfigurationError) as err:
         _mapping(None, None, None, None, None, False, "notes-app")
     assert err.value.setting == "--declare-source"
 
 
 @pytest.mark.parametrize(("value", "says"), [
-    ("", "the source is empty"),
     ("   ", "the source is empty"),
     ("s" * 1025, "the source is 1,025 characters long; a source holds at most 1,024"),
 ])
@@ -150,8 +185,9 @@ def test_a_declared_source_of_a_records_longest_is_kept_and_a_blank_default_refu
     mapping = _mapping(None, None, "langchain", "Notes", None, False, longest)
     record = mapping.to_record("n1", {"text": "The kiln fires to cone 10.", "user_id": "u"})
     assert record.source == longest
-    # the same limits hold for a source declared in a --sources table
-    for bad in ("", " ", longest + "s"):
+    # the same limits hold for a source declared in a --sources table ("" declares none)
+    assert build_mapping({"collection": "Notes", "source_default": ""}).source_default is None
+    for bad in (" ", longest + "s"):
         with pytest.raises(ConfigurationError, match="source.source_default"):
             build_mapping({"collection": "Notes", "source_default": bad})
 
@@ -168,3 +204,27 @@ def test_a_mem0_result_of_another_shape_is_refused_naming_what_is_wrong(results,
     # refused before anything is read: no source is needed to tell
     with pytest.raises(ValueError, match=says):
         scan_mem0_results(None, "u", results)
+
+
+def test_a_report_states_what_its_source_declares():
+    # issue 35 item 3: the preset's assumptions are in every report, in JSON and in words
+    from rich.console import Console
+
+    from scanner.models import ScanReport
+    from scanner.render import declared_lines, render_report
+
+    declared = ["declared:single_epoch", "declared:observed_at=created_at",
+                "declared:source=Notes"]
+    report = ScanReport(scanned=2, cite=["a", "b"], declared=declared)
+    assert report.to_json_dict()["declared"] == declared
+    assert "declared" not in ScanReport(scanned=1).to_json_dict()  # others' reports unchanged
+    console = Console(record=True, width=200)
+    render_report(report, console=console)
+    assert console.export_text().splitlines()[1:] == [
+        "assumed (declared:single_epoch): every memory without an epoch is taken to be in "
+        "one epoch",
+        "assumed (declared:observed_at=created_at): a memory without an observation time is "
+        "taken to be observed when its created_at says",
+        "assumed (declared:source=Notes): a memory that names no source is taken to come from "
+        "Notes"]
+    assert declared_lines(["declared:something_else"]) == ["assumed (declared:something_else)"]
