@@ -42,9 +42,9 @@ import threading
 import time
 from importlib.resources import files
 from typing import Annotated, Any, Literal
-from urllib.parse import parse_qs, quote, urlencode
+from urllib.parse import quote, urlencode
 
-from fastapi import FastAPI, Query, Request, Security
+from fastapi import FastAPI, Form, Query, Request, Security
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRouter
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -86,7 +86,6 @@ PREFIX = "/review"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 """Content-Security-Policy of every review page: only this server's own script and style."""
-_FORM_BYTES = 16 * 1024
 VERDICTS = ("quarantined", "epoch_change", "escalated", "possible")
 SEVERITIES = ("high", "medium", "low")
 
@@ -233,14 +232,6 @@ def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         "Referrer-Policy": "same-origin", "Cache-Control": "no-store"})
 
 
-async def _form(request: Request) -> dict[str, str]:
-    body = await request.body()
-    if len(body) > _FORM_BYTES:
-        return {}
-    parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return {k: v[0] for k, v in parsed.items() if v}
-
-
 def _login_redirect(request: Request) -> RedirectResponse:
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     return RedirectResponse(f"{PREFIX}/login?{urlencode({'next': target})}", status_code=303)
@@ -295,10 +286,11 @@ def login_form(request: Request, next: str | None = None) -> Response:
                  next=_safe_next(next), error=None, reviewer=None)
 
 @_pages.post("/login")
-async def login(request: Request) -> Response:
-    form = await _form(request)
-    reviewer = form.get("reviewer", "").strip()
-    target = _safe_next(form.get("next"))
+async def login(request: Request, reviewer: Annotated[str, Form()] = "",
+                api_key: Annotated[str, Form()] = "",
+                next: Annotated[str | None, Form()] = None) -> Response:
+    reviewer = reviewer.strip()
+    target = _safe_next(next)
     attempts: FailedAttempts = request.app.state.failed_attempts
     client = client_of(request.client)
     wait = attempts.retry_after(client)
@@ -312,7 +304,7 @@ async def login(request: Request) -> Response:
         check_reviewer(reviewer)
     except ReviewError as err:
         error = f"Name: {err.reason}."
-    if error is None and not _sessions(request).check_key(form.get("api_key", "")):
+    if error is None and not _sessions(request).check_key(api_key):
         attempts.failed(client)
         error = "Wrong API key."
     if error is not None:
@@ -326,10 +318,9 @@ async def login(request: Request) -> Response:
     return response
 
 @_pages.post("/logout")
-async def logout(request: Request) -> Response:
+async def logout(request: Request, csrf: Annotated[str, Form()] = "") -> Response:
     session = _sessions(request).read(request)
-    form = await _form(request)
-    if session is None or not _sessions(request).csrf_ok(session, form.get("csrf", "")):
+    if session is None or not _sessions(request).csrf_ok(session, csrf):
         return _page("error.html", status=403, message="Missing or wrong CSRF token.",
                      session=session, csrf=None)
     _sessions(request).end(session)
@@ -372,19 +363,19 @@ async def item(request: Request, entry_id: str, user_id: str,
                  action_url=_item_url(user_id, entry_id))
 
 @_pages.post("/items/{entry_id}")
-async def act(request: Request, entry_id: str, user_id: str) -> Response:
+async def act(request: Request, entry_id: str, user_id: str,
+              action: Annotated[str, Form()] = "", chosen: Annotated[str, Form()] = "",
+              csrf: Annotated[str, Form()] = "") -> Response:
     session = _sessions(request).read(request)
     if session is None:
         return _error(request, 401, "Log in first.", None)
-    form = await _form(request)
-    if not _sessions(request).csrf_ok(session, form.get("csrf", "")):
+    if not _sessions(request).csrf_ok(session, csrf):
         return _error(request, 403, "Missing or wrong CSRF token: nothing was recorded. Reload "
                      "the page and try again.", session)
     service = _reviews(request)
     try:
         outcome = await run_in_threadpool(
-            service.act, user_id, entry_id, form.get("action", ""), session["r"],
-            chosen=form.get("chosen") or None)
+            service.act, user_id, entry_id, action, session["r"], chosen=chosen or None)
     except UnknownEntry as err:
         return _error(request, 404, str(err), session)
     except ReviewError as err:
