@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from scanner.errors import ConfigurationError, WeaviateUnavailable
 from scanner.store import access, server
 
@@ -349,15 +351,13 @@ class LocalCluster:
             node.process = None
 
     def rss_mb(self) -> dict[str, float]:
-        """Resident set size of each running node, MiB (``/proc/<pid>/statm``; Linux)."""
-        page = os.sysconf("SC_PAGE_SIZE")
+        """Resident set size of each running node, MiB (psutil)."""
         out = {}
         for node in self.nodes:
             if node.running:
                 try:
-                    with open(f"/proc/{node.process.pid}/statm", encoding="ascii") as f:
-                        out[node.name] = int(f.read().split()[1]) * page / 2 ** 20
-                except OSError:
+                    out[node.name] = psutil.Process(node.process.pid).memory_info().rss / 2 ** 20
+                except psutil.Error:
                     continue
         return out
 
