@@ -34,7 +34,6 @@ of weaviate/weaviate.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import secrets
@@ -43,12 +42,11 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psutil
 
 from scanner.errors import ConfigurationError, WeaviateUnavailable
@@ -279,25 +277,29 @@ class LocalCluster:
 
     def _ready(self, node: ClusterNode) -> bool:
         try:
-            with self._get(node, "/v1/.well-known/ready", timeout_s=2.0) as response:
-                return int(response.status) == 200
-        except (OSError, ValueError):
+            self._get(node, "/v1/.well-known/ready", timeout_s=2.0)
+        except httpx.HTTPError:  # refused, timed out, or not 200 (503 while not ready)
             return False
+        return True
 
-    def _get(self, node: ClusterNode, path: str, timeout_s: float = 10.0) -> Any:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{node.ports.rest}{path}",
-            headers={"Authorization": f"Bearer {self.api_key}"})
-        return opener.open(request, timeout=timeout_s)
+    def _get(self, node: ClusterNode, path: str, timeout_s: float = 10.0) -> httpx.Response:
+        """``GET path`` on ``node`` with the cluster's key, never via a proxy.
+
+        Raises:
+            httpx.HTTPError: no answer within ``timeout_s`` seconds, or a status other than
+                2xx.
+        """
+        response = httpx.get(f"http://127.0.0.1:{node.ports.rest}{path}",
+                             headers={"Authorization": f"Bearer {self.api_key}"},
+                             timeout=timeout_s, trust_env=False)
+        return response.raise_for_status()
 
     def healthy_nodes(self, via: ClusterNode) -> set[str]:
         """Names of the nodes that ``via`` reports ``HEALTHY`` (``GET /v1/nodes``); empty when
         ``via`` does not answer."""
         try:
-            with self._get(via, "/v1/nodes") as response:
-                body = json.loads(response.read())
-        except (OSError, ValueError):
+            body = self._get(via, "/v1/nodes").json()
+        except (httpx.HTTPError, ValueError):
             return set()
         return {n.get("name") for n in body.get("nodes", []) if n.get("status") == "HEALTHY"}
 
@@ -308,9 +310,8 @@ class LocalCluster:
             if not node.running:
                 continue
             try:
-                with self._get(node, "/v1/cluster/statistics") as response:
-                    stats = json.loads(response.read()).get("statistics", [])
-            except (OSError, ValueError):
+                stats = self._get(node, "/v1/cluster/statistics").json().get("statistics", [])
+            except (httpx.HTTPError, ValueError):
                 continue
             names = [n.name for n in self.nodes]
             leaders = {s.get("leaderId") for s in stats} & set(names)

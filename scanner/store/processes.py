@@ -19,10 +19,10 @@ import signal
 import socket
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import psutil
 
 from scanner.errors import ConfigurationError, WeaviateUnavailable
@@ -140,11 +140,9 @@ def is_ready(port: int, timeout_s: float = 2.0) -> bool:
     answer earlier (repo:adapters/handlers/rest/middlewares.go).
     """
     url = f"http://127.0.0.1:{port}/v1/.well-known/ready"
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-    try:
-        with opener.open(url, timeout=timeout_s) as response:
-            return int(response.status) == 200
-    except (OSError, ValueError):  # URLError, HTTPError (503), timeouts are OSErrors
+    try:  # never via a proxy (trust_env=False ignores $HTTP_PROXY and friends)
+        return httpx.get(url, timeout=timeout_s, trust_env=False).status_code == 200
+    except httpx.HTTPError:  # refused, reset, timed out
         return False
 
 
