@@ -95,6 +95,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from benchmarks.provenance import git_state, package_versions
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -208,19 +210,19 @@ def import_tenant(store, index: int, size: int, templates, triples, vectors,
 
 
 class RssPeak:
-    """Samples this process's resident set size (``/proc/self/statm``) every ``period_s``."""
+    """Samples this process's resident set size (psutil) every ``period_s``."""
 
     def __init__(self, period_s: float = 0.01):
         self.period_s = period_s
-        self.page = os.sysconf("SC_PAGE_SIZE")
+        self.process = psutil.Process()
         self.baseline = self.current()
         self.peak = self.baseline
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def current(self) -> int:
-        with open("/proc/self/statm", encoding="ascii") as f:
-            return int(f.read().split()[1]) * self.page
+        """Resident set size now, bytes."""
+        return self.process.memory_info().rss
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -316,13 +318,12 @@ def measure(url: str, collection: str, users: list[str], mode: str, workers: int
 
 
 class ServerRss:
-    """Samples the resident set size of server processes (``/proc/<pid>/statm``) every
+    """Samples the resident set size of server processes (psutil) every
     ``period_s`` while a measurement runs: the peak of their sum, and each at that peak."""
 
     def __init__(self, pids: dict[str, int], period_s: float = 0.1):
         self.pids = pids
         self.period_s = period_s
-        self.page = os.sysconf("SC_PAGE_SIZE")
         self.peak = 0
         self.at_peak: dict[str, float] = {}
         self._stop = threading.Event()
@@ -332,9 +333,8 @@ class ServerRss:
         now = {}
         for name, pid in self.pids.items():
             try:
-                with open(f"/proc/{pid}/statm", encoding="ascii") as f:
-                    now[name] = int(f.read().split()[1]) * self.page
-            except OSError:
+                now[name] = psutil.Process(pid).memory_info().rss
+            except psutil.Error:
                 continue
         total = sum(now.values())
         if total > self.peak:

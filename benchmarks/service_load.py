@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import numpy as np
+import psutil
 
 HEALTHZ_P99_TARGET_MS = 100.0
 """Issue 18: ``/healthz`` p99 under 100 ms at 200 clients."""
@@ -249,20 +250,19 @@ def sidecar_children(pid: int | None, module: str, every: bool = False) -> Any:
     """Process ids of the sidecar's children running ``python -m module`` (the store
     statistics process, ``scanner.stats_process``, started by the first ``/metrics`` scrape;
     the scan workers, ``scanner.scan_workers``): the first or None, or with ``every`` all of
-    them (None where none runs, or not Linux)."""
+    them (None where none runs)."""
     if not pid:
         return None
     try:
-        children = [int(c) for t in os.listdir(f"/proc/{pid}/task")
-                    for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
-    except (OSError, ValueError):
+        children = psutil.Process(pid).children()
+    except psutil.Error:
         return None
     found = []
     for child in children:
         try:
-            if module.encode() in Path(f"/proc/{child}/cmdline").read_bytes():
-                found.append(child)
-        except OSError:
+            if module in child.cmdline():
+                found.append(child.pid)
+        except psutil.Error:
             continue
     if every:
         return sorted(found) or None

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from scanner.api.priority import DEFAULT_WORK_NICE
 from scanner.backpressure import (
@@ -112,20 +113,46 @@ class ApiSettings(BaseModel):
         ``$CONTRASCAN_WORK_NICE``, where the store statistics are computed from
         ``$CONTRASCAN_STATS_PROCESS`` (``1`` / ``0``), the scan worker processes from
         ``$CONTRASCAN_SCAN_WORKERS`` and the ``/metrics`` reuse from
-        ``$CONTRASCAN_METRICS_MAX_AGE`` (seconds; each when set), then ``overrides``.
+        ``$CONTRASCAN_METRICS_MAX_AGE`` (seconds; each when set and not empty), then
+        ``overrides``.
+
+        Args:
+            environ: the variables to read instead of the process's environment.
+            overrides: fields of :class:`ApiSettings`.
 
         Raises:
-            pydantic.ValidationError: an override is out of range.
+            pydantic.ValidationError: a variable or an override is not a valid value.
         """
-        env = os.environ if environ is None else environ
-        key = env.get(API_KEY_ENV) or None
-        nice = env.get(WORK_NICE_ENV)
-        apart = env.get(STATS_PROCESS_ENV)
-        workers = env.get(SCAN_WORKERS_ENV)
-        max_age = env.get(METRICS_MAX_AGE_ENV)
-        return cls(**{**SERVE_DEFAULTS, "api_key": SecretStr(key) if key else None,
-                      **({"work_nice": nice} if nice else {}),
-                      **({"stats_process": apart} if apart else {}),
-                      **({"scan_workers": workers} if workers else {}),
-                      **({"metrics_max_age_s": max_age} if max_age else {}), **overrides})
+        if environ is None:
+            found = ServeEnvironment()
+        else:
+            found = _GivenEnvironment(**{k: v for k, v in environ.items() if v})
+        return cls(**{**SERVE_DEFAULTS, **found.model_dump(exclude_none=True), **overrides})
 
+
+class ServeEnvironment(BaseSettings):
+    """The ``CONTRASCAN_*`` variables :meth:`ApiSettings.from_env` reads (pydantic-settings:
+    names matched exactly, an empty value counts as unset, no ``.env`` file). A field is the
+    variable's text, ``None`` when it is unset; :class:`ApiSettings` validates it, so an error
+    names its field there."""
+
+    model_config = SettingsConfigDict(case_sensitive=True, env_ignore_empty=True,
+                                      extra="ignore", frozen=True)
+
+    api_key: SecretStr | None = Field(None, validation_alias=API_KEY_ENV)
+    work_nice: str | None = Field(None, validation_alias=WORK_NICE_ENV)
+    stats_process: str | None = Field(None, validation_alias=STATS_PROCESS_ENV)
+    scan_workers: str | None = Field(None, validation_alias=SCAN_WORKERS_ENV)
+    metrics_max_age_s: str | None = Field(None, validation_alias=METRICS_MAX_AGE_ENV)
+
+
+class _GivenEnvironment(ServeEnvironment):
+    """:class:`ServeEnvironment` read from the mapping passed in, never from the process's
+    environment (its one source: the values given, by variable name)."""
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings],
+                                   init_settings: PydanticBaseSettingsSource,
+                                   **others: PydanticBaseSettingsSource
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)

@@ -21,10 +21,11 @@ Security:
 
 * the pages need a session: a login form takes the reviewer's name and, when
   ``$CONTRASCAN_API_KEY`` is set, the key (compared in constant time); the session cookie is
-  HMAC-signed with a per-process secret, ``HttpOnly``, ``SameSite=Strict``, limited to
-  ``/review`` and expires after :data:`SESSION_SECONDS`;
-* every form post carries a CSRF token bound to the session (HMAC of its nonce), checked in
-  constant time; a post without it is refused with 403 and writes nothing;
+  signed by itsdangerous with a per-process secret, ``HttpOnly``, ``SameSite=Strict``, limited
+  to ``/review`` and expires after :data:`SESSION_SECONDS`;
+* every form post carries the session's CSRF token (a random token kept in the signed
+  session), checked in constant time; a post without it is refused with 403 and writes
+  nothing;
 * templates are Jinja2 with autoescaping on: every memory text, value, source and question is
   HTML-escaped; a ``Content-Security-Policy`` allows only this server's own script and style
   (no inline script), so an injected ``<script>`` or ``onerror=`` could not run either;
@@ -34,20 +35,19 @@ Security:
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 import time
 from importlib.resources import files
 from typing import Annotated, Any, Literal
-from urllib.parse import parse_qs, quote, urlencode
+from urllib.parse import quote, urlencode
 
-from fastapi import FastAPI, Query, Request, Security
+from fastapi import FastAPI, Form, Query, Request, Security
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRouter
+from itsdangerous import BadData, URLSafeTimedSerializer
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -86,7 +86,6 @@ PREFIX = "/review"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 """Content-Security-Policy of every review page: only this server's own script and style."""
-_FORM_BYTES = 16 * 1024
 VERDICTS = ("quarantined", "epoch_change", "escalated", "possible")
 SEVERITIES = ("high", "medium", "low")
 
@@ -161,11 +160,22 @@ def _review_problem(err: ScannerError) -> _Problem:
 
 
 class _Sessions:
-    """Signed session cookies and their CSRF tokens (HMAC-SHA256, per-process secret)."""
+    """Signed session cookies (itsdangerous, HMAC-SHA256, per-process secret) and their CSRF
+    tokens.
+
+    A session is ``{"r": reviewer, "n": nonce, "c": CSRF token, "e": expiry}``: the nonce and
+    the token are random (``secrets.token_hex``), the expiry is a Unix time in seconds. The
+    cookie is the session signed with a timestamp (``URLSafeTimedSerializer``), refused
+    :data:`SESSION_SECONDS` after login. The CSRF token is the session's own (the synchronizer
+    token pattern, OWASP CSRF Prevention Cheat Sheet): a form post is accepted only when it
+    carries the token of the session that sent it.
+    """
 
     def __init__(self, settings: ApiSettings):
         self.settings = settings
-        self._secret = secrets.token_bytes(32)
+        self._serializer = URLSafeTimedSerializer(
+            secrets.token_bytes(32), salt="contrascan-review-session",
+            signer_kwargs={"digest_method": hashlib.sha256})
         self._ended: dict[str, int] = {}  # nonce -> expiry of sessions logged out
         self._lock = threading.Lock()
 
@@ -178,25 +188,21 @@ class _Sessions:
             self._ended = {n: e for n, e in self._ended.items() if e >= now}
             self._ended[str(session.get("n"))] = int(session.get("e", now))
 
-    def _sign(self, payload: bytes) -> str:
-        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
-
     def issue(self, reviewer: str) -> str:
-        body = json.dumps({"r": reviewer, "n": secrets.token_hex(16),
-                           "e": int(time.time()) + SESSION_SECONDS}).encode()
-        raw = base64.urlsafe_b64encode(body).decode()
-        return f"{raw}.{self._sign(raw.encode())}"
+        """A new session's cookie value for ``reviewer``."""
+        return self._serializer.dumps({"r": reviewer, "n": secrets.token_hex(16),
+                                       "c": secrets.token_hex(32),
+                                       "e": int(time.time()) + SESSION_SECONDS})
 
     def read(self, request: Request) -> dict[str, Any] | None:
+        """The session of ``request``'s cookie; ``None`` without one, or when it is forged,
+        expired or logged out."""
         cookie = request.cookies.get(SESSION_COOKIE) or ""
-        raw, _, mac = cookie.partition(".")
-        if not raw or not hmac.compare_digest(mac.encode(), self._sign(raw.encode()).encode()):
-            return None
         try:
-            session = json.loads(base64.urlsafe_b64decode(raw.encode()))
-        except ValueError:
+            session = self._serializer.loads(cookie, max_age=SESSION_SECONDS)
+        except BadData:  # a bad signature or payload, or expired
             return None
-        if not isinstance(session, dict) or int(session.get("e", 0)) < time.time():
+        if not isinstance(session, dict) or not isinstance(session.get("c"), str):
             return None
         with self._lock:
             if str(session.get("n")) in self._ended:
@@ -204,7 +210,13 @@ class _Sessions:
         return session
 
     def csrf(self, session: dict[str, Any]) -> str:
-        return self._sign(f"csrf:{session['n']}".encode())
+        """The CSRF token of ``session`` (64 hex digits)."""
+        return session["c"]
+
+    def csrf_ok(self, session: dict[str, Any], given: str) -> bool:
+        """Whether ``given`` is ``session``'s CSRF token (compared in constant time)."""
+        return hmac.compare_digest(given.encode("utf-8", "surrogateescape"),
+                                   self.csrf(session).encode())
 
     def check_key(self, given: str) -> bool:
         if self.settings.api_key is None:
@@ -218,14 +230,6 @@ def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(html, status_code=status, headers={
         "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin", "Cache-Control": "no-store"})
-
-
-async def _form(request: Request) -> dict[str, str]:
-    body = await request.body()
-    if len(body) > _FORM_BYTES:
-        return {}
-    parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return {k: v[0] for k, v in parsed.items() if v}
 
 
 def _login_redirect(request: Request) -> RedirectResponse:
@@ -282,10 +286,11 @@ def login_form(request: Request, next: str | None = None) -> Response:
                  next=_safe_next(next), error=None, reviewer=None)
 
 @_pages.post("/login")
-async def login(request: Request) -> Response:
-    form = await _form(request)
-    reviewer = form.get("reviewer", "").strip()
-    target = _safe_next(form.get("next"))
+async def login(request: Request, reviewer: Annotated[str, Form()] = "",
+                api_key: Annotated[str, Form()] = "",
+                next: Annotated[str | None, Form()] = None) -> Response:
+    reviewer = reviewer.strip()
+    target = _safe_next(next)
     attempts: FailedAttempts = request.app.state.failed_attempts
     client = client_of(request.client)
     wait = attempts.retry_after(client)
@@ -299,7 +304,7 @@ async def login(request: Request) -> Response:
         check_reviewer(reviewer)
     except ReviewError as err:
         error = f"Name: {err.reason}."
-    if error is None and not _sessions(request).check_key(form.get("api_key", "")):
+    if error is None and not _sessions(request).check_key(api_key):
         attempts.failed(client)
         error = "Wrong API key."
     if error is not None:
@@ -313,11 +318,9 @@ async def login(request: Request) -> Response:
     return response
 
 @_pages.post("/logout")
-async def logout(request: Request) -> Response:
+async def logout(request: Request, csrf: Annotated[str, Form()] = "") -> Response:
     session = _sessions(request).read(request)
-    form = await _form(request)
-    if session is None or not hmac.compare_digest(form.get("csrf", ""),
-                                                  _sessions(request).csrf(session)):
+    if session is None or not _sessions(request).csrf_ok(session, csrf):
         return _page("error.html", status=403, message="Missing or wrong CSRF token.",
                      session=session, csrf=None)
     _sessions(request).end(session)
@@ -360,20 +363,19 @@ async def item(request: Request, entry_id: str, user_id: str,
                  action_url=_item_url(user_id, entry_id))
 
 @_pages.post("/items/{entry_id}")
-async def act(request: Request, entry_id: str, user_id: str) -> Response:
+async def act(request: Request, entry_id: str, user_id: str,
+              action: Annotated[str, Form()] = "", chosen: Annotated[str, Form()] = "",
+              csrf: Annotated[str, Form()] = "") -> Response:
     session = _sessions(request).read(request)
     if session is None:
         return _error(request, 401, "Log in first.", None)
-    form = await _form(request)
-    if not hmac.compare_digest(form.get("csrf", "").encode(),
-                               _sessions(request).csrf(session).encode()):
+    if not _sessions(request).csrf_ok(session, csrf):
         return _error(request, 403, "Missing or wrong CSRF token: nothing was recorded. Reload "
                      "the page and try again.", session)
     service = _reviews(request)
     try:
         outcome = await run_in_threadpool(
-            service.act, user_id, entry_id, form.get("action", ""), session["r"],
-            chosen=form.get("chosen") or None)
+            service.act, user_id, entry_id, action, session["r"], chosen=chosen or None)
     except UnknownEntry as err:
         return _error(request, 404, str(err), session)
     except ReviewError as err:

@@ -44,6 +44,8 @@ import stat
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import psutil
+
 from scanner.errors import ConfigurationError
 
 KEY_FILE_NAME = ".contrascan-weaviate.key"
@@ -185,10 +187,10 @@ def private_umask() -> Iterator[None]:
 
 
 def process_uid(pid: int) -> int | None:
-    """The real user id of ``pid`` (``/proc/<pid>`` owner), or ``None`` when it is gone."""
+    """The real user id of ``pid``, or ``None`` when it is gone (psutil)."""
     try:
-        return Path(f"/proc/{pid}").stat().st_uid
-    except OSError:
+        return psutil.Process(pid).uids().real
+    except psutil.Error:
         return None
 
 
@@ -199,29 +201,29 @@ def foreign_holders(pids: list[int] | None) -> list[int]:
 
 
 def own_openers(path: Path) -> list[int] | None:
-    """Pids of this user's other processes that have ``path`` open (``/proc/<pid>/fd``,
-    Linux), or ``None`` when that cannot be told (no ``/proc``)."""
+    """Pids of this user's other processes that have ``path`` open (psutil's open files of
+    each), or ``None`` when that cannot be told."""
     try:
         target = path.stat()
         me, here = os.getuid(), os.getpid()
-        pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
-    except OSError:
+        processes = list(psutil.process_iter())
+    except (OSError, psutil.Error):
         return None
     found = []
-    for pid in pids:
-        if pid == here or process_uid(pid) != me:
+    for process in processes:
+        if process.pid == here or process_uid(process.pid) != me:
             continue
         try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
+            opened = process.open_files()
+        except psutil.Error:
             continue
-        for fd in fds:
+        for file in opened:
             try:
-                st = os.stat(f"/proc/{pid}/fd/{fd}")
+                st = os.stat(file.path)
             except OSError:
                 continue
             if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
-                found.append(pid)
+                found.append(process.pid)
                 break
     return found
 

@@ -34,7 +34,6 @@ of weaviate/weaviate.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import secrets
@@ -43,11 +42,12 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import httpx
+import psutil
 
 from scanner.errors import ConfigurationError, WeaviateUnavailable
 from scanner.store import access, server
@@ -277,25 +277,29 @@ class LocalCluster:
 
     def _ready(self, node: ClusterNode) -> bool:
         try:
-            with self._get(node, "/v1/.well-known/ready", timeout_s=2.0) as response:
-                return int(response.status) == 200
-        except (OSError, ValueError):
+            self._get(node, "/v1/.well-known/ready", timeout_s=2.0)
+        except httpx.HTTPError:  # refused, timed out, or not 200 (503 while not ready)
             return False
+        return True
 
-    def _get(self, node: ClusterNode, path: str, timeout_s: float = 10.0) -> Any:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{node.ports.rest}{path}",
-            headers={"Authorization": f"Bearer {self.api_key}"})
-        return opener.open(request, timeout=timeout_s)
+    def _get(self, node: ClusterNode, path: str, timeout_s: float = 10.0) -> httpx.Response:
+        """``GET path`` on ``node`` with the cluster's key, never via a proxy.
+
+        Raises:
+            httpx.HTTPError: no answer within ``timeout_s`` seconds, or a status other than
+                2xx.
+        """
+        response = httpx.get(f"http://127.0.0.1:{node.ports.rest}{path}",
+                             headers={"Authorization": f"Bearer {self.api_key}"},
+                             timeout=timeout_s, trust_env=False)
+        return response.raise_for_status()
 
     def healthy_nodes(self, via: ClusterNode) -> set[str]:
         """Names of the nodes that ``via`` reports ``HEALTHY`` (``GET /v1/nodes``); empty when
         ``via`` does not answer."""
         try:
-            with self._get(via, "/v1/nodes") as response:
-                body = json.loads(response.read())
-        except (OSError, ValueError):
+            body = self._get(via, "/v1/nodes").json()
+        except (httpx.HTTPError, ValueError):
             return set()
         return {n.get("name") for n in body.get("nodes", []) if n.get("status") == "HEALTHY"}
 
@@ -306,9 +310,8 @@ class LocalCluster:
             if not node.running:
                 continue
             try:
-                with self._get(node, "/v1/cluster/statistics") as response:
-                    stats = json.loads(response.read()).get("statistics", [])
-            except (OSError, ValueError):
+                stats = self._get(node, "/v1/cluster/statistics").json().get("statistics", [])
+            except (httpx.HTTPError, ValueError):
                 continue
             names = [n.name for n in self.nodes]
             leaders = {s.get("leaderId") for s in stats} & set(names)
@@ -349,15 +352,13 @@ class LocalCluster:
             node.process = None
 
     def rss_mb(self) -> dict[str, float]:
-        """Resident set size of each running node, MiB (``/proc/<pid>/statm``; Linux)."""
-        page = os.sysconf("SC_PAGE_SIZE")
+        """Resident set size of each running node, MiB (psutil)."""
         out = {}
         for node in self.nodes:
             if node.running:
                 try:
-                    with open(f"/proc/{node.process.pid}/statm", encoding="ascii") as f:
-                        out[node.name] = int(f.read().split()[1]) * page / 2 ** 20
-                except OSError:
+                    out[node.name] = psutil.Process(node.process.pid).memory_info().rss / 2 ** 20
+                except psutil.Error:
                     continue
         return out
 

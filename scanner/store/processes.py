@@ -17,12 +17,13 @@ import os
 import shlex
 import signal
 import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+import httpx
+import psutil
 
 from scanner.errors import ConfigurationError, WeaviateUnavailable
 from scanner.store import access
@@ -139,62 +140,34 @@ def is_ready(port: int, timeout_s: float = 2.0) -> bool:
     answer earlier (repo:adapters/handlers/rest/middlewares.go).
     """
     url = f"http://127.0.0.1:{port}/v1/.well-known/ready"
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-    try:
-        with opener.open(url, timeout=timeout_s) as response:
-            return int(response.status) == 200
-    except (OSError, ValueError):  # URLError, HTTPError (503), timeouts are OSErrors
+    try:  # never via a proxy (trust_env=False ignores $HTTP_PROXY and friends)
+        return httpx.get(url, timeout=timeout_s, trust_env=False).status_code == 200
+    except httpx.HTTPError:  # refused, reset, timed out
         return False
-
-
-def _listening_inodes(port: int) -> set[str]:
-    """Socket inodes listening on TCP ``port`` in this network namespace (``/proc/net/tcp``
-    and ``tcp6``: state ``0A`` is LISTEN, proc(5))."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                fields = line.split()
-                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                    inodes.add(fields[9])
-    return inodes
 
 
 def listens_on(port: int, pids: set[int]) -> bool:
     """Whether a process of ``pids`` holds the socket listening on 127.0.0.1:``port``, and no
     other process does: the port a client is about to send the store's key to is the server's
     we started, not one another local user bound in the moment between the ports check and
-    the server's own bind (that user would receive the key)."""
-    inodes = _listening_inodes(port)
-    if not inodes:
+    the server's own bind (that user would receive the key). A socket of another user's
+    process is listed without its pid (psutil cannot read that process's descriptors), so it
+    counts as another process's."""
+    try:
+        listening = [c for c in psutil.net_connections(kind="tcp")
+                     if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port]
+    except psutil.Error:
         return False
-    held = set()
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            for fd in os.scandir(f"/proc/{pid}/fd"):
-                with contextlib.suppress(OSError):
-                    link = os.readlink(fd.path)
-                    if link.startswith("socket:["):
-                        held.add(link[8:-1])
-    return inodes <= held
+    return bool(listening) and all(c.pid in pids for c in listening)
 
 
 def _process_args(pid: int) -> list[str]:
-    """Command line of ``pid`` (empty when the process is gone or is a zombie)."""
+    """Command line of ``pid`` (empty when the process is gone, is a zombie or cannot be
+    read)."""
     try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-        return [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
-    except FileNotFoundError:
+        return psutil.Process(pid).cmdline()
+    except psutil.Error:  # NoSuchProcess, ZombieProcess, AccessDenied
         return []
-    except OSError:
-        pass
-    try:  # no /proc (macOS)
-        out = subprocess.run(
-            ["ps", "-o", "args=", "-p", str(pid)], capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return out.split() if out else []
 
 
 def is_weaviate_process(pid: int) -> bool:
@@ -205,9 +178,8 @@ def is_weaviate_process(pid: int) -> bool:
 def server_pids(data_dir: Path) -> list[int]:
     """Process ids of Weaviate servers whose ``PERSISTENCE_DATA_PATH`` is ``data_dir``.
 
-    Reads ``/proc/<pid>/environ`` (Linux; only processes of the same user are readable). On
-    systems without ``/proc`` it returns the server recorded in the data dir's state file if
-    that process is still a Weaviate server.
+    Reads the environment of every process (psutil; only processes of the same user are
+    readable).
 
     Args:
         data_dir: data directory of an embedded server.
@@ -216,24 +188,18 @@ def server_pids(data_dir: Path) -> list[int]:
         Sorted pids, empty when no server runs on ``data_dir``.
     """
     wanted = str(Path(data_dir).expanduser().resolve())
-    proc = Path("/proc")
-    if not proc.is_dir():
-        state = read_state(Path(wanted))
-        pid = state.get("server_pid") if state else None
-        return [pid] if isinstance(pid, int) and is_weaviate_process(pid) else []
-    pids = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
+    return sorted(pid for pid, environ in _environments()
+                  if environ.get("PERSISTENCE_DATA_PATH") == wanted
+                  and is_weaviate_process(pid))
+
+
+def _environments() -> Iterator[tuple[int, dict[str, str]]]:
+    """``(pid, environment)`` of each process whose environment can be read."""
+    for process in psutil.process_iter():
         try:
-            environ = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
+            yield process.pid, process.environ()
+        except psutil.Error:  # gone, a zombie, or another user's
             continue
-        if f"PERSISTENCE_DATA_PATH={wanted}".encode() in environ and is_weaviate_process(
-            int(entry.name)
-        ):
-            pids.append(int(entry.name))
-    return sorted(pids)
 
 
 def _server_ports(pid: int, environ: dict[str, str]) -> set[int]:
@@ -250,23 +216,12 @@ def _server_ports(pid: int, environ: dict[str, str]) -> set[int]:
 
 def _contrascan_server_on(port: int) -> tuple[Path, int | None] | None:
     """The data dir (and its owner's pid, if its state file names one) of a contrascan embedded
-    server that uses ``port`` for REST, gRPC or the cluster, or ``None`` (also without
-    ``/proc``, or when that server belongs to another user)."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return None
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            raw = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        environ = dict(item.decode("utf-8", "replace").partition("=")[::2] for item in raw if item)
+    server that uses ``port`` for REST, gRPC or the cluster, or ``None`` (also when that
+    server belongs to another user)."""
+    for pid, environ in _environments():
         data_path = environ.get("PERSISTENCE_DATA_PATH")
         if (environ.get("CLUSTER_HOSTNAME") != CLUSTER_HOSTNAME or not data_path
-                or not is_weaviate_process(int(entry.name))
-                or port not in _server_ports(int(entry.name), environ)):
+                or not is_weaviate_process(pid) or port not in _server_ports(pid, environ)):
             continue
         state = read_state(Path(data_path)) or {}
         owner = state.get("pid")

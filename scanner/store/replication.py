@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import enum
 import threading
-import time
 import weakref
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-# (weaviate is imported where it is used: scanner.config reads ReplicationSettings, and a
-# command that connects to nothing, such as scan-file, never loads the client)
+# (weaviate and tenacity are imported where they are used: scanner.config reads
+# ReplicationSettings, and a command that connects to nothing, such as scan-file, never loads
+# the client)
 
 from scanner.errors import ConfigurationError
 
@@ -198,10 +198,11 @@ def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwa
     reference writes (which check their target against the schema) go to the cluster's Raft
     leader. When the leader has just died they fail until the remaining nodes elect a new one
     (~7 s measured, three nodes on loopback), and just after a node restarts they can fail
-    while its connections to the others come up. Failures whose message says so (:data:`_NO_LEADER`)
-    are retried with backoff for up to ``wait_s`` seconds, and at least once (the first attempt
-    may itself have waited out the client's timeout); any other failure, and one still there
-    after that, is raised at once. Only for idempotent calls, or calls whose repetition the
+    while its connections to the others come up. Failures whose message says so
+    (:data:`_NO_LEADER`) are retried by tenacity, 0.2 s after the first and twice as long after
+    each next up to 2 s, for up to ``wait_s`` seconds and at least once (the first attempt may
+    itself have waited out the client's timeout); any other failure, and one still there after
+    that, is raised at once. Only for idempotent calls, or calls whose repetition the
     caller repairs (a duplicated ``supersedes`` edge is found and removed by
     :meth:`scanner.store.memories.MemoryStore.apply_effects`).
 
@@ -209,22 +210,19 @@ def through_election(call: Any, *args: Any, wait_s: float = LEADER_WAIT_S, **kwa
         weaviate.exceptions.WeaviateBaseError: the call failed for another reason, or the
             cluster had no leader for ``wait_s`` seconds.
     """
+    import tenacity
     from weaviate.exceptions import WeaviateBaseError
 
-    deadline = time.monotonic() + wait_s
-    pause = 0.2
-    attempts = 0
-    while True:
-        attempts += 1
-        try:
-            return call(*args, **kwargs)
-        except WeaviateBaseError as err:
-            text = str(err).lower()
-            if not any(f in text for f in _NO_LEADER) or (
-                    attempts > 1 and time.monotonic() > deadline):
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 2.0)
+    def no_leader(err: BaseException) -> bool:
+        return isinstance(err, WeaviateBaseError) and any(
+            f in str(err).lower() for f in _NO_LEADER)
+
+    retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_exception(no_leader),
+        wait=tenacity.wait_exponential(multiplier=0.2, max=2.0),
+        stop=tenacity.stop_after_delay(wait_s) & tenacity.stop_after_attempt(2),
+        reraise=True)
+    return retrying(call, *args, **kwargs)
 
 
 def tenant_names(collection: Any, *, wait_s: float = LEADER_WAIT_S) -> list[str]:

@@ -1,13 +1,18 @@
-"""Replication settings: the quorum rule, the config table, what collections are created with."""
+"""Replication settings: the quorum rule, the config table, what collections are created with;
+the retries of a schema call while a cluster elects a Raft leader (``through_election``; the
+cluster itself is exercised by tests/integration/test_cluster.py)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from weaviate.exceptions import WeaviateBaseError
 
 from scanner.config import load_settings
 from scanner.errors import ConfigurationError
 from scanner.store import replication
-from scanner.store.replication import Consistency, ReplicationSettings
+from scanner.store.replication import Consistency, ReplicationSettings, through_election
 
 
 @pytest.mark.parametrize("level, factor, replicas", [
@@ -64,3 +69,47 @@ def test_collections_get_the_configured_factor_and_unconfigured_clients_the_defa
     assert replication.replication_config(plain) is None  # the server's default, factor 1
     config = replication.replication_config(clustered)
     assert config.factor == 3 and config.asyncConfig.frequency == 1500
+
+
+NO_LEADER = "get tenants: failed to execute query: grpc: the client connection is closing"
+
+
+def _failing(times: int, message: str = NO_LEADER):
+    """``(calls, call)``: ``call`` fails ``times`` times with ``message``, then returns its
+    argument; ``calls[0]`` counts the calls."""
+    calls = [0]
+
+    def call(value: str = "ok") -> str:
+        calls[0] += 1
+        if calls[0] <= times:
+            raise WeaviateBaseError(message)
+        return value
+
+    return calls, call
+
+
+def test_a_call_without_a_leader_is_retried_until_it_succeeds():
+    calls, call = _failing(2)
+    start = time.monotonic()
+    assert through_election(call, value="done") == "done"
+    assert calls == [3]
+    assert time.monotonic() - start >= 0.2 + 0.4  # backs off 0.2 s, then twice as long
+
+
+def test_another_failure_is_raised_at_once():
+    calls, call = _failing(1, "unauthorized: wrong API key")
+    with pytest.raises(WeaviateBaseError, match="unauthorized"):
+        through_election(call)
+    assert calls == [1]
+
+
+def test_no_leader_past_the_wait_is_raised_after_one_retry_at_least():
+    calls, call = _failing(100)
+    with pytest.raises(WeaviateBaseError, match="connection is closing"):
+        through_election(call, wait_s=0.0)
+    assert calls == [2]
+    calls, call = _failing(100)
+    start = time.monotonic()
+    with pytest.raises(WeaviateBaseError):
+        through_election(call, wait_s=0.5)
+    assert time.monotonic() - start >= 0.5 and calls[0] < 100  # retried through the wait only
