@@ -32,11 +32,14 @@ SECRET_TEXT = "the safe combination is 31-07-99"
 def test_a_rejected_object_is_counted_in_the_log_not_dumped(weaviate_server, caplog):
     name = "Leak" + uuid.uuid4().hex[:10]
     collection = weaviate_server.collections.create(
-        name, properties=[Property(name="text", data_type=DataType.TEXT)],
+        name, properties=[Property(name="text", data_type=DataType.TEXT),
+                          Property(name="count", data_type=DataType.INT)],
         vector_config=Configure.Vectors.self_provided())
     try:
+        # a value of the wrong type: Weaviate rejects the object (an undeclared property is
+        # refused before sending, scanner.store.schema.undeclared)
         objects = [DataObject(properties={"text": "fine"}, uuid=uuid.uuid4(), vector=[1.0, 0.0]),
-                   DataObject(properties={"text": SECRET_TEXT, "no_such_property": 1},
+                   DataObject(properties={"text": SECRET_TEXT, "count": "many"},
                               uuid=uuid.uuid4(), vector=[0.0, 1.0])]
         with caplog.at_level(logging.INFO):
             failed = insert_objects(collection, objects)
