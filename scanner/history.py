@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from extractors.state_changes import ENDED_RULE
 from scanner.core.ledger import CONFLICT_TYPES, SCAN_TYPES, STATUS_WITHDRAWN, LedgerEntry
 from scanner.errors import UnknownMemory
 from scanner.narration import narrate
@@ -223,10 +224,28 @@ def _recorded(entry: LedgerEntry) -> datetime:
     return entry.recorded_at or datetime.max.replace(tzinfo=timezone.utc)
 
 
+def readings(triples) -> list[str]:
+    """A memory's readings as history lists them: ``[not ]subject · relation · object`` each,
+    and the states an ending ends (:data:`extractors.state_changes.ENDED_RULE`: "quit smoking"
+    ends smoking under every relation an activity is said with) once per subject and object
+    ("not user · smoke (and 54 more relations) · …" would fill a screen): ``subject · ended
+    (N relations) · object``."""
+    out, ended = [], {}
+    for t in triples:
+        if t.rule == ENDED_RULE and t.negated:
+            ended.setdefault((t.subject, t.object), []).append(t.relation)
+            continue
+        out.append(f"{'not ' if t.negated else ''}{t.subject} · {t.relation} · {t.object}"
+                   .strip(" ·"))
+    for (subject, obj), relations in ended.items():
+        which = relations[0] if len(relations) == 1 else f"{len(relations)} relations"
+        out.append(f"{subject} · ended ({which}) · {obj}".strip(" ·"))
+    return out
+
+
 def _entry(mem: StoredMemory) -> HistoryEntry:
     r = mem.record
-    values = [f"{'not ' if t.negated else ''}{t.subject} · {t.relation} · {t.object}".strip(" ·")
-              for t in mem.triples]
+    values = readings(mem.triples)
     observed = r.observed_at.isoformat() if isinstance(r.observed_at, datetime) else None
     return HistoryEntry(id=r.id, text=r.text, values=values, source=r.source,
                         source_class=r.source_class.value, epoch=r.epoch, observed_at=observed,

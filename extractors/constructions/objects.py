@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
+from extractors.approximators import APPROXIMATORS
 from extractors.binomials import one_dish
 from extractors.doc_cache import per_token
 from extractors.syntax import (
@@ -29,6 +30,10 @@ from extractors.syntax import (
 )
 from extractors.types import Triple
 from extractors.values import count_in_digits, is_quantity, normalize_value
+
+_FRACTIONS = frozenset({"half", "quarter", "third", "double", "twice", "triple"})
+"""Predeterminers of a fraction or a multiple ("half a pack", "double the dose": Quirk et al.
+1985 §5.17): part of the quantity a value states."""
 
 
 def _ampersand_name(conj: Token) -> bool:
@@ -182,6 +187,12 @@ class ObjectRules:
         # but a place noun before a common noun says whose it is ("the city library")
         every = {t.i for c in token.children if (c.dep_ == "npadvmod" or _frequency(c))
                  and _is_time(c) for t in c.subtree}
+        # an approximator is no part of the quantity ("about half a pack" -> "half pack";
+        # Quirk et al. 1985 §7.56); a fraction before the article is ("half a pack", §5.17)
+        tokens = [t for t in tokens if not (t.dep_ in ("advmod", "quantmod")
+                                            and t.lower_ in APPROXIMATORS)]
+        tokens += [c for c in token.children if c.dep_ == "predet" and c.lower_ in _FRACTIONS]
+        tokens.sort(key=lambda t: t.i)
         tokens = [t for t in tokens if t.dep_ not in ("det", "neg") and t.i not in every
                   and not (t.head == token and t.i > token.i and t.lower_ in PLACE_ADVERB_NOUNS)
                   and not (t.dep_ == "compound" and t.i < token.i and t.i == tokens[0].i
