@@ -16,7 +16,10 @@ What is measured, for each command:
 
 The commands: ``contrascan --help``, ``contrascan scan-file --help`` and
 ``contrascan scan-file <two lines> --json`` (two memories of one user that conflict, written to a
-temporary file). The 1-minute load average is recorded before and after. Results go to
+temporary file). Then ``contrascan serve`` (issue 35, item 5: ready ≤ 20 s): ``--serve-runs``
+(default 3) starts over a fresh data directory each, on free ports, each timed from the start
+of the process to the first ``GET /healthz`` that answers 200, then stopped with SIGTERM. The
+1-minute load average is recorded before and after. Results go to
 ``results/startup/<UTC time>.json``.
 
 Usage::
@@ -41,6 +44,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 TARGET_S = 2.0
 """Issue 15's target for each command's wall time on an idle machine, in seconds."""
+SERVE_TARGET_S = 20.0
+"""Issue 35's target for ``contrascan serve`` to answer ``/healthz`` 200, in seconds."""
+SERVE_LIMIT_S = 300.0
+"""A start that is not ready by then is reported as failed and stopped."""
 HEAVY = ("torch", "spacy", "sentence_transformers", "transformers", "weaviate", "fastapi")
 """Top-level packages whose import time is reported (absent = not imported by the command)."""
 TWO_LINES = (
@@ -117,9 +124,56 @@ def measure(name: str, argv: list[str], runs: int) -> dict:
             "imports": import_times(argv)}
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve_ready(script: str) -> float | None:
+    """Seconds from starting ``contrascan serve`` over a fresh data directory to its first
+    ``/healthz`` 200; None when it is not ready within :data:`SERVE_LIMIT_S`. The server is
+    stopped with SIGTERM (killed 60 s later if still running)."""
+    import signal
+
+    import httpx
+
+    with tempfile.TemporaryDirectory() as data:
+        port = _free_port()
+        argv = [script, "serve", "--port", str(port), "--data-dir", data,
+                "--weaviate-port", str(_free_port()), "--weaviate-grpc-port", str(_free_port()),
+                "--log-level", "warning"]
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env=_env())
+        ready = None
+        try:
+            while time.perf_counter() - start < SERVE_LIMIT_S and process.poll() is None:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2.0,
+                                 trust_env=False).status_code == 200:
+                        ready = time.perf_counter() - start
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    return ready
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command (7)")
+    parser.add_argument("--serve-runs", type=int, default=3,
+                        help="starts of `contrascan serve` timed to /healthz 200 (3; 0: none)")
     parser.add_argument("--out", type=Path, default=REPO / "results" / "startup",
                         help="directory for the JSON result")
     args = parser.parse_args(argv)
@@ -133,6 +187,7 @@ def main(argv: list[str] | None = None) -> None:
                     "contrascan scan-file <2 lines> --json": [script, "scan-file", str(two),
                                                               "--json"]}
         results = [measure(name, cmd, args.runs) for name, cmd in commands.items()]
+    serve = [serve_ready(script) for _ in range(args.serve_runs)]
     load_end = _load()
     print(f"1-min load average {load_start:.2f} at the start, {load_end:.2f} at the end; "
           f"{os.cpu_count()} CPUs; target ≤ {TARGET_S:.0f} s per command on an idle machine")
@@ -143,7 +198,16 @@ def main(argv: list[str] | None = None) -> None:
         heavy = ", ".join(f"{k} {v:.3f}" for k, v in imports["packages_s"].items()) or "none"
         print(f"{r['command']:40} {wall['median']:9.2f} {wall['min']:7.2f} {wall['max']:7.2f} "
               f"{r['cpu_s_median']:7.2f} {imports['total_s']:10.3f}  {heavy}")
+    if serve:
+        ready = [s for s in serve if s is not None]
+        print(f"contrascan serve ready (first /healthz 200), {len(serve)} starts over a fresh "
+              f"data directory: " + (f"median {statistics.median(ready):.1f} s, min "
+                                     f"{min(ready):.1f}, max {max(ready):.1f}" if ready else
+                                     "none ready") +
+              f" ({len(serve) - len(ready)} not ready within {SERVE_LIMIT_S:.0f} s); "
+              f"target ≤ {SERVE_TARGET_S:.0f} s")
     document = {"benchmark": "bench_startup", "primary_metric": "wall_s.median",
+                "serve_ready_s": serve, "serve_target_s": SERVE_TARGET_S,
                 "target_s": TARGET_S, "python": sys.version.split()[0],
                 "cpu_count": os.cpu_count(),
                 "load_average_1min": {"start": load_start, "end": load_end},
