@@ -9,6 +9,8 @@ request metrics, body cap), the error handlers, and the routers.
 from __future__ import annotations
 
 import gc
+import logging
+import threading
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -32,11 +34,13 @@ from scanner.health import ReadinessMonitor
 from scanner.errors import ConfigurationError
 from scanner.metrics import SidecarMetrics
 from scanner.models import MemoryRecord
-from scanner.scan_workers import ScanWorkers
+from scanner.scan_workers import ScanWorkers, ScanWorkerUnavailable
 from scanner.stats_process import StatsProcess
 
 if TYPE_CHECKING:
     from scanner.service import Service
+
+_log = logging.getLogger("scanner.api")
 
 
 def create_app(service: Service | None = None, *,
@@ -140,13 +144,19 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         app.state.stats_process = stats_process
         if stats_process is not None:
             stack.callback(stats_process.close)
-        # read-time scans in worker processes, off the event loop's GIL (scanner.scan_workers)
+        # read-time scans in worker processes, off the event loop's GIL (scanner.scan_workers),
+        # brought up behind the sidecar's readiness: each loads spaCy, the embedding model
+        # and the judge (about 12 s of the start on two cores, issue 35 item 5); until they
+        # answer, scans run on this process's threads as with no workers
+        app.state.scan_workers = None
         scan_workers = ScanWorkers.for_service(opened, workers=settings.scan_workers,
                                                nice=settings.work_nice)
         if scan_workers is not None:
-            scan_workers.start()
-            stack.callback(scan_workers.close)
-        app.state.scan_workers = scan_workers
+            starting = threading.Thread(target=_bring_up, args=(app.state, scan_workers),
+                                        name="contrascan-scan-workers-start", daemon=True)
+            stack.callback(starting.join, timeout=60)
+            stack.callback(scan_workers.close)  # (first: a start still loading then ends)
+            starting.start()
         # /healthz never waits on Weaviate; a collection or tenant deleted from outside
         # turns it to 503 and refuses /v1 (Service.check_store, require_service)
         readiness = ReadinessMonitor(opened.check_store)
@@ -163,6 +173,17 @@ async def _lifespan(app: FastAPI, *, service: Service | None,
         finally:
             app.state.started = False
             await lag.stop()
+
+
+def _bring_up(state: Any, workers: ScanWorkers) -> None:
+    """Start ``workers`` and hand them to the scans once each has loaded its model; a worker
+    that cannot start leaves the scans on threads, said in the log."""
+    try:
+        workers.start()
+    except ScanWorkerUnavailable as err:
+        _log.warning("scan workers unavailable, scanning on threads: %s", err)
+        return
+    state.scan_workers = workers
 
 
 def _store_stats(state: Any) -> Any:

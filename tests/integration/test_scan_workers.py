@@ -70,14 +70,25 @@ def test_a_worker_reports_what_the_service_reports(scanned):
         workers.scan(user_id=USERS[0], query="anything")
 
 
+def _workers_of(app, timeout_s: float = 180.0):
+    """The app's scan workers once they have loaded (they start behind the sidecar)."""
+    deadline = time.monotonic() + timeout_s
+    while app.state.scan_workers is None:
+        assert time.monotonic() < deadline, "the scan workers did not come up"
+        time.sleep(0.1)
+    return app.state.scan_workers
+
+
 def test_the_sidecar_scans_in_workers_and_replaces_a_killed_one(scanned):
     service, records = scanned
     r = records[0]
     body = {"user_id": r.user_id, "query": r.text, "group": r.group}
     app = create_app(service, settings=ApiSettings(scan_workers=1), warm_up=False)
     with TestClient(app) as client:
-        workers = app.state.scan_workers
-        assert workers is not None
+        # the sidecar is ready before its workers (they load behind it): scans run on
+        # threads until then
+        assert client.get("/healthz").status_code == 200
+        workers = _workers_of(app)
         (first,) = workers.pids
         assert client.post("/v1/scan", json=body).status_code == 200
         os.kill(first, signal.SIGKILL)
@@ -119,6 +130,7 @@ def test_a_review_recorded_by_the_sidecar_applies_to_the_next_scan_in_a_worker(
             return [c for c in report["conflicts"] if c["members"] == ["home-1", "home-2"]]
 
         with TestClient(app) as client:
+            _workers_of(app)
             before = client.post("/v1/scan", json=body)  # the worker caches no decisions
             assert before.status_code == 200 and home_pair(before.json())
             decided = client.post("/v1/reviews", json={
