@@ -111,8 +111,7 @@ class CrossEncoderJudge:
             chosen = order[start:start + self.batch_size]
             batch = [list(pairs[i]) for i in chosen]
             began = time.perf_counter()
-            probs = model.predict(batch, batch_size=len(batch), apply_softmax=True,
-                                  convert_to_numpy=True, show_progress_bar=False)
+            probs = model.probabilities(batch)
             each = (time.perf_counter() - began) / len(batch)
             self.seconds_per_pair.extend([each] * len(batch))
             for i, row in zip(chosen, probs):

@@ -65,7 +65,8 @@ def test_scan_file_parses_without_torch(tmp_path: Path):
 
 def test_scan_file_loads_torch_only_to_judge_a_pair(tmp_path: Path):
     """With the pair judge (the default, docs/pair-judge.md), a candidate pair is read by it:
-    torch and sentence-transformers load then, after the parse."""
+    torch loads then, after the parse, and not sentence-transformers (the judge is read with
+    transformers alone: scanner.embeddings.PairClassifier)."""
     two = tmp_path / "two.jsonl"
     two.write_text('{"id": "m1", "text": "Ann lives in Paris.", "user_id": "u1"}\n'
                    '{"id": "m2", "text": "Ann lives in Rome.", "user_id": "u1"}\n',
@@ -75,7 +76,7 @@ def test_scan_file_loads_torch_only_to_judge_a_pair(tmp_path: Path):
     result = _loaded_after(code)
     report = json.loads(result["out"])
     assert [c["values"] for c in report["conflicts"]] == [{"m1": "paris", "m2": "rome"}]
-    assert result["loaded"] == ["sentence_transformers", "spacy", "torch"]
+    assert result["loaded"] == ["spacy", "torch"]
 
 
 def test_torch_stays_importable_after_spacy():
