@@ -26,14 +26,13 @@ STRUCTURE_LABELS`). Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 
 from extractors import Cardinality
 from extractors.change_cues import marks_correction
 from extractors.constructions.attribute_values import _VALUE, typed_value_spans
 from scanner.core.detect import CandidatePair
-from scanner.core.keys import GroupKey
+from scanner.core.keys import GroupKey, dated_by_scope
 from scanner.core.named_changes import _stance
 from scanner.core.value_changes import _CALENDAR, stems
 from scanner.models import MemoryRecord
@@ -93,13 +92,8 @@ def correction_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         ``value_mismatch`` pairs keyed ``(scope, "memory", shared word)``, found by
         ``corrected``, sorted by member ids.
     """
-    by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    for r in records:
-        if r.observed_at is not None:
-            by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
     found: dict[tuple[str, str], CandidatePair] = {}
-    for items in by_scope.values():
-        items.sort(key=lambda r: (r.observed_at, r.id))
+    for items in dated_by_scope(records):
         for j, later in enumerate(items):
             if not marks_correction(later.text):
                 continue

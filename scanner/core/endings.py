@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from extractors import Cardinality
 from extractors.change_cues import ENDING_CUES, marks_ending
 from scanner.core.detect import CandidatePair
-from scanner.core.keys import GroupKey
+from scanner.core.keys import GroupKey, dated_by_scope
 from scanner.core.named_changes import _alike, _stance
 from scanner.core.value_changes import best_weighted, stems, word_weights, words_near
 from scanner.models import MemoryRecord
@@ -64,14 +64,9 @@ def ending_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         ``value_mismatch`` pairs keyed ``(scope, "memory", shared stem of most weight)``,
         found by ``ended``, sorted by member ids.
     """
-    by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    for r in records:
-        if r.observed_at is not None:
-            by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
     idf = word_weights(records)
     found: dict[tuple[str, str], CandidatePair] = {}
-    for items in by_scope.values():
-        items.sort(key=lambda r: (r.observed_at, r.id))
+    for items in dated_by_scope(records):
         words = [[w for w in stems(ENDING_CUES.sub(" ", r.text)) if w in idf] for r in items]
         postings: dict[str, list[int]] = defaultdict(list)
         for j, later in enumerate(items):

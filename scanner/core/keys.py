@@ -119,3 +119,16 @@ def near_subject_pairs(subjects: Mapping[_H, list[str]]) -> list[tuple[_H, str, 
         names = sorted(names)
         pairs.extend((group, names[i], names[j]) for i, j in short_form_candidates(names))
     return pairs
+
+
+def dated_by_scope(records: Iterable[MemoryRecord]) -> list[list[MemoryRecord]]:
+    """The records that carry ``observed_at``, one list per scope (user, group, properties),
+    each sorted by ``observed_at`` then id: what the finders outside the keys pair, earlier
+    with later (a record without a time is never paired: which came first is unknown)."""
+    by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
+    for r in records:
+        if r.observed_at is not None:
+            by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
+    for items in by_scope.values():
+        items.sort(key=lambda r: (r.observed_at, r.id))
+    return list(by_scope.values())

@@ -57,7 +57,7 @@ from extractors.memory_forms import IRREGULAR_PAST
 from extractors.note_words import DEICTIC_WORDS, INTENTION, PERIODS, WHICH
 from extractors.constructions.attribute_values import _VALUE, typed_value_spans
 from scanner.core.detect import CandidatePair
-from scanner.core.keys import GroupKey
+from scanner.core.keys import GroupKey, dated_by_scope
 from scanner.core.named_changes import _stance, _stem
 from scanner.core.value_changes import _CALENDAR, _STOP
 from scanner.models import MemoryRecord
@@ -292,12 +292,8 @@ def value_note_pairs(records: Sequence[MemoryRecord]) -> list[CandidatePair]:
         ``value_mismatch`` pairs keyed ``(scope, "memory", anchor)``, the anchor the first
         shared stem in alphabetical order, found by ``noted``, sorted by member ids.
     """
-    by_scope: dict[tuple, list[MemoryRecord]] = defaultdict(list)
-    for r in records:
-        if r.observed_at is not None:
-            by_scope[(r.user_id, r.group, tuple(sorted(r.properties.items())))].append(r)
     found: dict[tuple[str, str], CandidatePair] = {}
-    for items in by_scope.values():
+    for items in dated_by_scope(records):
         notes = [(r, note) for r in items if (note := note_of(r.text)) is not None]
         if not notes:
             continue
