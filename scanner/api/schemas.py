@@ -216,6 +216,10 @@ class HistoryResponse(BaseModel):
 
     memory_id: str
     user_id: str
+    collection: str | None = Field(None, description="Where the memories were read from: "
+                                   "contrascan's memory collection, or an attached source's "
+                                   "triple cache (`ContrascanSource<Name>`: the agent's "
+                                   "objects as contrascan last read them).")
     chain: list[HistoryEntryModel]
     ledger: list[LedgerEntry] = Field(default_factory=list)
     story: list[str] = Field(default_factory=list)

@@ -1,4 +1,5 @@
-"""``contrascan source …``: the three calls on an attached source (issue 16).
+"""``contrascan source …``: the three calls on an attached source (issue 16), and the history
+of one of its memories.
 
 A source is named either by a TOML file (``--sources FILE --source NAME``, see
 :func:`scanner.sources.mapping.load_sources`) or by a preset and a collection
@@ -213,6 +214,35 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
         click.echo(line)
     if kw["fail_on_conflict"] and summary["conflicts"]:
         raise SystemExit(3)
+
+
+@source_group.command("history")
+@click.argument("memory_id")
+@click.option("--user", "user_id", default=None, help="The memory's user (faster when given).")
+@_source_options
+@_store_options
+@_json_option
+@_errors_to_exit
+def source_history_cmd(memory_id: str, user_id: str | None, **kw: Any) -> None:
+    """What changed around one memory of the attached collection (its object's uuid), and
+    why: the supersedes chain and the ledger, as 'contrascan history' prints them, read
+    from the source's triple cache (the objects as contrascan last read them).
+
+    \b
+    Example:
+      contrascan source history --preset langchain --collection Notes --user potter-1 \\
+        0d34f3c6-3d80-4325-803c-7edca98fab2c
+    """
+    kw.update(single_epoch=False, recency_override=False)
+    mapping, opts = _split(kw)
+    with _attached(mapping=mapping, **opts) as source:
+        history = source.history_report(memory_id, user_id)
+    if kw["as_json"]:
+        click.echo(json.dumps(history.to_json_dict(), indent=2, ensure_ascii=False))
+        return
+    from scanner.render import render_history
+
+    render_history(history.chain, memory_id, story=history.story)
 
 
 def _by_verdict(tenants) -> dict[str, int]:

@@ -363,10 +363,41 @@ class AttachedSource(Service):
         written = 0
         if self.mapping.status_property:
             for user_id in self.store.user_ids():
-                statuses = {m.record.id: m.status for m in self.store.iterate(
-                    user_id, properties=["memory_id", "text", "user_id", "status"])}
-                for start in range(0, len(statuses), 1000):
-                    part = dict(list(statuses.items())[start:start + 1000])
-                    written += self.source.write_status(user_id, part)
+                written += self.publish_statuses(user_id)
         return SourceBatchScan(sync=synced, scan=scanned, statuses_written=written,
                                declared=self.declarations)
+
+    def publish_statuses(self, user_id: str) -> int:
+        """Opt-in status mode: write every cached memory's status of one user onto the
+        agent's objects where it differs (1,000 objects per request). Nothing without a
+        ``status_property``.
+
+        Returns:
+            Objects updated.
+
+        Raises:
+            StoreWriteError: Weaviate rejected an update (every one listed).
+        """
+        if not self.mapping.status_property:
+            return 0
+        statuses = {m.record.id: m.status for m in self.store.iterate(
+            user_id, properties=["memory_id", "text", "user_id", "status"])}
+        written = 0
+        for start in range(0, len(statuses), 1000):
+            part = dict(list(statuses.items())[start:start + 1000])
+            written += self.source.write_status(user_id, part)
+        return written
+
+    def after_review(self, user_id: str) -> None:
+        """What a review decision on this source's ledger (:mod:`scanner.review.service`)
+        does besides contrascan's own writes: the user's memories are read again from the
+        cache by the next read-time scan (the in-process memo of them is dropped), and in
+        the opt-in status mode their statuses are written onto the agent's objects. The
+        agent's objects are otherwise never written, and nothing is deleted.
+
+        Raises:
+            StoreWriteError: Weaviate rejected a status update.
+        """
+        for key in [k for k in self._memo if k[0] == user_id]:
+            self._memo.pop(key, None)
+        self.publish_statuses(user_id)
