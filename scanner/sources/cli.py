@@ -4,6 +4,12 @@ of one of its memories.
 A source is named either by a TOML file (``--sources FILE --source NAME``, see
 :func:`scanner.sources.mapping.load_sources`) or by a preset and a collection
 (``--preset mem0 --collection Mem0Memories``).
+
+``scan`` and ``scan-hits`` with ``--sidecar URL`` ask a running ``contrascan serve --sources
+FILE`` instead (``POST /v1/sources/{name}/…`` through :class:`scanner.client.Contrascan`):
+the sidecar has spaCy, the model and the connection loaded, so the command answers in well
+under a second, where loading them here takes several seconds a call. Such a call imports
+neither the store, spaCy nor torch.
 """
 
 from __future__ import annotations
@@ -104,6 +110,47 @@ def _mapping(sources_file: Path | None, source_name: str | None, preset_name: st
     return mapping.model_copy(update={"single_epoch": True}) if single_epoch else mapping
 
 
+def _sidecar_option(func):
+    return click.option(
+        "--sidecar", metavar="URL", envvar="CONTRASCAN_SIDECAR_URL", default=None,
+        help="Ask the running 'contrascan serve --sources FILE' at URL (env "
+             "CONTRASCAN_SIDECAR_URL; API key from CONTRASCAN_API_KEY): it has spaCy, the "
+             "model and the connection loaded, so the answer comes in well under a second. "
+             "The source is the sidecar's --source NAME (with --preset: the collection's "
+             "name); the sidecar's own configuration decides.")(func)
+
+
+_DECIDED_BY_THE_SIDECAR = (("declare_store_time", "--declare-store-time"),
+                           ("declare_source", "--declare-source"),
+                           ("single_epoch", "--single-epoch"),
+                           ("recency_override", "--recency-override"))
+
+
+def _served_name(kw: dict[str, Any]) -> str:
+    """The name of the source a ``--sidecar`` call asks for.
+
+    Raises:
+        ConfigurationError: an option that would change the sidecar's verdicts is given,
+            or nothing names the source.
+    """
+    for key, flag in _DECIDED_BY_THE_SIDECAR:
+        if kw.get(key) not in (None, False):
+            raise ConfigurationError(flag, "not with --sidecar: the sidecar scans with the "
+                                           "mapping and policy it was started with")
+    if kw["source_name"]:
+        return kw["source_name"]
+    if kw["preset"]:
+        if not kw["collection"]:
+            raise ConfigurationError("--collection", "required with --preset")
+        return kw["collection"]  # a preset source is named after its collection
+    if kw["sources_file"]:
+        sources = load_sources(kw["sources_file"])
+        if len(sources) == 1:
+            return next(iter(sources))
+        raise ConfigurationError("--source", f"name one of {', '.join(sorted(sources))}")
+    raise ConfigurationError("--source", "with --sidecar, name the source the sidecar serves")
+
+
 @contextmanager
 def _attached(weaviate_url, data_dir, mapping: SourceMapping, *, quiet: bool,
               recency_override: bool):
@@ -131,6 +178,7 @@ def source_group() -> None:
 @click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=FiniteFloatRange(0, 1))
 @_source_options
+@_sidecar_option
 @_store_options
 @_json_option
 @_policy_options
@@ -142,11 +190,20 @@ def source_scan_cmd(user_id: str, query: str, limit: int, alpha: float, **kw: An
     Example:
       contrascan source scan --sources sources.toml --source support-bot --user u1 \\
         --query "preferred glaze"
+      contrascan source scan --sidecar http://127.0.0.1:8765 --source support-bot \\
+        --user u1 --query "preferred glaze"
     """
-    mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.search(user_id, query, limit=limit, alpha=alpha)
-    emit_report(result.report, as_json=kw["as_json"],
+    if kw["sidecar"]:
+        from scanner.client import Contrascan
+
+        with Contrascan(kw["sidecar"], timeout_s=60.0) as sidecar:
+            report = sidecar.source_scan(_served_name(kw), user_id, query, limit=limit,
+                                         alpha=alpha).report()
+    else:
+        mapping, opts = _split(kw)
+        with _attached(mapping=mapping, **opts) as source:
+            report = source.search(user_id, query, limit=limit, alpha=alpha).report
+    emit_report(report, as_json=kw["as_json"],
                 fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {query!r}")
 
 
@@ -154,6 +211,7 @@ def source_scan_cmd(user_id: str, query: str, limit: int, alpha: float, **kw: An
 @click.argument("ids", nargs=-1, required=True)
 @click.option("--user", "user_id", required=True, help="The scope the hits were searched in.")
 @_source_options
+@_sidecar_option
 @_store_options
 @_json_option
 @_policy_options
@@ -166,10 +224,17 @@ def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
       contrascan source scan-hits --preset mem0 --collection Mem0Memories --user u1 \\
         0d34f3c6-3d80-4325-803c-7edca98fab2c 69c1afc8-1cb8-4131-b164-5471a29ebbfb
     """
-    mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.scan_hits(user_id, ids=list(ids))
-    emit_report(result.report, as_json=kw["as_json"],
+    if kw["sidecar"]:
+        from scanner.client import Contrascan
+
+        with Contrascan(kw["sidecar"], timeout_s=60.0) as sidecar:
+            report = sidecar.source_scan_hits(_served_name(kw), user_id,
+                                              ids=list(ids)).report()
+    else:
+        mapping, opts = _split(kw)
+        with _attached(mapping=mapping, **opts) as source:
+            report = source.scan_hits(user_id, ids=list(ids)).report
+    emit_report(report, as_json=kw["as_json"],
                 fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {counted(len(ids), 'hit')}")
 
 

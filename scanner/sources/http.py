@@ -22,8 +22,9 @@ from scanner.api.dependencies import json_response, require_service
 from scanner.api.errors import ErrorCode, ErrorResponse, Problem, invalid_field
 from scanner.api.priority import lower_thread_priority
 from scanner.api.routes.scans import server_timing
-from scanner.api.schemas import Hit, HistoryEntryModel, HistoryResponse, ScanResponse
+from scanner.api.schemas import Hit, HistoryEntryModel, HistoryResponse
 from scanner.api.settings import MAX_ID_CHARS
+from scanner.api.wire import SourceScanResponse
 from scanner.core.changes import grouped_report
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
 from scanner.errors import UnknownSource
@@ -60,16 +61,6 @@ class ScanHitsRequest(BaseModel):
         if (self.ids is None) == (self.objects is None):
             raise ValueError("give either ids or objects")
         return self
-
-
-class SourceScanResponse(ScanResponse):
-    """What ``POST /v1/sources/{name}/scan`` and ``…/scan-hits`` answer: the shape of
-    ``POST /v1/scan`` (the SPEC §5 report at the top level, then the hits, each with its
-    memory), plus how many hits were extracted now. The stages' times are in the
-    ``Server-Timing`` header, as for ``/v1/scan``."""
-
-    extracted: int = Field(description="Hits whose triples were extracted now (not found in "
-                                       "the source's triple cache).")
 
 
 def scan_response(scan: SourceScan) -> Response:
