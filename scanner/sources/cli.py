@@ -26,6 +26,7 @@ from scanner.cli.base import (
     _errors_to_exit,
     _json_option,
     _open_service,
+    _phases,
     _policy_options,
     _store_options,
     emit_report,
@@ -248,14 +249,16 @@ def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
 def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
     """Batch scan of a whole attached collection (after a bulk import): new or changed
     objects are extracted and cached, then every user is scanned; a re-run writes nothing.
+    On a terminal, progress bars on stderr (reading, then scanning); none with --json.
 
     \b
     Example:
       contrascan source batch-scan --preset langchain --collection LangChain_notes --json
     """
     mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.batch_scan_source(workers=workers)
+    with _attached(mapping=mapping, **opts) as source, \
+            _phases(not kw["as_json"]) as phases:
+        result = source.batch_scan_source(workers=workers, phases=phases)
     summary = {"sync": result.sync.to_json_dict(), "scanned": result.scan.scanned,
                "conflicts": sum(t.conflicts for t in result.scan.tenants),
                "by_verdict": _by_verdict(result.scan.tenants),

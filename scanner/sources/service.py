@@ -352,14 +352,28 @@ class AttachedSource(Service):
         return result
 
     def batch_scan_source(self, *, workers: int = 1, page_size: int = 1000,
-                          progress: Callable[[int], None] | None = None) -> SourceBatchScan:
+                          progress: Callable[[int], None] | None = None,
+                          phases: Callable[[str, int], Callable[[int], None]] | None = None
+                          ) -> SourceBatchScan:
         """The batch scan of an attached collection: :meth:`sync`, then the batch scan of
         every user's cached memories (:meth:`Service.run_batch_scan`: verdicts, edges and
         ledger entries in contrascan's collections; a re-run over unchanged data writes
         nothing). In the status mode, the agent's objects whose status changed are updated.
+
+        Args:
+            workers: users scanned at once; page_size: objects per cursor page of the sync.
+            progress: called with the objects read after each page of the sync.
+            phases: called as each phase starts, with its name and size: ``"reading"`` and
+                the objects of the attached collection, then ``"scanning"`` and the cached
+                memories; it returns the callback the phase calls with the number done
+                since the last call (a progress bar's advance).
         """
+        if phases is not None:
+            reading = phases("reading", self.source.count())
+            progress = reading if progress is None else _both(progress, reading)
         synced = self.sync(page_size=page_size, progress=progress)
-        scanned = self.run_batch_scan(None, workers=workers)
+        scanning = phases("scanning", self.store.count()) if phases is not None else None
+        scanned = self.run_batch_scan(None, workers=workers, progress=scanning)
         written = 0
         if self.mapping.status_property:
             for user_id in self.store.user_ids():
@@ -401,3 +415,10 @@ class AttachedSource(Service):
         for key in [k for k in self._memo if k[0] == user_id]:
             self._memo.pop(key, None)
         self.publish_statuses(user_id)
+
+
+def _both(first: Callable[[int], None], second: Callable[[int], None]) -> Callable[[int], None]:
+    def call(n: int) -> None:
+        first(n)
+        second(n)
+    return call

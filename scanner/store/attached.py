@@ -185,6 +185,12 @@ class AttachedCollection:
             return [None]
         return sorted(self._collection.tenants.get().keys())
 
+    def count(self) -> int:
+        """Objects in the collection (every tenant's; one aggregate request per tenant)."""
+        with store_failure(f"cannot count collection {self.mapping.collection}"):
+            return sum(self._handle(t).aggregate.over_all(total_count=True).total_count or 0
+                       for t in self.tenants())
+
     def pages(self, *, page_size: int = 1000) -> Iterator[list[AttachedObject]]:
         """Every object, a page at a time (cursor API, per tenant): at most one page is
         held, so memory is flat in the collection's size."""
