@@ -11,8 +11,11 @@ ones, ``report.unresolved`` the members of pairs nobody may present as settled (
 comes from ``$CONTRASCAN_API_KEY`` unless passed. Every error answer becomes a
 :class:`~scanner.errors.SidecarError` carrying the server's stable ``code``.
 
-Importing this module loads httpx, pydantic and the wire models only (no Weaviate, spaCy or
-torch).
+Importing this module loads httpx, pydantic and the scan answers' models only
+(:mod:`scanner.api.wire`: no FastAPI, Weaviate, spaCy or torch), so a short-lived process
+(``contrascan source scan --sidecar URL``) pays for none of them; the models of the other
+answers (history, batch-scan jobs, added memories) are imported by the calls that return
+them.
 """
 
 from __future__ import annotations
@@ -20,23 +23,20 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel
 
-from scanner.api import (
-    API_KEY_ENV,
-    API_KEY_HEADER,
-    AddMemoriesResponse,
-    BatchScanJob,
-    HistoryResponse,
-    ScanResponse,
-)
+from scanner.api.settings import API_KEY_ENV, API_KEY_HEADER
+from scanner.api.wire import ScanResponse, SourceScanResponse
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_HOST, DEFAULT_LIMIT, DEFAULT_PORT
 from scanner.errors import SidecarError
 from scanner.models import MemoryRecord
+
+if TYPE_CHECKING:
+    from scanner.api.schemas import AddMemoriesResponse, BatchScanJob, HistoryResponse
 
 DEFAULT_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 """Where ``contrascan serve`` listens by default."""
@@ -122,6 +122,8 @@ class Contrascan:
             SidecarError: e.g. ``validation_error`` (422, naming the field) or
                 ``store_write_failed`` (502; posting the same records again is safe).
         """
+        from scanner.api.schemas import AddMemoriesResponse
+
         items = [r.model_dump(mode="json") if isinstance(r, BaseModel) else dict(r)
                  for r in records]
         if user_id is None:
@@ -131,10 +133,14 @@ class Contrascan:
 
     def start_batch_scan(self, user_id: str) -> BatchScanJob:
         """Start a batch scan of one tenant (``POST /v1/batch-scans``); returns the job."""
+        from scanner.api.schemas import BatchScanJob
+
         return self._call("POST", "/v1/batch-scans", BatchScanJob, json={"user_id": user_id})
 
     def batch_scan_job(self, job_id: str, user_id: str) -> BatchScanJob:
         """A job's progress and, once ``done``, its report."""
+        from scanner.api.schemas import BatchScanJob
+
         return self._call("GET", f"/v1/batch-scans/{job_id}", BatchScanJob,
                           params={"user_id": user_id})
 
@@ -158,9 +164,63 @@ class Contrascan:
 
     def history(self, memory_id: str, user_id: str) -> HistoryResponse:
         """What changed around a memory, and why (``GET /v1/memories/{id}/history``): the
-        supersedes chain, the ledger entries about it and a readable story."""
+        supersedes chain, the ledger entries about it and a readable story; a memory of an
+        attached collection is found by its object's uuid."""
+        from scanner.api.schemas import HistoryResponse
+
         return self._call("GET", f"/v1/memories/{quote(memory_id, safe='')}/history",
                           HistoryResponse, params={"user_id": user_id})
+
+    # -- attached sources (``contrascan serve --sources FILE``) ---------------------------
+    def source_scan(self, source: str, user_id: str, query: str, *,
+                    limit: int = DEFAULT_LIMIT, alpha: float = DEFAULT_ALPHA,
+                    apply: bool = True,
+                    vector: Sequence[float] | None = None) -> SourceScanResponse:
+        """Scoped hybrid search on an attached collection, then the scan of its hits
+        (``POST /v1/sources/{source}/scan``), by the sidecar that holds spaCy, the model
+        and the connection already.
+
+        Args:
+            source: the source's name in the sidecar's ``--sources`` file.
+            user_id: the scope's user; query: the BM25 text.
+            limit: hits (k); alpha: hybrid weight, 0 = BM25 only, 1 = vector only.
+            apply: let the sidecar record the verdicts.
+            vector: the query's embedding in the collection's vector space, when the agent
+                has it.
+
+        Returns:
+            The SPEC §5 report (ids are the objects' uuids), the hits with their fused
+            scores in [0, 1] and stored statuses, and how many were ``extracted`` now.
+
+        Raises:
+            SidecarError: e.g. ``not_found`` (404) for a source the sidecar does not serve.
+        """
+        body: dict[str, Any] = {"user_id": user_id, "query": query, "limit": limit,
+                                "alpha": alpha, "apply": apply}
+        if vector is not None:
+            body["vector"] = [float(x) for x in vector]
+        return self._call("POST", f"/v1/sources/{quote(source, safe='')}/scan",
+                          SourceScanResponse, json=body)
+
+    def source_scan_hits(self, source: str, user_id: str, *,
+                         ids: Sequence[str] | None = None,
+                         objects: Sequence[Mapping[str, Any]] | None = None,
+                         apply: bool = True) -> SourceScanResponse:
+        """Scan the hits the agent's own search returned, with no second search
+        (``POST /v1/sources/{source}/scan-hits``): their uuids, or the objects themselves
+        (their properties, the uuid under ``_id``).
+
+        Raises:
+            SidecarError: e.g. ``validation_error`` (422) for neither or both of ``ids``
+                and ``objects``.
+        """
+        body: dict[str, Any] = {"user_id": user_id, "apply": apply}
+        if ids is not None:
+            body["ids"] = [str(i) for i in ids]
+        if objects is not None:
+            body["objects"] = [dict(o) for o in objects]
+        return self._call("POST", f"/v1/sources/{quote(source, safe='')}/scan-hits",
+                          SourceScanResponse, json=body)
 
     def ready(self) -> bool:
         """Whether the sidecar and its Weaviate answer (``GET /healthz``); never raises."""

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +19,10 @@ from scanner.models import MemoryRecord, RejectedLine, ScanReport
 from scanner.pair_judge.training import JUDGE_ENV
 from scanner.records import IgnoredFields, read_jsonl
 from scanner.scan import ScanConfig, scan_records
+
+EXTRACT_CHUNK = 256
+"""Records extracted between two progress reports of :meth:`Engine.scan_file` (the parser's
+batch size, so chunking costs no batch)."""
 
 
 def with_default_judge(config: ScanConfig) -> ScanConfig:
@@ -118,13 +122,31 @@ class Engine:
         return scan_records(records, triples, self.config, rejected=rejected,
                             near_pairs=near_pairs)
 
-    def scan_file(self, path: str | Path, *, ignored: IgnoredFields | None = None
+    def scan_file(self, path: str | Path, *, ignored: IgnoredFields | None = None,
+                  phases: Callable[[str, int], Callable[[int], None]] | None = None
                   ) -> ScanReport:
-        """Scan a JSON Lines export without any store (``contrascan scan-file``); ``ignored``
-        notes the lines carrying fields outside the record format.
+        """Scan a JSON Lines export without any store (``contrascan scan-file``).
+
+        Args:
+            path: the file (SPEC §4 records, one a line).
+            ignored: notes the lines carrying fields outside the record format.
+            phases: progress, called as each phase starts with its name and size:
+                ``"extracting"`` and the number of records (the returned callback is called
+                with the records extracted, :data:`EXTRACT_CHUNK` at a time), then
+                ``"deciding"`` and 0 (a phase of unknown length: grouping, the pair judge,
+                the policy). The report is the same with or without it.
 
         Raises:
             OSError: the file cannot be read. Bad lines are reported in ``rejected``.
         """
         records, rejected = read_jsonl(path, ignored=ignored)
-        return self.scan(records, rejected=rejected)
+        if phases is None:
+            return self.scan(records, rejected=rejected)
+        advance = phases("extracting", len(records))
+        triples: list[list[Triple]] = []
+        for start in range(0, len(records), EXTRACT_CHUNK):
+            part = records[start:start + EXTRACT_CHUNK]
+            triples.extend(self.extract(part))  # equal to one call (extract_many's contract)
+            advance(len(part))
+        phases("deciding", 0)
+        return self.scan(records, triples, rejected=rejected)

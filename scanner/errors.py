@@ -11,6 +11,7 @@ message is meant for a person::
     ├── StoreWriteError        Weaviate rejected some writes (lists every failed object)
     ├── StoreDamaged           a collection or tenant contrascan keeps is gone from the store
     ├── UnknownMemory          an id that is not in the store
+    ├── UnknownSource          a name no attached source has (scanner.sources)
     └── SidecarError           the HTTP sidecar answered with an error (scanner.client)
 
 Each subclass takes typed arguments, builds its own message and keeps the arguments as
@@ -172,6 +173,19 @@ class UnknownMemory(ScannerError):
         self.user_id = user_id
         scope = f" for user {user_id!r}" if user_id else ""
         super().__init__(f"no memory with id {memory_id!r}{scope}")
+
+
+class UnknownSource(ScannerError):
+    """No attached source of this name is configured (``serve --sources FILE``).
+
+    Attributes:
+        name: the name asked for; known: the names configured, sorted.
+    """
+
+    def __init__(self, name: str, known: Sequence[str] = ()):
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(f"no source {name!r} (known: {', '.join(self.known) or 'none'})")
 
 
 class SidecarError(ScannerError):

@@ -52,6 +52,9 @@ class History:
             status and the rule that retired it.
         ledger: the entries about those memories, in the order they arose.
         story: one line per memory and per entry, readable without anything else.
+        collection: the collection the memories were read from: contrascan's memory
+            collection, or an attached source's triple cache (``ContrascanSource<Name>``,
+            the objects as last read from the agent's collection).
     """
 
     memory_id: str
@@ -59,10 +62,12 @@ class History:
     chain: list[HistoryEntry]
     ledger: list[LedgerEntry]
     story: list[str]
+    collection: str | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         """Plain JSON types."""
         return {"memory_id": self.memory_id, "user_id": self.user_id,
+                "collection": self.collection,
                 "chain": [e.to_dict() for e in self.chain],
                 "ledger": [e.to_json_dict() for e in self.ledger], "story": self.story}
 
@@ -130,7 +135,7 @@ def read_history(store: MemoryStore, ledger_store: LedgerStore, memory_id: str,
                 seen[mid].retired_by = by
     chain = sorted(seen.values(), key=lambda e: (e.observed_at or "", e.id))
     return History(memory_id=memory_id, user_id=user_id, chain=chain, ledger=ledger,
-                   story=story_of(chain, ledger))
+                   story=story_of(chain, ledger), collection=store.name)
 
 
 def _ids_for(store: MemoryStore, uuids: Iterable[str], user_id: str) -> list[str]:

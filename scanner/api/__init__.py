@@ -51,35 +51,42 @@ that FastAPI runs in its worker threads (read-time scans in worker processes whe
 separate executor, so a job outlives the request (and the client connection) that started it.
 """
 
-from scanner.api.app import create_app
-from scanner.api.errors import ErrorCode, ErrorDetail, ErrorField, ErrorResponse
-from scanner.api.schemas import (
-    AddMemoriesRequest,
-    AddMemoriesResponse,
-    BatchScanJob,
-    BatchScanRequest,
-    HealthResponse,
-    Hit,
-    HistoryEntryModel,
-    HistoryResponse,
-    JobProgress,
-    MemoryInput,
-    ScanRequest,
-    ScanResponse,
-    StatsResponse,
-)
-from scanner.api.settings import (
-    API_KEY_ENV,
-    API_KEY_HEADER,
-    MAX_ID_CHARS,
-    MAX_LIMIT,
-    MAX_PROPERTIES,
-    MAX_QUERY_CHARS,
-    MAX_RECORDS,
-    MAX_VECTOR_DIMENSIONS,
-    ApiSettings,
-)
-from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
+import importlib
+from typing import Any
+
+_FROM = {
+    "create_app": "scanner.api.app",
+    **dict.fromkeys(("ErrorCode", "ErrorDetail", "ErrorField", "ErrorResponse"),
+                    "scanner.api.errors"),
+    **dict.fromkeys(("AddMemoriesRequest", "AddMemoriesResponse", "BatchScanJob",
+                     "BatchScanRequest", "HealthResponse", "HistoryEntryModel",
+                     "HistoryResponse", "JobProgress", "MemoryInput", "ScanRequest",
+                     "StatsResponse"), "scanner.api.schemas"),
+    **dict.fromkeys(("Hit", "ScanResponse"), "scanner.api.wire"),
+    **dict.fromkeys(("API_KEY_ENV", "API_KEY_HEADER", "MAX_ID_CHARS", "MAX_LIMIT",
+                     "MAX_PROPERTIES", "MAX_QUERY_CHARS", "MAX_RECORDS",
+                     "MAX_VECTOR_DIMENSIONS", "ApiSettings"), "scanner.api.settings"),
+    **dict.fromkeys(("DEFAULT_ALPHA", "DEFAULT_LIMIT", "DEFAULT_MAX_BODY_BYTES",
+                     "DEFAULT_PORT"), "scanner.defaults"),
+}
+"""Where each name below comes from. They are imported on first use (PEP 562), so that
+importing one light module of this package (:mod:`scanner.api.wire`,
+:mod:`scanner.api.settings`, as :mod:`scanner.client` does) does not load the app and, with
+it, the scan engine, spaCy and torch."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_FROM})
+
 
 __all__ = [
     "API_KEY_ENV", "API_KEY_HEADER", "DEFAULT_ALPHA", "DEFAULT_LIMIT", "DEFAULT_MAX_BODY_BYTES",

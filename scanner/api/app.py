@@ -56,7 +56,8 @@ def create_app(service: Service | None = None, *,
         settings: limits and the API key; default :meth:`ApiSettings.from_env`.
         warm_up: load the spaCy pipeline and the embedding model at start-up.
         sources: attached sources by name (:class:`scanner.sources.mapping.SourceMapping`),
-            served under ``/v1/sources/{name}/…`` (:mod:`scanner.sources.http`).
+            served under ``/v1/sources/{name}/…`` (:mod:`scanner.sources.http`); their open
+            ledger entries are in the review inbox (:mod:`scanner.review.web`).
 
     Returns:
         The FastAPI app. Start-up (the lifespan, run by uvicorn or ``with TestClient(app)``)
@@ -82,6 +83,7 @@ def create_app(service: Service | None = None, *,
     app.state.loop_lag = LoopLag(metrics.registry)  # the probes' wait for the event loop
     app.state.service = service
     app.state.started = False
+    app.state.sources = None
     # outermost last: metrics see every answer; the body is read before admission, so a
     # client slow to send it (cut off after the server's body timeout, scanner.serving)
     # never holds one of the few places in flight
@@ -97,9 +99,12 @@ def create_app(service: Service | None = None, *,
         app.include_router(concern.router)
     if sources:
         from scanner.sources.http import source_router
+        from scanner.sources.registry import AttachedSources
 
-        app.include_router(source_router(sources), dependencies=[Security(authorize)],
-                           responses=ERROR_RESPONSES)
+        # one registry for the source routes, the review inbox and history
+        app.state.sources = AttachedSources(sources)
+        app.include_router(source_router(app.state.sources),
+                           dependencies=[Security(authorize)], responses=ERROR_RESPONSES)
 
     from scanner.review.web import install_review  # the review page and /v1/reviews
 

@@ -18,6 +18,7 @@ from pydantic import (
 )
 
 from scanner.api.errors import ErrorDetail
+from scanner.api.wire import Hit, ScanResponse  # noqa: F401  (re-exported)
 from scanner.api.settings import (
     MAX_ID_CHARS,
     MAX_LIMIT,
@@ -77,23 +78,6 @@ class ScanRequest(BaseModel):
         description="The query's embedding by the sidecar's model (all-MiniLM-L6-v2 by "
                     "default: 384 values), when the agent already has it; saves the "
                     "sidecar embedding the query. Scaling does not matter (cosine).")
-
-
-class Hit(BaseModel):
-    """One search hit, best first."""
-
-    id: str
-    score: float | None = Field(description="Fused hybrid score in [0, 1] (relative-score "
-                                            "fusion), higher = better.")
-    status: str = Field(description="'active', 'superseded' or 'unresolved' as stored before "
-                                    "this scan.")
-    memory: MemoryRecord
-
-
-class ScanResponse(ScanReport):
-    """The SPEC §5 report over the hits, plus the hits themselves."""
-
-    hits: list[Hit] = Field(default_factory=list)
 
 
 class AddMemoriesRequest(BaseModel):
@@ -216,6 +200,10 @@ class HistoryResponse(BaseModel):
 
     memory_id: str
     user_id: str
+    collection: str | None = Field(None, description="Where the memories were read from: "
+                                   "contrascan's memory collection, or an attached source's "
+                                   "triple cache (`ContrascanSource<Name>`: the agent's "
+                                   "objects as contrascan last read them).")
     chain: list[HistoryEntryModel]
     ledger: list[LedgerEntry] = Field(default_factory=list)
     story: list[str] = Field(default_factory=list)

@@ -284,24 +284,48 @@ def main(config_path: str | None) -> None:
 
 
 def _progress(total: int, label: str, enabled: bool):
-    """A rich progress bar on a terminal; a no-op elsewhere and in --json mode."""
-    from contextlib import nullcontext
+    """A rich progress bar on stderr when stderr is a terminal; a no-op elsewhere and in
+    --json mode (``enabled`` False). A context manager of the ``advance(n)`` callable."""
+    from contextlib import contextmanager
 
-    if not enabled or not sys.stderr.isatty():
-        return nullcontext(lambda n: None)
-    from rich.progress import Progress
+    @contextmanager
+    def bar():
+        with _phases(enabled) as start:
+            yield start(label, total)
 
-    class _Bar:
-        def __enter__(self):
-            self.progress = Progress(transient=True)
-            self.progress.__enter__()
-            self.task = self.progress.add_task(label, total=total)
-            return lambda n: self.progress.advance(self.task, n)
+    return bar()
 
-        def __exit__(self, *exc):
-            return self.progress.__exit__(*exc)
 
-    return _Bar()
+def _phases(enabled: bool):
+    """Progress bars of a job in phases, on stderr when stderr is a terminal (stdout keeps
+    only the report, so ``--json`` output or a redirected table stays clean); a no-op
+    elsewhere and in --json mode (``enabled`` False).
+
+    A context manager of ``start(label, total) -> advance(n)``: each call adds a bar of
+    ``total`` steps (``total`` 0 or less: a bar of unknown length), and ``advance`` moves it
+    by ``n``. The bars are erased when the job ends.
+    """
+    from contextlib import contextmanager
+
+    def quiet(label: str, total: int) -> Callable[[int], None]:
+        return lambda n: None
+
+    @contextmanager
+    def bars():
+        if not enabled or not sys.stderr.isatty():
+            yield quiet
+            return
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            def start(label: str, total: int) -> Callable[[int], None]:
+                task = progress.add_task(label, total=total if total > 0 else None)
+                return lambda n: progress.advance(task, n)
+
+            yield start
+
+    return bars()
 
 
 def _open_service(weaviate_url: str | None, data_dir: Path | None, *, quiet: bool = False,

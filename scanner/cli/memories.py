@@ -86,19 +86,26 @@ def history_cmd(memory_id: str, user_id: str | None, weaviate_url: str | None,
 
     Every value with its source, source class, epoch and observation time, the rule and
     the memory that retired it, then the ledger: epoch changes, quarantines with their
-    re-observation requests, escalations, settlements. With --json: {"memory_id", "user_id",
-    "chain", "ledger", "story"}.
+    re-observation requests, escalations, settlements. A memory of an attached collection
+    (its object's uuid) is found in the source's triple cache. With --json: {"memory_id",
+    "user_id", "collection", "chain", "ledger", "story"}.
 
     \b
     Example:
       contrascan history maya-29 --user maya
     """
+    from scanner.sources.history import history_anywhere
+
     with _open_service(weaviate_url, data_dir, quiet=as_json) as service:
-        history = service.history_report(memory_id, user_id)
+        history = history_anywhere(service, memory_id, user_id)
+        own = service.store.name
     if as_json:
         click.echo(json.dumps(history.to_json_dict(), indent=2, ensure_ascii=False))
         return
     from scanner.render import render_history
+    if history.collection != own:
+        click.echo(f"{memory_id} is a memory of an attached source: the objects as "
+                   f"{history.collection} last read them")
     render_history(history.chain, memory_id, story=history.story)
 
 

@@ -20,6 +20,7 @@ from scanner.cli.base import (
     _errors_to_exit,
     _json_option,
     _open_service,
+    _phases,
     _policy_options,
     _progress,
     _store_options,
@@ -44,7 +45,8 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
               recency_override: bool) -> None:
     """Scan a JSON Lines file of memories without any store.
 
-    Use it on an export, or on a bulk import before it lands.
+    Use it on an export, or on a bulk import before it lands. On a terminal, progress on
+    stderr (extracting, then deciding); none with --json.
 
     \b
     Example:
@@ -58,7 +60,8 @@ def scan_file(file: Path, as_json: bool, fail_on_conflict: bool, single_epoch: b
         # a file scan runs beside no store: the pair judge's forward passes may use the
         # machine's cores (two here), unless OMP_NUM_THREADS says otherwise
         engine.config.judge.threads = min(BATCH_THREADS, os.cpu_count() or 1)
-    report = engine.scan_file(file, ignored=ignored)
+    with _phases(not as_json) as phases:
+        report = engine.scan_file(file, ignored=ignored, phases=phases)
     if report.scanned == 0 and not report.rejected:
         click.echo(f"contrascan: {file} holds no memory records (it is empty or blank)",
                    err=True)

@@ -31,6 +31,11 @@ Security:
   (no inline script), so an injected ``<script>`` or ``onerror=`` could not run either;
 * every page and query names one ``user_id`` and reads only that tenant; the inbox without a
   user filter lists each tenant's own entries.
+
+Attached sources (``serve --sources FILE``): the inbox lists their open entries beside
+contrascan's own, each marked with its source; an item's page, its actions and its members'
+history take the source's name as the ``source`` query parameter (``POST /v1/reviews``: the
+``source`` field), as ``GET /v1/reviews`` gives it with each item.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from scanner.api.errors import ErrorCode, ErrorField, ErrorResponse
 from scanner.api.errors import Problem as _Problem
 from scanner.api.settings import MAX_ID_CHARS, ApiSettings
 from scanner.core.ledger import LedgerEntry
-from scanner.errors import ScannerError, UnknownMemory
+from scanner.errors import ConfigurationError, ScannerError, UnknownMemory, UnknownSource
 from scanner.review.decisions import (
     EntryClosed,
     ReviewAction,
@@ -72,6 +77,7 @@ from scanner.review.decisions import (
 from scanner.narration import reason_in_words, rule_in_words
 from scanner.review.service import (
     INBOX_MEMBERS,
+    InboxEntry,
     ReviewOutcome,
     ReviewService,
     members_in_order,
@@ -116,6 +122,11 @@ class ReviewRequest(BaseModel):
     reviewer: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]*$",
                                    description="Who decides; the review record's source is "
                                                "``review:<reviewer>``.")]
+    source: Annotated[str | None, Field(default=None, max_length=MAX_ID_CHARS,
+                                        description="The attached source whose ledger keeps "
+                                                    "the entry, as `GET /v1/reviews` gives "
+                                                    "it; null for contrascan's own "
+                                                    "memories.")]
 
 
 class ReviewResponse(BaseModel):
@@ -131,9 +142,10 @@ class ReviewResponse(BaseModel):
 
 
 class InboxResponse(BaseModel):
-    """Open entries, newest first, with counts by verdict, severity, relation and user."""
+    """Open entries, newest first, with counts by verdict, severity, relation, user and
+    attached source; each item names the ledger it is kept in (``source``)."""
 
-    items: list[LedgerEntry]
+    items: list[InboxEntry]
     counts: dict[str, Any]
 
 
@@ -145,7 +157,7 @@ def _outcome_json(outcome: ReviewOutcome) -> ReviewResponse:
 
 
 def _review_problem(err: ScannerError) -> _Problem:
-    if isinstance(err, (UnknownEntry, UnknownMemory)):
+    if isinstance(err, (UnknownEntry, UnknownMemory, UnknownSource)):
         return _Problem(404, ErrorCode.not_found, str(err))
     if isinstance(err, EntryClosed):
         return _Problem(409, ErrorCode.http_error, str(err),
@@ -244,9 +256,18 @@ def _safe_next(value: str | None) -> str:
     return PREFIX
 
 
-def _item_url(user_id: str, entry_id: str) -> str:
-    """The page of one item (the user in the query: user ids may hold any character)."""
-    return f"{PREFIX}/items/{quote(entry_id, safe='')}?{urlencode({'user_id': user_id})}"
+def _item_url(user_id: str, entry_id: str, source: str | None = None) -> str:
+    """The page of one item (the user and the item's attached source in the query: user ids
+    and source names may hold any character)."""
+    query = {"user_id": user_id, **({"source": source} if source else {})}
+    return f"{PREFIX}/items/{quote(entry_id, safe='')}?{urlencode(query)}"
+
+
+def _history_url(user_id: str, memory_id: str, source: str | None = None) -> str:
+    """The history page of one memory (of an attached source's, with its name)."""
+    query = {"user_id": user_id, "memory_id": memory_id, **({"source": source} if source
+                                                            else {})}
+    return f"{PREFIX}/history?{urlencode(query)}"
 
 
 # --------------------------------------------------------------------------- the routes
@@ -269,7 +290,7 @@ def _error(request: Request, status: int, message: str, session: dict | None) ->
 
 
 def _reviews(request: Request) -> ReviewService:
-    return ReviewService(_service(request))
+    return ReviewService(_service(request), getattr(request.app.state, "sources", None))
 
 @_pages.get("/static/{name}")
 def asset(name: str) -> Response:
@@ -330,42 +351,49 @@ async def logout(request: Request, csrf: Annotated[str, Form()] = "") -> Respons
 
 @_pages.get("")
 async def inbox(request: Request, user_id: str | None = None, relation: str | None = None,
-                verdict: str | None = None, severity: str | None = None) -> Response:
-    session = _sessions(request).read(request)
-    if session is None:
-        return _login_redirect(request)
-    service = _reviews(request)
-    box = await run_in_threadpool(
-        service.inbox, user_id or None, relation=(relation or "").strip() or None,
-        verdict=verdict if verdict in VERDICTS else None,
-        severity=severity if severity in SEVERITIES else None)
-    return _page("inbox.html", session=session, csrf=_sessions(request).csrf(session), inbox=box,
-                 filters={"user_id": user_id or "", "relation": relation or "",
-                          "verdict": verdict or "", "severity": severity or ""},
-                 verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url)
-
-@_pages.get("/items/{entry_id}")
-async def item(request: Request, entry_id: str, user_id: str,
-               done: str | None = None) -> Response:
+                verdict: str | None = None, severity: str | None = None,
+                source: str | None = None) -> Response:
     session = _sessions(request).read(request)
     if session is None:
         return _login_redirect(request)
     service = _reviews(request)
     try:
-        found = await run_in_threadpool(service.item, user_id, entry_id)
-    except UnknownEntry as err:
+        box = await run_in_threadpool(
+            service.inbox, user_id or None, relation=(relation or "").strip() or None,
+            verdict=verdict if verdict in VERDICTS else None,
+            severity=severity if severity in SEVERITIES else None, source=source or None)
+    except (UnknownSource, ConfigurationError) as err:
+        return _error(request, 404, str(err), session)
+    configured = service.sources.names() if service.sources is not None else []
+    return _page("inbox.html", session=session, csrf=_sessions(request).csrf(session), inbox=box,
+                 filters={"user_id": user_id or "", "relation": relation or "",
+                          "verdict": verdict or "", "severity": severity or "",
+                          "source": source or ""},
+                 verdicts=VERDICTS, severities=SEVERITIES, item_url=_item_url,
+                 source_names=configured)
+
+@_pages.get("/items/{entry_id}")
+async def item(request: Request, entry_id: str, user_id: str,
+               done: str | None = None, source: str | None = None) -> Response:
+    session = _sessions(request).read(request)
+    if session is None:
+        return _login_redirect(request)
+    service = _reviews(request)
+    source = source or None
+    try:
+        found = await run_in_threadpool(service.item, user_id, entry_id, source)
+    except (UnknownEntry, UnknownSource, ConfigurationError) as err:
         return _error(request, 404, str(err), session)
     return _page("item.html", session=session, csrf=_sessions(request).csrf(session), item=found,
                  entry=found.entry, members=members_in_order(found.entry),
                  keep=recommended_member(found.entry), done=done,
-                 history_url=lambda mid: f"{PREFIX}/history?" + urlencode(
-                     {"user_id": user_id, "memory_id": mid}),
-                 action_url=_item_url(user_id, entry_id))
+                 history_url=lambda mid: _history_url(user_id, mid, source),
+                 action_url=_item_url(user_id, entry_id, source))
 
 @_pages.post("/items/{entry_id}")
 async def act(request: Request, entry_id: str, user_id: str,
               action: Annotated[str, Form()] = "", chosen: Annotated[str, Form()] = "",
-              csrf: Annotated[str, Form()] = "") -> Response:
+              csrf: Annotated[str, Form()] = "", source: str | None = None) -> Response:
     session = _sessions(request).read(request)
     if session is None:
         return _error(request, 401, "Log in first.", None)
@@ -373,26 +401,36 @@ async def act(request: Request, entry_id: str, user_id: str,
         return _error(request, 403, "Missing or wrong CSRF token: nothing was recorded. Reload "
                      "the page and try again.", session)
     service = _reviews(request)
+    source = source or None
     try:
         outcome = await run_in_threadpool(
-            service.act, user_id, entry_id, action, session["r"], chosen=chosen or None)
-    except UnknownEntry as err:
+            service.act, user_id, entry_id, action, session["r"], chosen=chosen or None,
+            source=source)
+    except (UnknownEntry, UnknownSource, ConfigurationError) as err:
         return _error(request, 404, str(err), session)
     except ReviewError as err:
         return _error(request, 409 if isinstance(err, EntryClosed) else 422, str(err), session)
     done = "already" if outcome.already else outcome.review.data.get("action", "")
-    return RedirectResponse(_item_url(user_id, entry_id) + f"&done={done}",
+    return RedirectResponse(_item_url(user_id, entry_id, source) + f"&done={done}",
                             status_code=303)
 
 @_pages.get("/history")
-async def history(request: Request, user_id: str, memory_id: str) -> Response:
+async def history(request: Request, user_id: str, memory_id: str,
+                  source: str | None = None) -> Response:
     session = _sessions(request).read(request)
     if session is None:
         return _login_redirect(request)
-    svc = _service(request)
+    from scanner.sources.history import history_anywhere
+
+    reviews = _reviews(request)
     try:
-        report = await run_in_threadpool(svc.history_report, memory_id, user_id)
-    except UnknownMemory as err:
+        if source:
+            report = await run_in_threadpool(reviews.book(source).history_report, memory_id,
+                                             user_id)
+        else:
+            report = await run_in_threadpool(history_anywhere, reviews.service, memory_id,
+                                             user_id)
+    except (UnknownMemory, UnknownSource, ConfigurationError) as err:
         return _error(request, 404, str(err), session)
     return _page("history.html", session=session, csrf=_sessions(request).csrf(session),
                  report=report, user_id=user_id)
@@ -409,12 +447,20 @@ def list_reviews(
     relation: Annotated[str | None, Query(max_length=MAX_ID_CHARS)] = None,
     verdict: Literal["quarantined", "epoch_change", "escalated", "possible"] | None = None,
     severity: Literal["high", "medium", "low"] | None = None,
+    source: Annotated[str | None, Query(max_length=MAX_ID_CHARS,
+                                        description="Only this attached source's entries "
+                                                    "(default: contrascan's own and every "
+                                                    "attached source's).")] = None,
 ) -> Response:
     """Open entries of one user (quarantines, epoch changes, escalations, possible
     conflicts), newest first, each with its clarification question: what an agent puts
-    to its user before recording the answer with `POST /v1/reviews`."""
-    box = _reviews(request).inbox(user_id, relation=relation, verdict=verdict,
-                                 severity=severity)
+    to its user before recording the answer with `POST /v1/reviews`. Entries of attached
+    sources (`serve --sources`) are listed too, each naming its `source`."""
+    try:
+        box = _reviews(request).inbox(user_id, relation=relation, verdict=verdict,
+                                      severity=severity, source=source or None)
+    except UnknownSource as err:
+        raise _review_problem(err) from None
     return _json(InboxResponse(items=box.items, counts=box.counts))
 
 @_api.post("/reviews", response_model=ReviewResponse,
@@ -427,8 +473,9 @@ def post_review(body: ReviewRequest, request: Request) -> Response:
     user) or `dismiss`. Repeating a request writes nothing (`already`: true)."""
     try:
         outcome = _reviews(request).act(body.user_id, body.entry_id, body.action,
-                                       body.reviewer, chosen=body.chosen)
-    except (ReviewError, UnknownMemory) as err:
+                                        body.reviewer, chosen=body.chosen,
+                                        source=body.source or None)
+    except (ReviewError, UnknownMemory, UnknownSource) as err:
         raise _review_problem(err) from None
     return _json(_outcome_json(outcome))
 

@@ -1,8 +1,15 @@
-"""``contrascan source …``: the three calls on an attached source (issue 16).
+"""``contrascan source …``: the three calls on an attached source (issue 16), and the history
+of one of its memories.
 
 A source is named either by a TOML file (``--sources FILE --source NAME``, see
 :func:`scanner.sources.mapping.load_sources`) or by a preset and a collection
 (``--preset mem0 --collection Mem0Memories``).
+
+``scan`` and ``scan-hits`` with ``--sidecar URL`` ask a running ``contrascan serve --sources
+FILE`` instead (``POST /v1/sources/{name}/…`` through :class:`scanner.client.Contrascan`):
+the sidecar has spaCy, the model and the connection loaded, so the command answers in well
+under a second, where loading them here takes several seconds a call. Such a call imports
+neither the store, spaCy nor torch.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from scanner.cli.base import (
     _errors_to_exit,
     _json_option,
     _open_service,
+    _phases,
     _policy_options,
     _store_options,
     emit_report,
@@ -103,6 +111,47 @@ def _mapping(sources_file: Path | None, source_name: str | None, preset_name: st
     return mapping.model_copy(update={"single_epoch": True}) if single_epoch else mapping
 
 
+def _sidecar_option(func):
+    return click.option(
+        "--sidecar", metavar="URL", envvar="CONTRASCAN_SIDECAR_URL", default=None,
+        help="Ask the running 'contrascan serve --sources FILE' at URL (env "
+             "CONTRASCAN_SIDECAR_URL; API key from CONTRASCAN_API_KEY): it has spaCy, the "
+             "model and the connection loaded, so the answer comes in well under a second. "
+             "The source is the sidecar's --source NAME (with --preset: the collection's "
+             "name); the sidecar's own configuration decides.")(func)
+
+
+_DECIDED_BY_THE_SIDECAR = (("declare_store_time", "--declare-store-time"),
+                           ("declare_source", "--declare-source"),
+                           ("single_epoch", "--single-epoch"),
+                           ("recency_override", "--recency-override"))
+
+
+def _served_name(kw: dict[str, Any]) -> str:
+    """The name of the source a ``--sidecar`` call asks for.
+
+    Raises:
+        ConfigurationError: an option that would change the sidecar's verdicts is given,
+            or nothing names the source.
+    """
+    for key, flag in _DECIDED_BY_THE_SIDECAR:
+        if kw.get(key) not in (None, False):
+            raise ConfigurationError(flag, "not with --sidecar: the sidecar scans with the "
+                                           "mapping and policy it was started with")
+    if kw["source_name"]:
+        return kw["source_name"]
+    if kw["preset"]:
+        if not kw["collection"]:
+            raise ConfigurationError("--collection", "required with --preset")
+        return kw["collection"]  # a preset source is named after its collection
+    if kw["sources_file"]:
+        sources = load_sources(kw["sources_file"])
+        if len(sources) == 1:
+            return next(iter(sources))
+        raise ConfigurationError("--source", f"name one of {', '.join(sorted(sources))}")
+    raise ConfigurationError("--source", "with --sidecar, name the source the sidecar serves")
+
+
 @contextmanager
 def _attached(weaviate_url, data_dir, mapping: SourceMapping, *, quiet: bool,
               recency_override: bool):
@@ -130,6 +179,7 @@ def source_group() -> None:
 @click.option("--limit", default=DEFAULT_LIMIT, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--alpha", default=DEFAULT_ALPHA, show_default=True, type=FiniteFloatRange(0, 1))
 @_source_options
+@_sidecar_option
 @_store_options
 @_json_option
 @_policy_options
@@ -141,11 +191,20 @@ def source_scan_cmd(user_id: str, query: str, limit: int, alpha: float, **kw: An
     Example:
       contrascan source scan --sources sources.toml --source support-bot --user u1 \\
         --query "preferred glaze"
+      contrascan source scan --sidecar http://127.0.0.1:8765 --source support-bot \\
+        --user u1 --query "preferred glaze"
     """
-    mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.search(user_id, query, limit=limit, alpha=alpha)
-    emit_report(result.report, as_json=kw["as_json"],
+    if kw["sidecar"]:
+        from scanner.client import Contrascan
+
+        with Contrascan(kw["sidecar"], timeout_s=60.0) as sidecar:
+            report = sidecar.source_scan(_served_name(kw), user_id, query, limit=limit,
+                                         alpha=alpha).report()
+    else:
+        mapping, opts = _split(kw)
+        with _attached(mapping=mapping, **opts) as source:
+            report = source.search(user_id, query, limit=limit, alpha=alpha).report
+    emit_report(report, as_json=kw["as_json"],
                 fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {query!r}")
 
 
@@ -153,6 +212,7 @@ def source_scan_cmd(user_id: str, query: str, limit: int, alpha: float, **kw: An
 @click.argument("ids", nargs=-1, required=True)
 @click.option("--user", "user_id", required=True, help="The scope the hits were searched in.")
 @_source_options
+@_sidecar_option
 @_store_options
 @_json_option
 @_policy_options
@@ -165,10 +225,17 @@ def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
       contrascan source scan-hits --preset mem0 --collection Mem0Memories --user u1 \\
         0d34f3c6-3d80-4325-803c-7edca98fab2c 69c1afc8-1cb8-4131-b164-5471a29ebbfb
     """
-    mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.scan_hits(user_id, ids=list(ids))
-    emit_report(result.report, as_json=kw["as_json"],
+    if kw["sidecar"]:
+        from scanner.client import Contrascan
+
+        with Contrascan(kw["sidecar"], timeout_s=60.0) as sidecar:
+            report = sidecar.source_scan_hits(_served_name(kw), user_id,
+                                              ids=list(ids)).report()
+    else:
+        mapping, opts = _split(kw)
+        with _attached(mapping=mapping, **opts) as source:
+            report = source.scan_hits(user_id, ids=list(ids)).report
+    emit_report(report, as_json=kw["as_json"],
                 fail_on_conflict=kw["fail_on_conflict"], title=f"{user_id}: {counted(len(ids), 'hit')}")
 
 
@@ -182,14 +249,16 @@ def source_scan_hits_cmd(ids: tuple[str, ...], user_id: str, **kw: Any) -> None:
 def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
     """Batch scan of a whole attached collection (after a bulk import): new or changed
     objects are extracted and cached, then every user is scanned; a re-run writes nothing.
+    On a terminal, progress bars on stderr (reading, then scanning); none with --json.
 
     \b
     Example:
       contrascan source batch-scan --preset langchain --collection LangChain_notes --json
     """
     mapping, opts = _split(kw)
-    with _attached(mapping=mapping, **opts) as source:
-        result = source.batch_scan_source(workers=workers)
+    with _attached(mapping=mapping, **opts) as source, \
+            _phases(not kw["as_json"]) as phases:
+        result = source.batch_scan_source(workers=workers, phases=phases)
     summary = {"sync": result.sync.to_json_dict(), "scanned": result.scan.scanned,
                "conflicts": sum(t.conflicts for t in result.scan.tenants),
                "by_verdict": _by_verdict(result.scan.tenants),
@@ -213,6 +282,35 @@ def source_batch_scan_cmd(workers: int, **kw: Any) -> None:
         click.echo(line)
     if kw["fail_on_conflict"] and summary["conflicts"]:
         raise SystemExit(3)
+
+
+@source_group.command("history")
+@click.argument("memory_id")
+@click.option("--user", "user_id", default=None, help="The memory's user (faster when given).")
+@_source_options
+@_store_options
+@_json_option
+@_errors_to_exit
+def source_history_cmd(memory_id: str, user_id: str | None, **kw: Any) -> None:
+    """What changed around one memory of the attached collection (its object's uuid), and
+    why: the supersedes chain and the ledger, as 'contrascan history' prints them, read
+    from the source's triple cache (the objects as contrascan last read them).
+
+    \b
+    Example:
+      contrascan source history --preset langchain --collection Notes --user potter-1 \\
+        0d34f3c6-3d80-4325-803c-7edca98fab2c
+    """
+    kw.update(single_epoch=False, recency_override=False)
+    mapping, opts = _split(kw)
+    with _attached(mapping=mapping, **opts) as source:
+        history = source.history_report(memory_id, user_id)
+    if kw["as_json"]:
+        click.echo(json.dumps(history.to_json_dict(), indent=2, ensure_ascii=False))
+        return
+    from scanner.render import render_history
+
+    render_history(history.chain, memory_id, story=history.story)
 
 
 def _by_verdict(tenants) -> dict[str, int]:

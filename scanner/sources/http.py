@@ -5,30 +5,33 @@ it is given ``sources``:
 * ``POST /v1/sources/{name}/scan-hits``: scan the ids (or objects) the agent's search returned;
   both answer in the shape of ``POST /v1/scan`` (:class:`SourceScanResponse`);
 * ``POST /v1/sources/{name}/batch-scans``: the batch scan of the whole collection (runs in the
-  request; returns the summary with the extraction rate).
+  request; returns the summary with the extraction rate);
+* ``GET /v1/sources/{name}/memories/{id}/history``: what changed around one of its memories
+  (the answer of ``GET /v1/memories/{id}/history``).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scanner.api.dependencies import json_response, require_service
-from scanner.api.errors import ErrorCode, Problem, invalid_field
+from scanner.api.errors import ErrorCode, ErrorResponse, Problem, invalid_field
 from scanner.api.priority import lower_thread_priority
 from scanner.api.routes.scans import server_timing
-from scanner.api.schemas import Hit, ScanResponse
+from scanner.api.schemas import Hit, HistoryEntryModel, HistoryResponse
+from scanner.api.settings import MAX_ID_CHARS
+from scanner.api.wire import SourceScanResponse
 from scanner.core.changes import grouped_report
 from scanner.defaults import DEFAULT_ALPHA, DEFAULT_LIMIT
-from scanner.sources.mapping import SourceMapping
+from scanner.errors import UnknownSource
 
 if TYPE_CHECKING:
-    from scanner.sources.service import SourceScan
+    from scanner.sources.registry import AttachedSources
+    from scanner.sources.service import AttachedSource, SourceScan
 
 
 class SourceScanRequest(BaseModel):
@@ -60,16 +63,6 @@ class ScanHitsRequest(BaseModel):
         return self
 
 
-class SourceScanResponse(ScanResponse):
-    """What ``POST /v1/sources/{name}/scan`` and ``…/scan-hits`` answer: the shape of
-    ``POST /v1/scan`` (the SPEC §5 report at the top level, then the hits, each with its
-    memory), plus how many hits were extracted now. The stages' times are in the
-    ``Server-Timing`` header, as for ``/v1/scan``."""
-
-    extracted: int = Field(description="Hits whose triples were extracted now (not found in "
-                                       "the source's triple cache).")
-
-
 def scan_response(scan: SourceScan) -> Response:
     """The answer of a scan of an attached source, in :class:`SourceScanResponse`'s shape;
     ids are the agent objects' uuids (SPEC §5 report of :class:`SourceScan`)."""
@@ -81,27 +74,19 @@ def scan_response(scan: SourceScan) -> Response:
                          headers={"Server-Timing": server_timing(scan.timings)})
 
 
-def source_router(sources: Mapping[str, SourceMapping]) -> APIRouter:
-    """Routes over ``sources`` (name -> mapping); each source is attached on first use with
-    the app's service's Weaviate client and engine configuration."""
+def source_router(sources: AttachedSources) -> APIRouter:
+    """Routes over ``sources``; each source is attached on first use with the app's
+    service's Weaviate client, engine configuration and embedder
+    (:class:`~scanner.sources.registry.AttachedSources`, shared with the review pages)."""
     router = APIRouter(prefix="/v1/sources", tags=["sources"])
-    attached: dict[str, Any] = {}
-    lock = threading.Lock()
 
-    def source(request: Request, name: str):
-        if name not in sources:
-            raise Problem(404, ErrorCode.not_found,
-                          f"no source {name!r} (known: {', '.join(sorted(sources))})")
+    def source(request: Request, name: str) -> AttachedSource:
         service = require_service(request)
         lower_thread_priority(request.app.state.settings.work_nice)  # probes first
-        with lock:
-            if name not in attached:
-                from scanner.sources.service import AttachedSource
-
-                attached[name] = AttachedSource(service.store.client, sources[name],
-                                                config=service.engine.config,
-                                                embedder=service.embedder)
-            return attached[name]
+        try:
+            return sources.get(service, name)
+        except UnknownSource as err:
+            raise Problem(404, ErrorCode.not_found, str(err)) from None
 
     @router.post("/{name}/scan", response_model=SourceScanResponse)
     def scan(name: str, body: SourceScanRequest, request: Request) -> Response:
@@ -131,5 +116,23 @@ def source_router(sources: Mapping[str, SourceMapping]) -> APIRouter:
         return {"sync": result.sync.to_json_dict(), "scanned": result.scan.scanned,
                 "conflicts": sum(t.conflicts for t in result.scan.tenants),
                 "statuses_written": result.statuses_written}
+
+    @router.get("/{name}/memories/{memory_id:path}/history", response_model=HistoryResponse,
+                responses={404: {"model": ErrorResponse,
+                                 "description": "`unknown_memory`, or no such source."}})
+    def history(
+        name: str, request: Request,
+        memory_id: Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS)],
+        user_id: Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS,
+                                      description="The memory's user.")],
+    ) -> Response:
+        """What changed around one memory of the attached collection (its object's uuid),
+        and why: the answer of `GET /v1/memories/{id}/history`, read from the source's
+        triple cache and ledger."""
+        report = source(request, name).history_report(memory_id, user_id)
+        return json_response(HistoryResponse(
+            memory_id=memory_id, user_id=user_id, collection=report.collection,
+            chain=[HistoryEntryModel.model_validate(e.to_dict()) for e in report.chain],
+            ledger=report.ledger, story=report.story))
 
     return router

@@ -352,21 +352,73 @@ class AttachedSource(Service):
         return result
 
     def batch_scan_source(self, *, workers: int = 1, page_size: int = 1000,
-                          progress: Callable[[int], None] | None = None) -> SourceBatchScan:
+                          progress: Callable[[int], None] | None = None,
+                          phases: Callable[[str, int], Callable[[int], None]] | None = None
+                          ) -> SourceBatchScan:
         """The batch scan of an attached collection: :meth:`sync`, then the batch scan of
         every user's cached memories (:meth:`Service.run_batch_scan`: verdicts, edges and
         ledger entries in contrascan's collections; a re-run over unchanged data writes
         nothing). In the status mode, the agent's objects whose status changed are updated.
+
+        Args:
+            workers: users scanned at once; page_size: objects per cursor page of the sync.
+            progress: called with the objects read after each page of the sync.
+            phases: called as each phase starts, with its name and size: ``"reading"`` and
+                the objects of the attached collection, then ``"scanning"`` and the cached
+                memories; it returns the callback the phase calls with the number done
+                since the last call (a progress bar's advance).
         """
+        if phases is not None:
+            reading = phases("reading", self.source.count())
+            progress = reading if progress is None else _both(progress, reading)
         synced = self.sync(page_size=page_size, progress=progress)
-        scanned = self.run_batch_scan(None, workers=workers)
+        scanning = phases("scanning", self.store.count()) if phases is not None else None
+        scanned = self.run_batch_scan(None, workers=workers, progress=scanning)
         written = 0
         if self.mapping.status_property:
             for user_id in self.store.user_ids():
-                statuses = {m.record.id: m.status for m in self.store.iterate(
-                    user_id, properties=["memory_id", "text", "user_id", "status"])}
-                for start in range(0, len(statuses), 1000):
-                    part = dict(list(statuses.items())[start:start + 1000])
-                    written += self.source.write_status(user_id, part)
+                written += self.publish_statuses(user_id)
         return SourceBatchScan(sync=synced, scan=scanned, statuses_written=written,
                                declared=self.declarations)
+
+    def publish_statuses(self, user_id: str) -> int:
+        """Opt-in status mode: write every cached memory's status of one user onto the
+        agent's objects where it differs (1,000 objects per request). Nothing without a
+        ``status_property``.
+
+        Returns:
+            Objects updated.
+
+        Raises:
+            StoreWriteError: Weaviate rejected an update (every one listed).
+        """
+        if not self.mapping.status_property:
+            return 0
+        statuses = {m.record.id: m.status for m in self.store.iterate(
+            user_id, properties=["memory_id", "text", "user_id", "status"])}
+        written = 0
+        for start in range(0, len(statuses), 1000):
+            part = dict(list(statuses.items())[start:start + 1000])
+            written += self.source.write_status(user_id, part)
+        return written
+
+    def after_review(self, user_id: str) -> None:
+        """What a review decision on this source's ledger (:mod:`scanner.review.service`)
+        does besides contrascan's own writes: the user's memories are read again from the
+        cache by the next read-time scan (the in-process memo of them is dropped), and in
+        the opt-in status mode their statuses are written onto the agent's objects. The
+        agent's objects are otherwise never written, and nothing is deleted.
+
+        Raises:
+            StoreWriteError: Weaviate rejected a status update.
+        """
+        for key in [k for k in self._memo if k[0] == user_id]:
+            self._memo.pop(key, None)
+        self.publish_statuses(user_id)
+
+
+def _both(first: Callable[[int], None], second: Callable[[int], None]) -> Callable[[int], None]:
+    def call(n: int) -> None:
+        first(n)
+        second(n)
+    return call

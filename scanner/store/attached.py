@@ -17,6 +17,7 @@ contrascan's triple cache beside it.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -184,6 +185,12 @@ class AttachedCollection:
             return [None]
         return sorted(self._collection.tenants.get().keys())
 
+    def count(self) -> int:
+        """Objects in the collection (every tenant's; one aggregate request per tenant)."""
+        with store_failure(f"cannot count collection {self.mapping.collection}"):
+            return sum(self._handle(t).aggregate.over_all(total_count=True).total_count or 0
+                       for t in self.tenants())
+
     def pages(self, *, page_size: int = 1000) -> Iterator[list[AttachedObject]]:
         """Every object, a page at a time (cursor API, per tenant): at most one page is
         held, so memory is flat in the collection's size."""
@@ -200,12 +207,16 @@ class AttachedCollection:
 
     def write_status(self, user_id: str, statuses: Mapping[str, str]) -> int:
         """Opt-in status mode: write ``status_property`` on the agent's objects whose value
-        differs (uuid -> status). Returns the number written.
+        differs (uuid -> status; ids that are no uuid, such as a review's record, are left
+        out). Returns the number written.
 
         Raises:
             StoreWriteError: Weaviate rejected an update (every one listed).
         """
         prop = self.mapping.status_property
+        # only the agent's objects: contrascan's own records in the cache (a review's,
+        # ``review-<entry>``) and objects passed without a uuid have none to update
+        statuses = {u: s for u, s in statuses.items() if _is_uuid(u)}
         if not prop or not statuses:
             return 0
         config = self._collection.config.get()
@@ -228,6 +239,14 @@ class AttachedCollection:
         if failed:
             raise StoreWriteError(failed, written)
         return written
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 def lost_writes(client: weaviate.WeaviateClient, collection: str, uuids: Sequence[str], *,

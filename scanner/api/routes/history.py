@@ -28,10 +28,14 @@ def history(
 ) -> Response:
     """What changed around a memory, and why: the supersedes chain and the ledger —
     each value with its source, source class, epoch and observed_at, the rule and the
-    memory that retired it, the ledger entries, and a readable story."""
+    memory that retired it, the ledger entries, and a readable story. A memory of an
+    attached collection (its object's uuid) is found in the source's triple cache;
+    `collection` says where the memories were read from."""
+    from scanner.sources.history import history_anywhere
+
     lower_thread_priority(request.app.state.settings.work_nice)  # probes first
-    report = require_service(request).history_report(memory_id, user_id)
+    report = history_anywhere(require_service(request), memory_id, user_id)
     return json_response(HistoryResponse(
-        memory_id=memory_id, user_id=user_id,
+        memory_id=memory_id, user_id=user_id, collection=report.collection,
         chain=[HistoryEntryModel.model_validate(e.to_dict()) for e in report.chain],
         ledger=report.ledger, story=report.story))
