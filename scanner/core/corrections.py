@@ -25,6 +25,7 @@ STRUCTURE_LABELS`). Pure: no I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -61,9 +62,12 @@ def _numbers(written: str) -> frozenset[str]:
     return frozenset(n.replace(",", "") for n in _NUMBER.findall(written))
 
 
-def _values(text: str) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str]]:
+@functools.lru_cache(maxsize=65536)
+def _values(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]],
+                                frozenset[str]]:
     """``(rejected, stated, numbers stated)`` typed values of ``text``: those a rejecting word
-    precedes, the others, and the numbers written in the others."""
+    precedes, the others, and the numbers written in the others (read once per memory: an
+    earlier memory is weighed against every later correction)."""
     written = {m.start(): m.group() for m in _VALUE.finditer(text)}
     rejected, stated, numbers = set(), set(), set()
     for start, kind, value in typed_value_spans(text):
@@ -72,7 +76,7 @@ def _values(text: str) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[
         else:
             stated.add((kind, value))
             numbers |= _numbers(written.get(start, ""))
-    return rejected, stated, numbers
+    return frozenset(rejected), frozenset(stated), frozenset(numbers)
 
 
 def _states(text: str, value: tuple[str, str], written: frozenset[str]) -> bool:

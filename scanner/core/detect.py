@@ -35,7 +35,7 @@ from extractors.referents import (GROUP_NOUNS, INSTITUTION_HEADS, INSTITUTION_WO
                                   institution_name, same_group_name, same_referent)
 from extractors.state_changes import CARRIER_NOUNS
 from scanner.core.circumstance_names import named_by_circumstance
-from scanner.core.experience import denies_experience
+from scanner.core.experience import ever_denied
 from scanner.core.keys import Assertion, GroupKey
 from scanner.core.named_referents import make_of_model, model_of, workplace_of
 from scanner.core.names import agree_by_name, contested_names, name_denials
@@ -387,15 +387,6 @@ def _group_cardinality(key: GroupKey, everyone: Sequence[Stance],
     return cardinality
 
 
-def _ever_denied(denier: Stance, other_time: str | None) -> bool:
-    """Whether ``denier`` denies, with no time of its own, that something ever happened ("I
-    have never solved a Bayes problem": :func:`scanner.core.experience.denies_experience`),
-    while the other stance is a past report: the experiential perfect covers every past
-    time (Quirk et al. 1985 §4.22), so "Solved twelve Bayes problems last week" meets it."""
-    return (denier.time is None and _past(other_time) and bool(denier.denied)
-            and not denier.asserted and denies_experience(denier.record.text))
-
-
 def _comparable(x: Stance, y: Stance) -> bool:
     """Whether two stances can conflict at all. Statements about two different places ("on
     rack 4" / "on rack 5") or two different times ("on Fridays" / "on Mondays") never
@@ -416,7 +407,7 @@ def _comparable(x: Stance, y: Stance) -> bool:
     if (p is not None and q is not None and p != q and not _one_circumstance(p, q)
             and not lapsed_routine(x, y)):
         return False
-    if _past(p) != _past(q) and not (_ever_denied(x, q) or _ever_denied(y, p)):
+    if _past(p) != _past(q) and not (ever_denied(x, _past(q)) or ever_denied(y, _past(p))):
         return False  # "worked at Amazon for three years before joining Shopify"
     if _future(p) != _future(q):
         return False  # "will work at Globex" leaves "works at Acme" standing

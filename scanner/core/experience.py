@@ -7,8 +7,12 @@ from now on. Pure: no I/O.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from extractors.memory_forms import IRREGULAR_PAST
+
+if TYPE_CHECKING:
+    from scanner.core.stances import Stance
 
 _NEVER = re.compile(r"\b(?:never|not\s+ever|n[’']t\s+ever|no\s+(?:prior\s+)?experience\s+"
                     r"(?:with|in|of))\b", re.IGNORECASE)
@@ -32,3 +36,14 @@ def denies_experience(text: str) -> bool:
 def denies_any_time(text: str) -> bool:
     """Whether a memory denies for any time ("never", "not ever", "no experience with")."""
     return _NEVER.search(text) is not None
+
+
+def ever_denied(denier: Stance, other_past: bool) -> bool:
+    """Whether ``denier`` denies, with no time of its own, that something ever happened ("I
+    have never solved a Bayes problem": :func:`denies_experience`) while the other stance is
+    a past report (``other_past``): the experiential perfect covers every past time (Quirk et
+    al. 1985 §4.22), so "Solved twelve Bayes problems last week" meets it
+    (:func:`scanner.core.detect._comparable`)."""
+    return (other_past and denier.time is None and bool(denier.denied)
+            and not denier.asserted and denies_experience(denier.record.text))
+

@@ -85,3 +85,28 @@ def running_serve(tmp_path: Path, *args: str, ready_within_s: float = 600,
             proc.wait()
         for pid in server.server_pids(data_dir):  # never leave a server behind a failed test
             os.kill(pid, signal.SIGKILL)
+
+
+@contextmanager
+def app_in_thread(app) -> Iterator[str]:
+    """``app`` under uvicorn on a free loopback port, in a thread (as ``contrascan serve``
+    runs it), until the block ends; yields its base URL."""
+    import threading
+
+    import uvicorn
+
+    port = server.free_port()
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="none",
+                                            lifespan="on", log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not running.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running.started, "uvicorn did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=30)
+

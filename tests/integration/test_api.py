@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import threading
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -16,7 +15,6 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from prometheus_client.parser import text_string_to_metric_families
@@ -33,6 +31,7 @@ from scanner.models import MAX_TEXT_CHARS, MemoryRecord
 from scanner.service import Service
 from scanner.store.memories import object_uuid, tenant_name
 from scanner.store.server import free_port
+from tests.integration.serve_process import app_in_thread
 from tests.integration.conftest import scoped_service
 
 pytestmark = pytest.mark.integration
@@ -514,18 +513,8 @@ def test_the_api_key_is_required_when_set(service):
 @pytest.fixture(scope="module")
 def live_url(app):
     """The app under uvicorn on a free loopback port, in a thread (as ``contrascan serve``)."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="none",
-                                           lifespan="on", log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started and thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with app_in_thread(app) as url:
+        yield url
 
 
 def test_the_python_client_over_http(live_url):

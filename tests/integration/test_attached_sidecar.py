@@ -7,15 +7,12 @@ serve is a one-line error."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 import uuid
 
 import pytest
 
 pytest.importorskip("langchain_weaviate", reason="needs the contrascan[langchain] extra")
 
-import uvicorn  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 from langchain_weaviate import WeaviateVectorStore  # noqa: E402
 
@@ -23,9 +20,10 @@ from scanner.api import ApiSettings, create_app  # noqa: E402
 from scanner.cli import main  # noqa: E402
 from scanner.integrations.langchain import SentenceEmbeddings  # noqa: E402
 from scanner.sources import load_sources  # noqa: E402
-from scanner.store.server import API_KEY_ENV, free_port  # noqa: E402
+from scanner.store.server import API_KEY_ENV  # noqa: E402
 from tests.integration.attached_support import source_collections, source_report  # noqa: E402
 from tests.integration.conftest import scoped_service  # noqa: E402
+from tests.integration.serve_process import app_in_thread  # noqa: E402
 
 pytestmark = pytest.mark.integration
 USER = "lc-sidecar"
@@ -51,20 +49,8 @@ def notes(weaviate_server, extractor, tmp_path_factory):
     with scoped_service(weaviate_server, Engine(extractor=extractor), "Sidecar") as service:
         app = create_app(service, settings=ApiSettings(), warm_up=False,
                          sources=load_sources(path))
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, ws="none",
-                                               lifespan="on", log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 60
-        while not server.started and thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert server.started, "uvicorn did not start"
-        try:
-            yield name, ids, f"http://127.0.0.1:{port}"
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
+        with app_in_thread(app) as url:
+            yield name, ids, url
     for coll in source_collections(name):
         weaviate_server.collections.delete(coll)
 
